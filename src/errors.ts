@@ -1,0 +1,70 @@
+/**
+ * Every error folio answers with, in one place.
+ *
+ * The wire shape is the spec's (interface-v2 "Errors"): `{ success: false, code, error }`.
+ * `code` values are stable: clients may branch on them. `BAD_REQUEST` and `UNKNOWN_ERROR` are
+ * the spec's own; the others refine a 4xx so that a person (or an agent) knows what to fix.
+ */
+
+export const ERROR_STATUS = {
+  /** Malformed request: bad multipart, bad options, missing file part. */
+  BAD_REQUEST: 400,
+  /** The file's extension is not accepted, or its bytes contradict its name. */
+  UNSUPPORTED_FILE_TYPE: 400,
+  /** The upload is over the 50 MB limit. */
+  FILE_TOO_LARGE: 400,
+  /** The file is truncated or damaged beyond reading. */
+  CORRUPT_FILE: 400,
+  /** The file is protected by a password. */
+  ENCRYPTED_FILE: 400,
+  /** A format, option or file type the spec accepts but this build does not implement yet. */
+  NOT_YET_SUPPORTED: 400,
+  /** No credential, or an unknown one (RFC 6750 §3). */
+  UNAUTHORIZED: 401,
+  /** The team has no credits left. */
+  PAYMENT_REQUIRED: 402,
+  NOT_FOUND: 404,
+  /** The parse ran past its `timeout`. */
+  SCRAPE_TIMEOUT: 408,
+  /** Rate or concurrency limit exceeded. */
+  RATE_LIMITED: 429,
+  /** Anything unexpected: the body never carries internals. */
+  UNKNOWN_ERROR: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorBody {
+  success: false;
+  code: ErrorCode;
+  error: string;
+}
+
+export class ServiceError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ServiceError';
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+  }
+
+  toBody(): ErrorBody {
+    return { success: false, code: this.code, error: this.message };
+  }
+}
+
+export function isServiceError(err: unknown): err is ServiceError {
+  return err instanceof ServiceError;
+}
+
+/** The body for an error that is not a ServiceError: a fixed message, never the cause's text. */
+export function unknownErrorBody(): ErrorBody {
+  return {
+    success: false,
+    code: 'UNKNOWN_ERROR',
+    error: 'An unexpected error occurred while processing the request. It has been logged; please retry or report it.',
+  };
+}

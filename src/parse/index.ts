@@ -1,0 +1,93 @@
+/**
+ * parse(): THE core. Every door (HTTP upload, CLI, MCP tools, scrape) calls this and nothing
+ * else. It imports nothing from http, mcp or auth.
+ *
+ *   bytes + name/type hints → detect → read → clean → write → derive
+ */
+import { ServiceError } from '../errors.ts';
+import { clean } from './clean/index.ts';
+import { detect, type Detected } from './detect.ts';
+import type { Progress } from './document.ts';
+import { requestedFormats, type ParseOptions } from './options.ts';
+import { READERS } from './readers/index.ts';
+import { toHtml } from './writers/html.ts';
+import { collectImages, collectLinks } from './writers/links.ts';
+import { toMarkdown } from './writers/markdown.ts';
+import { buildMetadata, uploadUrl, type ResponseMetadata } from './writers/metadata.ts';
+
+export interface ParseInput {
+  bytes: Buffer;
+  /** The client's name for the file; its extension is the type claim. */
+  filename: string;
+  contentType?: string;
+  /** Where the bytes came from (a scrape's URL); uploads get a `file:///name` URL. */
+  sourceURL?: string;
+  /** Final URL after redirects, when fetched. */
+  url?: string;
+  statusCode?: number;
+}
+
+export interface ParseContext {
+  signal?: AbortSignal;
+  onProgress?: (progress: Progress) => void;
+}
+
+/** The `data` object of the response (interface-v2 "Parse response body"). */
+export interface ParseData {
+  markdown?: string;
+  html?: string | null;
+  rawHtml?: string | null;
+  links?: string[];
+  images?: string[];
+  summary?: string | null;
+  json?: unknown;
+  warning?: string | null;
+  metadata: ResponseMetadata;
+}
+
+/** Checks done before any reading: features the spec accepts that this build cannot do yet. */
+function refuseUnbuiltFeatures(options: ParseOptions): void {
+  const formats = requestedFormats(options);
+  for (const f of ['summary', 'json'] as const) {
+    if (formats.has(f)) {
+      throw new ServiceError('NOT_YET_SUPPORTED', `The '${f}' format is valid but not supported by this folio build yet. Remove it from \`formats\`.`);
+    }
+  }
+  if (options.redactPII !== false) {
+    throw new ServiceError('NOT_YET_SUPPORTED', '`redactPII` is valid but not supported by this folio build yet. Leave it out or set it to false.');
+  }
+}
+
+export async function parse(input: ParseInput, options: ParseOptions, ctx: ParseContext = {}): Promise<ParseData> {
+  refuseUnbuiltFeatures(options);
+  const signal = ctx.signal ?? new AbortController().signal;
+  const detected: Detected = detect(input.bytes, input.filename, input.contentType);
+  const read = await READERS[detected.kind]({
+    bytes: input.bytes,
+    filename: input.filename,
+    kind: detected.kind,
+    format: detected.format,
+    options,
+    signal,
+    ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
+  });
+  signal.throwIfAborted();
+  const formats = requestedFormats(options);
+
+  clean(read, options, detected.kind);
+
+  const data: Omit<ParseData, 'metadata'> = {};
+  if (formats.has('markdown')) data.markdown = toMarkdown(read.document.body);
+  if (formats.has('html')) data.html = toHtml(read.document);
+  if (formats.has('rawHtml')) data.rawHtml = read.rawHtml;
+  if (formats.has('links')) data.links = collectLinks(read.document);
+  if (formats.has('images')) data.images = collectImages(read.document);
+  if (read.warnings.length > 0) data.warning = read.warnings.join(' ');
+  const sourceURL = input.sourceURL ?? uploadUrl(input.filename);
+  const metadata = buildMetadata(read, detected, {
+    sourceURL,
+    url: input.url ?? sourceURL,
+    statusCode: input.statusCode ?? 200,
+  });
+  return { ...data, metadata };
+}

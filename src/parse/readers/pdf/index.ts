@@ -1,0 +1,7 @@
+/** Placeholder until the pdf reader lands in this change. */
+import { ServiceError } from '../../../errors.ts';
+import type { ReadInput, ReadResult } from '../../document.ts';
+
+export async function readPdf(_input: ReadInput): Promise<ReadResult> {
+  throw new ServiceError('NOT_YET_SUPPORTED', 'This reader is not built yet.');
+}
