@@ -128,6 +128,23 @@ export function formatIssuePath(path: ReadonlyArray<PropertyKey>): string {
   return out;
 }
 
+type Issue = z.core.$ZodIssue;
+
+/**
+ * A union that fails (`redactPII`: boolean or object) says only "invalid input". The branch the
+ * value was aiming at is the one that failed on something other than the value's type itself:
+ * report that branch's issues, with full paths, so the message names the real field.
+ */
+function explainIssue(issue: Issue): { path: PropertyKey[]; message: string }[] {
+  if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+    const aimed = issue.errors.find((branch) => !branch.every((i) => i.code === 'invalid_type' && i.path.length === 0));
+    if (aimed) return aimed.flatMap((i) => explainIssue({ ...i, path: [...issue.path, ...i.path] } as Issue));
+    const expected = issue.errors.flatMap((branch) => branch.map((i) => (i.code === 'invalid_type' ? i.expected : undefined)));
+    return [{ path: [...issue.path], message: `expected ${[...new Set(expected.filter(Boolean))].join(' or ')}` }];
+  }
+  return [{ path: [...issue.path], message: issue.message }];
+}
+
 /** Validates options and applies defaults; a failure is a 400 that names every offending field. */
 export function parseOptions(input: unknown): ParseOptions {
   if (input === undefined || input === null) input = {};
@@ -136,9 +153,8 @@ export function parseOptions(input: unknown): ParseOptions {
   }
   const result = ParseOptionsSchema.safeParse(input);
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => {
-    const where = formatIssuePath(issue.path) || 'options';
-    return `\`${where}\`: ${issue.message}`;
+  const problems = result.error.issues.flatMap(explainIssue).map(({ path, message }) => {
+    return `\`${formatIssuePath(path) || 'options'}\`: ${message}`;
   });
   throw new ServiceError('BAD_REQUEST', `Invalid options: ${problems.join('; ')}`);
 }

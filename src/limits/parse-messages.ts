@@ -1,0 +1,19 @@
+/** The messages between the parse pool and its worker threads. */
+import type { ErrorCode } from '../errors.ts';
+import type { Progress } from '../parse/document.ts';
+import type { ParseData } from '../parse/index.ts';
+import type { ParseOptions } from '../parse/options.ts';
+
+export interface ParseJobMessage {
+  id: number;
+  bytes: Uint8Array;
+  filename: string;
+  contentType?: string;
+  sourceURL?: string;
+  options: ParseOptions;
+}
+
+export type WorkerReply =
+  | { id: number; type: 'done'; data: ParseData }
+  | { id: number; type: 'failed'; error: { code: ErrorCode; message: string } | null }
+  | { id: number; type: 'progress'; progress: Progress };

@@ -1,0 +1,238 @@
+/**
+ * The parse pool: parse() runs in worker threads so that a parse past its `timeout` can be
+ * stopped for real (the worker is terminated and replaced) and a hostile file that exhausts
+ * memory takes down one worker, not the server (DESIGN.md "Bad input").
+ *
+ * Bounded: `size` parses run at once, at most `maxQueue` wait; beyond that a request is answered
+ * 429 at once. A request that waited for a slot carries `metadata.concurrencyLimited` and
+ * `concurrencyQueueDurationMs`, as the spec's Limits section says.
+ */
+import { Worker } from 'node:worker_threads';
+import { ServiceError } from '../errors.ts';
+import type { Progress } from '../parse/document.ts';
+import type { ParseData, ParseInput } from '../parse/index.ts';
+import type { ParseOptions } from '../parse/options.ts';
+import type { ParseJobMessage, WorkerReply } from './parse-messages.ts';
+
+export interface ParsePoolOptions {
+  /** Parses running at once. */
+  size: number;
+  /** Parses waiting for a slot before new ones are refused with 429. */
+  maxQueue: number;
+  /** Heap limit of one worker, in MB. */
+  workerMemoryMb: number;
+  /** Called with the details of an unexpected failure (a bug, not the client's input). */
+  onUnexpectedError?: (detail: string) => void;
+}
+
+export interface ParseRunOptions {
+  onProgress?: (progress: Progress) => void;
+  /** Aborts the parse (e.g. the client went away); the worker is stopped. */
+  signal?: AbortSignal;
+}
+
+export interface ParsePool {
+  run(input: ParseInput, options: ParseOptions, runOptions?: ParseRunOptions): Promise<ParseData>;
+  /** Parses running and waiting right now. */
+  load(): { running: number; queued: number };
+  close(): Promise<void>;
+}
+
+interface Job {
+  id: number;
+  message: ParseJobMessage;
+  enqueuedAt: number;
+  /** True when no slot was free at submission: the spec's `concurrencyLimited`. */
+  waited: boolean;
+  startedAt?: number;
+  timer?: NodeJS.Timeout;
+  onProgress?: (progress: Progress) => void;
+  detachSignal?: () => void;
+  resolve: (data: ParseData) => void;
+  reject: (err: unknown) => void;
+}
+
+interface Slot {
+  worker?: Worker;
+  job?: Job;
+}
+
+const bootstrapUrl = new URL('./parse-worker-bootstrap.mjs', import.meta.url);
+
+export function timeoutError(timeoutMs: number): ServiceError {
+  return new ServiceError(
+    'SCRAPE_TIMEOUT',
+    `The parse did not finish within its timeout of ${timeoutMs} ms and was stopped. Raise \`timeout\` (at most 300000) or send a smaller file.`,
+  );
+}
+
+export function createParsePool(opts: ParsePoolOptions): ParsePool {
+  const slots: Slot[] = Array.from({ length: opts.size }, () => ({}));
+  const queue: Job[] = [];
+  let nextId = 1;
+  let closed = false;
+
+  function spawn(slot: Slot): Worker {
+    const worker = new Worker(bootstrapUrl, {
+      resourceLimits: { maxOldGenerationSizeMb: opts.workerMemoryMb },
+      stdout: false,
+      stderr: false,
+    });
+    worker.unref();
+    worker.on('message', (reply: WorkerReply & { detail?: string }) => onReply(slot, reply));
+    worker.on('error', (err: Error & { code?: string }) => onWorkerDeath(slot, worker, err));
+    worker.on('exit', () => onWorkerDeath(slot, worker));
+    slot.worker = worker;
+    return worker;
+  }
+
+  function finish(slot: Slot | undefined, job: Job): void {
+    if (job.timer) clearTimeout(job.timer);
+    job.detachSignal?.();
+    if (slot && slot.job === job) slot.job = undefined;
+  }
+
+  function onReply(slot: Slot, reply: WorkerReply & { detail?: string }): void {
+    const job = slot.job;
+    if (!job || job.id !== reply.id) return;
+    if (reply.type === 'progress') {
+      job.onProgress?.(reply.progress);
+      return;
+    }
+    finish(slot, job);
+    if (reply.type === 'done') {
+      const data = reply.data;
+      if (job.waited) {
+        data.metadata.concurrencyLimited = true;
+        data.metadata.concurrencyQueueDurationMs = (job.startedAt ?? job.enqueuedAt) - job.enqueuedAt;
+      }
+      job.resolve(data);
+    } else if (reply.error) {
+      job.reject(new ServiceError(reply.error.code, reply.error.message));
+    } else {
+      opts.onUnexpectedError?.(reply.detail ?? 'parse worker failed without details');
+      job.reject(new Error('parse failed unexpectedly'));
+    }
+    dispatch();
+  }
+
+  /** A worker that dies takes its job with it; the slot gets a fresh worker on next use. */
+  function onWorkerDeath(slot: Slot, worker: Worker, err?: Error & { code?: string }): void {
+    if (slot.worker !== worker) return;
+    slot.worker = undefined;
+    const job = slot.job;
+    if (job) {
+      finish(slot, job);
+      if (err?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        job.reject(
+          new ServiceError(
+            'CORRUPT_FILE',
+            'The file could not be parsed within the memory limit for one document; it may be damaged or built to exhaust parsers.',
+          ),
+        );
+      } else {
+        opts.onUnexpectedError?.(err ? (err.stack ?? err.message) : 'parse worker exited');
+        job.reject(new Error('parse worker died'));
+      }
+    }
+    if (!closed) dispatch();
+  }
+
+  /** Stops the job wherever it is: still queued, or running (its worker is terminated). */
+  function cancel(job: Job, reason: unknown): void {
+    const queued = queue.indexOf(job);
+    if (queued >= 0) {
+      queue.splice(queued, 1);
+      finish(undefined, job);
+      job.reject(reason);
+      return;
+    }
+    const slot = slots.find((s) => s.job === job);
+    if (!slot) return;
+    finish(slot, job);
+    const worker = slot.worker;
+    slot.worker = undefined;
+    void worker?.terminate();
+    job.reject(reason);
+    dispatch();
+  }
+
+  function dispatch(): void {
+    for (const slot of slots) {
+      if (closed || queue.length === 0) return;
+      if (slot.job) continue;
+      const job = queue.shift() as Job;
+      slot.job = job;
+      job.startedAt = Date.now();
+      const worker = slot.worker ?? spawn(slot);
+      const { bytes } = job.message;
+      worker.postMessage(job.message, [bytes.buffer as ArrayBuffer]);
+    }
+  }
+
+  return {
+    run(input, options, runOptions = {}) {
+      if (closed) return Promise.reject(new ServiceError('UNKNOWN_ERROR', 'The server is shutting down.'));
+      if (queue.length >= opts.maxQueue) {
+        return Promise.reject(
+          new ServiceError('RATE_LIMITED', `Too many parses are waiting (${opts.maxQueue}); retry in a few seconds.`),
+        );
+      }
+      runOptions.signal?.throwIfAborted();
+      return new Promise<ParseData>((resolve, reject) => {
+        // A private copy whose buffer is transferred to the worker, not cloned.
+        const bytes = new Uint8Array(input.bytes.byteLength);
+        bytes.set(input.bytes);
+        const job: Job = {
+          id: nextId++,
+          message: {
+            id: 0,
+            bytes,
+            filename: input.filename,
+            ...(input.contentType ? { contentType: input.contentType } : {}),
+            ...(input.sourceURL ? { sourceURL: input.sourceURL } : {}),
+            options,
+          },
+          enqueuedAt: Date.now(),
+          waited: slots.every((s) => s.job !== undefined) || queue.length > 0,
+          resolve,
+          reject,
+          ...(runOptions.onProgress ? { onProgress: runOptions.onProgress } : {}),
+        };
+        job.message.id = job.id;
+        job.timer = setTimeout(() => cancel(job, timeoutError(options.timeout)), options.timeout);
+        const signal = runOptions.signal;
+        if (signal) {
+          const onAbort = () => cancel(job, signal.reason);
+          signal.addEventListener('abort', onAbort, { once: true });
+          job.detachSignal = () => signal.removeEventListener('abort', onAbort);
+        }
+        queue.push(job);
+        dispatch();
+      });
+    },
+    load() {
+      return { running: slots.filter((s) => s.job).length, queued: queue.length };
+    },
+    async close() {
+      closed = true;
+      const shutdown = new ServiceError('UNKNOWN_ERROR', 'The server is shutting down.');
+      for (const job of queue.splice(0)) {
+        finish(undefined, job);
+        job.reject(shutdown);
+      }
+      await Promise.all(
+        slots.map(async (slot) => {
+          const worker = slot.worker;
+          slot.worker = undefined;
+          if (slot.job) {
+            const job = slot.job;
+            finish(slot, job);
+            job.reject(shutdown);
+          }
+          await worker?.terminate();
+        }),
+      );
+    },
+  };
+}

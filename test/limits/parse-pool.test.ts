@@ -1,0 +1,67 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createParsePool } from '../../src/limits/parse-pool.ts';
+import { parseOptions } from '../../src/parse/options.ts';
+import { readCorpus } from '../helpers/corpus.ts';
+
+const page = readCorpus('html', 'readability', 'wikipedia', 'source.html');
+const unexpected: string[] = [];
+const pool = createParsePool({ size: 1, maxQueue: 2, workerMemoryMb: 512, onUnexpectedError: (d) => unexpected.push(d) });
+
+afterAll(async () => {
+  await pool.close();
+});
+
+describe('parse pool', () => {
+  it('parses in a worker thread and returns the data object', async () => {
+    const data = await pool.run({ bytes: page, filename: 'wikipedia.html' }, parseOptions({ formats: ['markdown'] }));
+    expect(data.metadata.contentType).toBe('text/html');
+    expect(data.metadata.sourceURL).toBe('file:///wikipedia.html');
+    expect(data.markdown).toContain('Wikipedia');
+    expect(unexpected).toEqual([]);
+  });
+
+  it('carries a ServiceError from the worker with its code', async () => {
+    await expect(pool.run({ bytes: Buffer.from('%PDF-1.4 not really'), filename: 'x.docx' }, parseOptions({}))).rejects.toMatchObject({
+      code: 'UNSUPPORTED_FILE_TYPE',
+      status: 400,
+    });
+  });
+
+  it('stops a parse that runs past its timeout with 408, and the next parse still works', async () => {
+    // 40 copies of a large page: far more than 5 ms of work.
+    const big = Buffer.concat(Array.from({ length: 40 }, () => page));
+    const started = Date.now();
+    await expect(pool.run({ bytes: big, filename: 'big.html' }, parseOptions({ timeout: 5 }))).rejects.toMatchObject({
+      code: 'SCRAPE_TIMEOUT',
+      status: 408,
+    });
+    expect(Date.now() - started).toBeLessThan(1000);
+    const data = await pool.run({ bytes: page, filename: 'again.html' }, parseOptions({}));
+    expect(data.markdown).toContain('Wikipedia');
+  });
+
+  it('marks a parse that waited for a slot as concurrency-limited', async () => {
+    const [first, second] = await Promise.all([
+      pool.run({ bytes: page, filename: 'a.html' }, parseOptions({})),
+      pool.run({ bytes: page, filename: 'b.html' }, parseOptions({})),
+    ]);
+    expect(first?.metadata.concurrencyLimited).toBeUndefined();
+    expect(second?.metadata.concurrencyLimited).toBe(true);
+    expect(second?.metadata.concurrencyQueueDurationMs).toBeGreaterThan(0);
+  });
+
+  it('answers 429 when the queue is full, and loses none of the queued work', async () => {
+    const runs = Array.from({ length: 3 }, (_, i) => pool.run({ bytes: page, filename: `q${i}.html` }, parseOptions({})));
+    await expect(pool.run({ bytes: page, filename: 'over.html' }, parseOptions({}))).rejects.toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+    const done = await Promise.all(runs);
+    expect(done.map((d) => d.metadata.sourceURL)).toEqual(['file:///q0.html', 'file:///q1.html', 'file:///q2.html']);
+  });
+
+  it('stops a parse when its signal aborts', async () => {
+    const controller = new AbortController();
+    const run = pool.run({ bytes: page, filename: 'gone.html' }, parseOptions({}), { signal: controller.signal });
+    controller.abort(new Error('client went away'));
+    await expect(run).rejects.toThrow('client went away');
+    expect(pool.load()).toEqual({ running: 0, queued: 0 });
+  });
+});
