@@ -1,0 +1,65 @@
+/**
+ * DESIGN.md "Dependency direction": parse ← tools ← mcp; parse ← http; auth and .well-known
+ * depend on config (and the store), never on the doors; only config.ts reads process.env.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function sourceFiles(dir: string): string[] {
+  const abs = path.join(root, dir);
+  if (!fs.existsSync(abs)) return [];
+  return fs.readdirSync(abs, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => path.join(abs, f));
+}
+
+/** Repo-relative targets of a file's relative imports. */
+function importsOf(file: string): string[] {
+  const text = fs.readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(/(?:import|export)[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2] ?? '');
+  return specs.map((s) => path.relative(root, path.resolve(path.dirname(file), s)));
+}
+
+function violations(dir: string, forbidden: string[]): string[] {
+  return sourceFiles(dir).flatMap((file) =>
+    importsOf(file)
+      .filter((target) => forbidden.some((f) => target === f || target.startsWith(`${f}/`)))
+      .map((target) => `${path.relative(root, file)} → ${target}`),
+  );
+}
+
+describe('architecture', () => {
+  it('the parse core imports nothing from the doors, auth, the store or the limits', () => {
+    expect(violations('src/parse', ['src/http', 'src/mcp', 'src/cli', 'src/store', 'src/limits', 'auth', 'tools', '.well-known', 'src/main.ts'])).toEqual([]);
+  });
+
+  it('tools depend on the core, not on the transports', () => {
+    expect(violations('tools', ['src/http', 'src/mcp', 'src/cli'])).toEqual([]);
+  });
+
+  it('auth and .well-known do not depend on the doors or the core', () => {
+    const doors = ['src/http', 'src/mcp', 'src/cli', 'src/parse', 'tools'];
+    expect([...violations('auth', doors), ...violations('.well-known', doors)]).toEqual([]);
+  });
+
+  it('the HTTP door reaches the core only through parse() and its options', () => {
+    const deep = sourceFiles('src/http').flatMap((file) =>
+      importsOf(file)
+        .filter((t) => t.startsWith('src/parse/') && !['src/parse/index.ts', 'src/parse/options.ts'].includes(t))
+        .map((t) => `${path.relative(root, file)} → ${t}`),
+    );
+    expect(deep).toEqual([]);
+  });
+
+  it('only src/config.ts reads process.env', () => {
+    const readers = ['src', 'auth', 'tools', '.well-known']
+      .flatMap(sourceFiles)
+      .filter((f) => /process\.env\b/.test(fs.readFileSync(f, 'utf8')))
+      .map((f) => path.relative(root, f));
+    expect(readers.filter((f) => f !== 'src/config.ts')).toEqual([]);
+  });
+});
