@@ -1,0 +1,59 @@
+/**
+ * Opening a workbook with SheetJS. Cells come back with their displayed text (`w`: the number
+ * format applied) and formulas as their cached values; styles, formulas and VBA are not kept.
+ * The codepage tables are loaded so that BIFF5/BIFF8 strings in legacy codepages decode.
+ */
+import * as XLSX from 'xlsx';
+import * as cpexcel from 'xlsx/dist/cpexcel.full.mjs';
+import { ServiceError } from '../../../errors.ts';
+
+// The ESM build exports the tables and `utils` side by side; SheetJS wants the namespace.
+XLSX.set_cptable(cpexcel);
+
+/** The read options: displayed values, number formats kept, nothing else. */
+export function readOptions(maxRows: number): XLSX.ParsingOptions {
+  return {
+    type: 'buffer',
+    cellDates: false,
+    cellNF: true,
+    cellStyles: false,
+    cellHTML: false,
+    cellFormula: false,
+    cellText: true,
+    bookVBA: false,
+    sheetStubs: false,
+    dense: true,
+    // A sheet can never show more rows than the cell limit allows; reading further only costs memory.
+    sheetRows: maxRows,
+  };
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : typeof err === 'string' ? err : '';
+}
+
+/** Reads the workbook or throws ENCRYPTED_FILE / CORRUPT_FILE; never another exception. */
+export function loadWorkbook(bytes: Buffer, maxRows: number): { workbook: XLSX.WorkBook; warnings: string[] } {
+  let workbook: XLSX.WorkBook;
+  const warnings: string[] = [];
+  try {
+    workbook = XLSX.read(bytes, readOptions(maxRows));
+  } catch (err) {
+    if (/password|encrypt/i.test(messageOf(err))) {
+      throw new ServiceError(
+        'ENCRYPTED_FILE',
+        'The workbook is password-protected. Remove the password (in Excel: File › Info › Protect Workbook) and upload it again.',
+        { cause: err },
+      );
+    }
+    throw new ServiceError(
+      'CORRUPT_FILE',
+      'The workbook could not be read: it is damaged, truncated or not a spreadsheet format folio understands. Open and re-save it in a spreadsheet program, then upload it again.',
+      { cause: err },
+    );
+  }
+  if (!Array.isArray(workbook.SheetNames) || workbook.SheetNames.length === 0) {
+    throw new ServiceError('CORRUPT_FILE', 'The workbook has no sheets. Open and re-save it in a spreadsheet program, then upload it again.');
+  }
+  return { workbook, warnings };
+}
