@@ -1,0 +1,43 @@
+/** CLI dispatch: `folio serve | keys … | parse … | help`. Exit codes: 0 ok, 1 failure, 2 usage. */
+import { loadConfig, type Config } from '../config.ts';
+import { CliFailure, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type CliIo } from './io.ts';
+import { runKeys } from './keys.ts';
+import { runParse } from './parse.ts';
+import { runServe } from './serve.ts';
+import { USAGE } from './usage.ts';
+
+export async function runCli(argv: string[], io: CliIo, configure: () => Config = loadConfig): Promise<number> {
+  const [command, ...args] = argv;
+  try {
+    switch (command) {
+      case 'serve':
+        if (args.length > 0) throw new UsageError(`serve takes no arguments (configure it with PORT, HOST, DATA_DIR)`);
+        return await runServe(configure());
+      case 'keys':
+        return await runKeys(args, configure(), io);
+      case 'parse':
+        return await runParse(args, io);
+      case 'help':
+      case '--help':
+      case '-h':
+        io.stdout(USAGE);
+        return EXIT_OK;
+      case undefined:
+        throw new UsageError('no command given');
+      default:
+        throw new UsageError(`unknown command '${command}'`);
+    }
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr(`folio: ${err.message}\n\n${USAGE}`);
+      return EXIT_USAGE;
+    }
+    if (err instanceof CliFailure) {
+      io.stderr(`folio: ${err.message}\n`);
+      return EXIT_FAILURE;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    io.stderr(`folio: ${message}\n`);
+    return EXIT_FAILURE;
+  }
+}

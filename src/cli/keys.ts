@@ -1,0 +1,98 @@
+/** `folio keys create|list|revoke`: API keys in the store of DATA_DIR. */
+import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../auth/api-keys.ts';
+import type { Config } from '../config.ts';
+import { openSqliteStore } from '../store/sqlite.ts';
+import type { ApiKeyRecord, Store } from '../store/types.ts';
+import { parseCommandArgs, stringOption } from './args.ts';
+import { CliFailure, EXIT_OK, UsageError, type CliIo } from './io.ts';
+
+const MAX_TEAM_NAME = 100;
+
+async function withStore<T>(config: Config, run: (store: Store) => Promise<T>): Promise<T> {
+  const store = openSqliteStore(config.dataDir);
+  try {
+    return await run(store);
+  } finally {
+    await store.close();
+  }
+}
+
+async function create(args: string[], config: Config, io: CliIo): Promise<number> {
+  const parsed = parseCommandArgs(args, { team: { type: 'string' } }, 0);
+  const team = stringOption(parsed, 'team')?.trim();
+  if (!team) throw new UsageError('keys create needs --team <name>');
+  if (team.length > MAX_TEAM_NAME) throw new UsageError(`the team name is longer than ${MAX_TEAM_NAME} characters`);
+  const key = generateApiKey();
+  const record = await withStore(config, async (store) => {
+    const t = await store.ensureTeam(team);
+    return store.createApiKey({ teamId: t.id, keyHash: hashApiKey(key), prefix: apiKeyDisplayPrefix(key) });
+  });
+  io.stdout(`${key}\n`);
+  io.stderr(`Created API key ${record.id} for team '${record.teamName}'. It is shown only this once: store it now.\n`);
+  return EXIT_OK;
+}
+
+function publicView(k: ApiKeyRecord) {
+  return {
+    id: k.id,
+    team: k.teamName,
+    teamId: k.teamId,
+    prefix: k.prefix,
+    createdAt: k.createdAt,
+    lastUsedAt: k.lastUsedAt,
+    revokedAt: k.revokedAt,
+  };
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+async function list(args: string[], config: Config, io: CliIo): Promise<number> {
+  const parsed = parseCommandArgs(args, { json: { type: 'boolean' } }, 0);
+  const keys = await withStore(config, (store) => store.listApiKeys());
+  if (parsed.values.json === true) {
+    io.stdout(`${JSON.stringify(keys.map(publicView), null, 2)}\n`);
+    return EXIT_OK;
+  }
+  if (keys.length === 0) {
+    io.stdout('No API keys. Create one with: folio keys create --team <name>\n');
+    return EXIT_OK;
+  }
+  const header = ['ID', 'TEAM', 'PREFIX', 'CREATED', 'LAST USED', 'REVOKED'];
+  const rows = keys.map((k) => [k.id, k.teamName, `${k.prefix}…`, k.createdAt, k.lastUsedAt ?? '-', k.revokedAt ?? '-']);
+  io.stdout(table([header, ...rows]));
+  return EXIT_OK;
+}
+
+async function revoke(args: string[], config: Config, io: CliIo): Promise<number> {
+  const parsed = parseCommandArgs(args, {}, 1);
+  const id = parsed.positionals[0];
+  if (!id) throw new UsageError('keys revoke needs the id of a key (see folio keys list)');
+  const record = await withStore(config, async (store) => {
+    const before = await store.getApiKey(id);
+    const after = await store.revokeApiKey(id);
+    return before && after ? { after, wasRevoked: before.revokedAt !== null } : undefined;
+  });
+  if (!record) throw new CliFailure(`no API key has the id '${id}' (see folio keys list)`);
+  const what = `${record.after.id} (team '${record.after.teamName}', ${record.after.prefix}…)`;
+  io.stdout(record.wasRevoked ? `API key ${what} was already revoked at ${record.after.revokedAt ?? ''}.\n` : `Revoked API key ${what}.\n`);
+  return EXIT_OK;
+}
+
+export async function runKeys(args: string[], config: Config, io: CliIo): Promise<number> {
+  const [sub, ...rest] = args;
+  switch (sub) {
+    case 'create':
+      return create(rest, config, io);
+    case 'list':
+      return list(rest, config, io);
+    case 'revoke':
+      return revoke(rest, config, io);
+    case undefined:
+      throw new UsageError('keys needs a subcommand: create, list or revoke');
+    default:
+      throw new UsageError(`unknown keys subcommand '${sub}' (expected create, list or revoke)`);
+  }
+}

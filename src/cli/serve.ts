@@ -1,0 +1,106 @@
+/**
+ * `folio serve`: the HTTP service wired from its parts — config, logger, SQLite store, parse
+ * pool, express app — with a graceful stop on SIGINT/SIGTERM: stop accepting, let in-flight
+ * requests finish (up to a grace period), then close the pool and the store.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from '../config.ts';
+import { createApp } from '../http/app.ts';
+import type { ParseRunner } from '../http/runner.ts';
+import { prepareSpoolDir } from '../http/upload-spool.ts';
+import { createParsePool } from '../limits/parse-pool.ts';
+import { createLogger, type Logger } from '../log.ts';
+import { openSqliteStore } from '../store/sqlite.ts';
+import type { Store } from '../store/types.ts';
+
+/** How long in-flight requests may take to finish after a stop signal. */
+export const SHUTDOWN_GRACE_MS = 30_000;
+
+export interface Service {
+  url: string;
+  port: number;
+  store: Store;
+  server: http.Server;
+  /** Stops accepting, waits for in-flight requests, closes the pool and the store. Idempotent. */
+  shutdown(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  logger?: Logger;
+  /** Replaces the worker pool (tests that need a runner with known behaviour). */
+  runner?: ParseRunner;
+  graceMs?: number;
+}
+
+export async function startService(config: Config, options: ServiceOptions = {}): Promise<Service> {
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const store = openSqliteStore(config.dataDir);
+  const spoolDir = prepareSpoolDir(config.dataDir);
+  const pool = options.runner
+    ? undefined
+    : createParsePool({
+        size: config.maxConcurrentParses,
+        maxQueue: config.maxQueuedParses,
+        workerMemoryMb: config.parseWorkerMemoryMb,
+        onUnexpectedError: (detail) => logger.error({ detail }, 'parse failed unexpectedly'),
+      });
+  const runner: ParseRunner = options.runner ?? ((input, opts, run) => (pool as NonNullable<typeof pool>).run(input, opts, run));
+  const app = createApp({ keys: store, runner, logger, spoolDir });
+  const server = http.createServer(app);
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = `http://${host}:${port}`;
+  logger.info({ url }, `folio listening on ${url}`);
+
+  let stopping: Promise<void> | undefined;
+  const shutdown = (): Promise<void> => {
+    stopping ??= (async () => {
+      logger.info('shutting down: no new connections, finishing in-flight requests');
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive connections that go idle after their last response are closed too.
+      const idle = setInterval(() => server.closeIdleConnections(), 100);
+      const grace = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), options.graceMs ?? SHUTDOWN_GRACE_MS).unref());
+      if ((await Promise.race([closed, grace])) === 'timeout') {
+        logger.warn('in-flight requests did not finish within the grace period; closing their connections');
+        server.closeAllConnections();
+        await closed;
+      }
+      clearInterval(idle);
+      await pool?.close();
+      await store.close();
+      logger.info('stopped');
+    })();
+    return stopping;
+  };
+
+  return { url, port, store, server, shutdown };
+}
+
+/** Runs until SIGINT or SIGTERM, then stops gracefully; a second signal exits at once. */
+export async function runServe(config: Config): Promise<number> {
+  const logger = createLogger({ level: config.logLevel });
+  const service = await startService(config, { logger });
+  await new Promise<void>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      logger.info({ signal }, 'stop signal received');
+      process.once('SIGINT', () => process.exit(130));
+      process.once('SIGTERM', () => process.exit(143));
+      service.shutdown().then(resolve, (err: unknown) => {
+        logger.error({ err }, 'error while shutting down');
+        resolve();
+      });
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  });
+  return 0;
+}

@@ -1,0 +1,49 @@
+/**
+ * The express application: routes are thin (validate → call the core → shape the response).
+ *
+ *   GET  /health      unauthenticated liveness: { ok: true }
+ *   POST /v2/parse    API key required; multipart upload → parse
+ *   anything else     404 { success: false, code: 'NOT_FOUND', error }
+ */
+import express, { type Express } from 'express';
+import { requireApiKey, type ApiKeyDirectory } from '../../auth/api-keys.ts';
+import type { Logger } from '../log.ts';
+import { errorHandler, notFound } from './error-handler.ts';
+import { requestLog } from './request-log.ts';
+import { parseRoute } from './routes/parse.ts';
+import type { ParseRunner } from './runner.ts';
+
+export interface AppDeps {
+  /** Where API keys are looked up (the store). */
+  keys: ApiKeyDirectory;
+  /** Runs parse(): the worker pool in `serve`. */
+  runner: ParseRunner;
+  logger: Logger;
+  /** Directory for upload spool files (`DATA_DIR/tmp`), already created. */
+  spoolDir: string;
+}
+
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.use(requestLog(deps.logger));
+
+  app.get('/health', (_req, res) => {
+    res.json({ ok: true });
+  });
+
+  app.use(
+    '/v2',
+    requireApiKey(deps.keys, {
+      onTouchError: (err) => deps.logger.warn({ err }, 'could not record API key use'),
+    }),
+  );
+  app.post('/v2/parse', parseRoute({ runner: deps.runner, spoolDir: deps.spoolDir }));
+
+  app.use(notFound());
+  app.use(errorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,244 @@
+/**
+ * The parse request body (interface-v2 "Parse request parts"): `multipart/form-data` with exactly
+ * one `file` part and at most one `options` part, streamed with busboy under hard limits. The
+ * file goes to a spool file, never into memory while it arrives. The first limit crossed ends the
+ * upload at once: the request is left unread and the caller answers and closes the connection.
+ */
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
+import busboy from 'busboy';
+import { ServiceError } from '../errors.ts';
+import type { UploadSpool } from './upload-spool.ts';
+
+export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+export const MAX_OPTIONS_BYTES = 1024 * 1024;
+export const MAX_PARTS = 10;
+export const MAX_PART_NAME_BYTES = 100;
+/** Header lines in one part; busboy also caps a part's header block at 16 KB. */
+export const MAX_PART_HEADER_PAIRS = 16;
+/** Room for boundaries, part headers and the options part when judging a Content-Length. */
+const ENVELOPE_ALLOWANCE = MAX_OPTIONS_BYTES + 64 * 1024;
+
+export const EXPECTED_FORM =
+  "Send multipart/form-data with a 'file' part (the document, with a filename) and an optional 'options' part (a JSON object).";
+
+export interface ReceivedUpload {
+  /** The spool file holding the bytes. */
+  path: string;
+  size: number;
+  /** The client's file name (base name only). */
+  filename: string;
+  /** The part's Content-Type, when it sent one. */
+  contentType?: string;
+  /** The text of the `options` part, when there was one. */
+  optionsText?: string;
+}
+
+export interface ReceiveOptions {
+  spool: UploadSpool;
+  /**
+   * Called as soon as the `options` part has arrived; a ServiceError it throws ends the upload
+   * at once (bad options are answered before a large file is received).
+   */
+  checkOptions?: (text: string) => void;
+}
+
+export function fileTooLarge(): ServiceError {
+  return new ServiceError(
+    'FILE_TOO_LARGE',
+    `The file exceeds the 50 MB (${MAX_UPLOAD_BYTES} bytes) upload limit. Split the document or reduce its size and upload it again.`,
+  );
+}
+
+function badRequest(message: string): ServiceError {
+  return new ServiceError('BAD_REQUEST', message);
+}
+
+/** Refusals decided from the request head alone, before any body byte is read. */
+function checkHead(req: IncomingMessage): void {
+  const type = req.headers['content-type'];
+  const mime = type?.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (mime !== 'multipart/form-data') {
+    const got = type ? `'${mime}'` : 'no Content-Type';
+    const jsonHint = mime === 'application/json' ? ' Uploads by reference (a JSON body) are not supported yet.' : '';
+    throw badRequest(`POST /v2/parse expects a multipart/form-data body, but the request has ${got}.${jsonHint} ${EXPECTED_FORM}`);
+  }
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > MAX_UPLOAD_BYTES + ENVELOPE_ALLOWANCE) throw fileTooLarge();
+}
+
+/**
+ * Reads the multipart body into the spool. Rejects with a ServiceError for anything the client
+ * must fix; on rejection the request may be partly unread (`req.complete` is false).
+ */
+export function receiveUpload(req: IncomingMessage, { spool, checkOptions }: ReceiveOptions): Promise<ReceivedUpload> {
+  checkHead(req);
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: req.headers,
+      limits: {
+        // busboy signals the limit when a file *reaches* it: one more byte allows exactly 50 MB.
+        fileSize: MAX_UPLOAD_BYTES + 1,
+        fieldSize: MAX_OPTIONS_BYTES,
+        parts: MAX_PARTS,
+        headerPairs: MAX_PART_HEADER_PAIRS,
+      },
+    });
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : 'unreadable Content-Type';
+    throw badRequest(`Invalid multipart/form-data request: ${reason} (the Content-Type header needs a boundary parameter). ${EXPECTED_FORM}`);
+  }
+
+  return new Promise<ReceivedUpload>((resolve, reject) => {
+    let settled = false;
+    let file: { path: string; filename: string; contentType?: string; written: Promise<number> } | undefined;
+    let optionsText: string | undefined;
+
+    const fail = (err: unknown): void => {
+      if (settled) return;
+      settled = true;
+      // Stop reading: the rest of the body stays on the wire and the connection is closed.
+      req.unpipe(parser);
+      req.pause();
+      // Not synchronously: busboy emits from inside its own write and touches its state after.
+      process.nextTick(() => parser.destroy());
+      reject(err);
+    };
+
+    const checkName = (name: string | undefined): string | undefined => {
+      if (name === undefined || name === '') {
+        fail(badRequest(`A multipart part has no name. ${EXPECTED_FORM}`));
+        return undefined;
+      }
+      if (Buffer.byteLength(name) > MAX_PART_NAME_BYTES) {
+        fail(badRequest(`A multipart part name is longer than ${MAX_PART_NAME_BYTES} bytes. ${EXPECTED_FORM}`));
+        return undefined;
+      }
+      return name;
+    };
+
+    const acceptOptions = (text: string): void => {
+      if (optionsText !== undefined) {
+        fail(badRequest("The request has more than one 'options' part; send one JSON object."));
+        return;
+      }
+      optionsText = text;
+      try {
+        checkOptions?.(text);
+      } catch (err) {
+        fail(err);
+      }
+    };
+
+    parser.on('file', (rawName: string, stream: Readable, info: busboy.FileInfo) => {
+      // Once the upload has failed, busboy may still destroy this stream with an error.
+      stream.on('error', () => {});
+      const name = checkName(rawName);
+      if (name === undefined || settled) {
+        stream.resume();
+        return;
+      }
+      if (name === 'options') {
+        // Sent as a file part (with a filename or as application/octet-stream): read it, bounded.
+        const chunks: Buffer[] = [];
+        let size = 0;
+        stream.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_OPTIONS_BYTES) {
+            fail(badRequest(`The 'options' part is larger than ${MAX_OPTIONS_BYTES} bytes.`));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        stream.on('end', () => {
+          if (!settled) acceptOptions(Buffer.concat(chunks).toString('utf8'));
+        });
+        return;
+      }
+      if (name !== 'file') {
+        stream.resume();
+        fail(badRequest(`Unexpected file part '${name}'. ${EXPECTED_FORM}`));
+        return;
+      }
+      if (file) {
+        stream.resume();
+        fail(badRequest(`The request has more than one 'file' part; parse takes exactly one file per request.`));
+        return;
+      }
+      const target = spool.create();
+      stream.once('limit', () => fail(fileTooLarge()));
+      const written = pipeline(stream, target.stream).then(() => target.stream.bytesWritten);
+      // A failure here is reported through `fail` by whoever caused it; keep it from going unhandled.
+      written.catch(() => undefined);
+      file = {
+        path: target.path,
+        filename: info.filename ?? 'upload',
+        ...(info.mimeType && info.mimeType !== 'application/octet-stream' ? { contentType: info.mimeType } : {}),
+        written,
+      };
+    });
+
+    parser.on('field', (rawName: string, value: string, info: busboy.FieldInfo) => {
+      const name = checkName(rawName);
+      if (name === undefined || settled) return;
+      if (name === 'options') {
+        if (info.valueTruncated) {
+          fail(badRequest(`The 'options' part is larger than ${MAX_OPTIONS_BYTES} bytes.`));
+          return;
+        }
+        acceptOptions(value);
+        return;
+      }
+      if (name === 'file') {
+        fail(badRequest("The 'file' part has no filename. Send the document as a file part with a filename (its extension names the type, e.g. report.pdf)."));
+      }
+      // Other text fields are ignored, as clients may add their own.
+    });
+
+    parser.on('partsLimit', () => fail(badRequest(`The request has more than ${MAX_PARTS} multipart parts. ${EXPECTED_FORM}`)));
+
+    parser.on('error', (err: unknown) => {
+      const reason = err instanceof Error ? err.message : 'unreadable body';
+      fail(badRequest(`Invalid multipart/form-data body: ${reason}. Check the boundary and that the body is complete. ${EXPECTED_FORM}`));
+    });
+
+    parser.on('finish', () => {
+      if (settled) return;
+      if (!file) {
+        fail(badRequest(`The request has no 'file' part. ${EXPECTED_FORM}`));
+        return;
+      }
+      const received = file;
+      received.written.then(
+        (size) => {
+          if (settled) return;
+          settled = true;
+          resolve({
+            path: received.path,
+            size,
+            filename: received.filename,
+            ...(received.contentType ? { contentType: received.contentType } : {}),
+            ...(optionsText !== undefined ? { optionsText } : {}),
+          });
+        },
+        (err: unknown) => fail(err),
+      );
+    });
+
+    req.on('close', () => {
+      if (!req.complete) fail(new ClientAbortedError());
+    });
+    req.on('error', (err) => fail(err));
+
+    req.pipe(parser);
+  });
+}
+
+/** The client went away before the upload finished: nobody is left to answer. */
+export class ClientAbortedError extends ServiceError {
+  constructor() {
+    super('BAD_REQUEST', 'The client closed the connection before the upload finished.');
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * The parse runner the HTTP layer calls: `parse()` behind whatever runs it. `serve` injects the
+ * worker-thread pool (src/limits/parse-pool.ts), which enforces `timeout` by stopping the worker;
+ * `inProcessRunner` runs parse() in this thread (tests, the CLI) and enforces `timeout`
+ * cooperatively through the abort signal.
+ */
+import { timeoutError } from '../limits/parse-pool.ts';
+import { parse, type ParseData, type ParseInput } from '../parse/index.ts';
+import type { ParseOptions } from '../parse/options.ts';
+
+export interface RunOptions {
+  /** Aborted when the client goes away: the parse may be stopped. */
+  signal?: AbortSignal;
+}
+
+export type ParseRunner = (input: ParseInput, options: ParseOptions, run?: RunOptions) => Promise<ParseData>;
+
+export function inProcessRunner(): ParseRunner {
+  return async (input, options, run = {}) => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(timeoutError(options.timeout)), options.timeout);
+    const onClientAbort = () => controller.abort(run.signal?.reason);
+    run.signal?.addEventListener('abort', onClientAbort, { once: true });
+    try {
+      const result = parse(input, options, { signal: controller.signal });
+      result.catch(() => undefined);
+      // parse() checks the signal between units; the race answers on time even inside one unit.
+      const aborted = new Promise<never>((_, reject) => {
+        controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+      });
+      aborted.catch(() => undefined);
+      return await Promise.race([result, aborted]);
+    } finally {
+      clearTimeout(timer);
+      run.signal?.removeEventListener('abort', onClientAbort);
+    }
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * Structured logging (pino). One JSON line per event. What never reaches a log line: API keys,
+ * Authorization or Cookie headers, query strings, request bodies and file bytes. Callers log
+ * explicit fields (method, path without query, status, ms, team id); `redact` is the safety net
+ * for any object that carries headers anyway.
+ */
+import { pino, type DestinationStream, type Logger } from 'pino';
+
+export type { Logger } from 'pino';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface LoggerOptions {
+  level: LogLevel;
+  /** Where lines go; stdout when absent. Tests pass a stream that captures them. */
+  destination?: DestinationStream;
+}
+
+/** Header and field paths whose values are replaced before a line is written. */
+export const REDACT_PATHS = [
+  'authorization',
+  'headers.authorization',
+  'headers.cookie',
+  'headers["set-cookie"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'apiKey',
+  'key',
+];
+
+export function createLogger(options: LoggerOptions): Logger {
+  const config = {
+    level: options.level,
+    base: { service: 'folio' },
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+  };
+  return options.destination ? pino(config, options.destination) : pino(config);
+}
+
+/** The path of a request URL without its query string (query strings may carry credentials). */
+export function pathOnly(url: string): string {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}

@@ -1,0 +1,167 @@
+/**
+ * Test helpers: the real service (store, spool, parse pool, express app) on 127.0.0.1:0 with a
+ * temp DATA_DIR, log lines captured, a raw HTTP client and a multipart body builder.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../auth/api-keys.ts';
+import { startService, type Service, type ServiceOptions } from '../../src/cli/serve.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createLogger } from '../../src/log.ts';
+
+export interface TestService extends Service {
+  dataDir: string;
+  spoolDir: string;
+  /** A valid key of team 'test-team'. */
+  key: string;
+  teamId: string;
+  /** Everything logged so far, raw. */
+  logText(): string;
+  logLines(): Record<string, unknown>[];
+  /** Creates another key for a team. */
+  createKey(team: string): Promise<{ key: string; id: string }>;
+  stop(): Promise<void>;
+}
+
+export async function startTestService(options: Omit<ServiceOptions, 'logger'> = {}): Promise<TestService> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-http-'));
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', FOLIO_MAX_CONCURRENT_PARSES: '2' });
+  const chunks: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      chunks.push(chunk.toString('utf8'));
+      cb();
+    },
+  });
+  const logger = createLogger({ level: 'info', destination });
+  const service = await startService(config, { ...options, logger });
+  const createKey = async (team: string) => {
+    const key = generateApiKey();
+    const t = await service.store.ensureTeam(team);
+    const record = await service.store.createApiKey({ teamId: t.id, keyHash: hashApiKey(key), prefix: apiKeyDisplayPrefix(key) });
+    return { key, id: record.id };
+  };
+  const first = await createKey('test-team');
+  const team = await service.store.findTeamByName('test-team');
+  return {
+    ...service,
+    dataDir,
+    spoolDir: path.join(dataDir, 'tmp'),
+    key: first.key,
+    teamId: team?.id ?? '',
+    logText: () => chunks.join(''),
+    logLines: () =>
+      chunks
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+    createKey,
+    async stop() {
+      await service.shutdown();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Part {
+  name: string;
+  filename?: string;
+  contentType?: string;
+  data: string | Buffer;
+}
+
+export const BOUNDARY = 'folio-test-boundary-7MA4YWxkTrZu0gW';
+
+export function multipartBody(parts: Part[], boundary = BOUNDARY): Buffer {
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    let head = `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"`;
+    if (p.filename !== undefined) head += `; filename="${p.filename}"`;
+    head += '\r\n';
+    if (p.contentType) head += `Content-Type: ${p.contentType}\r\n`;
+    chunks.push(Buffer.from(`${head}\r\n`), Buffer.isBuffer(p.data) ? p.data : Buffer.from(p.data), Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return Buffer.concat(chunks);
+}
+
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  json: Record<string, unknown>;
+}
+
+export interface RawRequest {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: Buffer;
+  /** Fails the test when no answer came within this many ms. */
+  timeoutMs?: number;
+}
+
+export function request(url: string, req: RawRequest = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const r = http.request(url, { method: req.method ?? 'GET', headers: { ...req.headers, ...(req.body ? { 'content-length': String(req.body.length) } : {}) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        clearTimeout(timer);
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: Record<string, unknown> = {};
+        try {
+          json = JSON.parse(text) as Record<string, unknown>;
+        } catch {
+          // not JSON: the assertions on `text` will say so
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+      });
+    });
+    const timer = setTimeout(() => {
+      r.destroy();
+      reject(new Error(`no answer within ${req.timeoutMs ?? 20_000} ms`));
+    }, req.timeoutMs ?? 20_000);
+    r.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    r.end(req.body);
+  });
+}
+
+/** POST /v2/parse with a multipart body. */
+export function postParse(service: { url: string; key: string }, parts: Part[], extra: RawRequest = {}): Promise<RawResponse> {
+  return request(`${service.url}/v2/parse`, {
+    method: 'POST',
+    ...extra,
+    headers: {
+      authorization: `Bearer ${service.key}`,
+      'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+      ...extra.headers,
+    },
+    body: multipartBody(parts),
+  });
+}
+
+/** A file part and, when given, an options part (as a text field, the way the SDKs send it). */
+export function upload(filename: string, data: Buffer | string, options?: unknown): Part[] {
+  const parts: Part[] = [];
+  if (options !== undefined) parts.push({ name: 'options', data: typeof options === 'string' ? options : JSON.stringify(options) });
+  parts.push({ name: 'file', filename, data });
+  return parts;
+}
+
+export function spoolFiles(service: { spoolDir: string }): string[] {
+  return fs.readdirSync(service.spoolDir);
+}
+
+/** Waits until the spool is empty (files are removed as the response goes out). */
+export async function spoolDrained(service: { spoolDir: string }, ms = 2000): Promise<string[]> {
+  const until = Date.now() + ms;
+  while (spoolFiles(service).length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  return spoolFiles(service);
+}
