@@ -1,7 +1,111 @@
-/** Placeholder until the docx reader lands in this change. */
-import { ServiceError } from '../../../errors.ts';
-import type { ReadInput, ReadResult } from '../../document.ts';
+/**
+ * The .docx reader: mammoth converts the main story; folio adds what mammoth leaves out, from
+ * the package parts it reads itself (package.ts): running headers and footers as page
+ * furniture, skipped grid columns in tables, heading styles mammoth does not know, readable
+ * notes, document properties. Encrypted files never get here (detect.ts refuses them).
+ */
+import { isServiceError, ServiceError } from '../../../errors.ts';
+import { documentFromHtml, type ReadInput, type ReadResult } from '../../document.ts';
+import { readFurniture, type Furniture } from './furniture.ts';
+import { convertMainStory, type MammothOutput } from './mammoth.ts';
+import { readCoreProperties } from './metadata.ts';
+import { tidyNotes } from './notes.ts';
+import { DocxPackage } from './package.ts';
+import { readStyleFacts } from './styles.ts';
+import { fillSkippedGridColumns } from './tables.ts';
+import { tidyMammothHtml } from './tidy.ts';
+import { summarizeWarnings } from './warnings.ts';
+import { readRelationships, relsPartName, resolvePartName, type Relationship } from './xml.ts';
 
-export async function readDocx(_input: ReadInput): Promise<ReadResult> {
-  throw new ServiceError('NOT_YET_SUPPORTED', 'This reader is not built yet.');
+/** Alt text of a picture that has none, so its placeholder still shows that a picture was there. */
+export const IMAGE_FALLBACK_ALT = 'Image';
+
+const RELATIONSHIP = /\/(officeDocument|styles|core-properties)$/;
+
+function relationshipOfType(rels: Map<string, Relationship>, type: string): Relationship | undefined {
+  for (const rel of rels.values()) {
+    const match = RELATIONSHIP.exec(rel.type);
+    if (match?.[1] === type && !rel.external) return rel;
+  }
+  return undefined;
+}
+
+function damaged(reason: string): ServiceError {
+  return new ServiceError('CORRUPT_FILE', `The Word document could not be read: ${reason} Re-save it from Word (or export it again) and upload it again.`);
+}
+
+async function convert(pkg: DocxPackage, styleMap: string[], embedImages: boolean, signal: AbortSignal): Promise<MammothOutput> {
+  try {
+    return await convertMainStory(pkg, { styleMap, embedImages, imageFallbackAlt: IMAGE_FALLBACK_ALT });
+  } catch (err) {
+    if (isServiceError(err) || signal.aborted) throw err;
+    throw damaged('its main text is damaged or is not valid WordprocessingML.');
+  }
+}
+
+function insertFurniture(document: Document, furniture: Furniture): void {
+  const body = document.body;
+  const first = body.firstChild;
+  for (const html of furniture.headers) {
+    const header = document.createElement('header');
+    header.setAttribute('data-furniture', 'header');
+    header.innerHTML = html;
+    body.insertBefore(header, first);
+  }
+  for (const html of furniture.footers) {
+    const footer = document.createElement('footer');
+    footer.setAttribute('data-furniture', 'footer');
+    footer.innerHTML = html;
+    body.appendChild(footer);
+  }
+}
+
+export async function readDocx(input: ReadInput): Promise<ReadResult> {
+  const { signal } = input;
+  signal.throwIfAborted();
+  const pkg = new DocxPackage(input.bytes);
+  const embedImages = input.options.removeBase64Images === false;
+
+  const packageRels = readRelationships(pkg.textOf('_rels/.rels'));
+  const mainRel = relationshipOfType(packageRels, 'officeDocument');
+  const mainCandidate = mainRel ? resolvePartName('', mainRel.target) : 'word/document.xml';
+  const mainPart = pkg.resolve(mainCandidate) ?? pkg.resolve('word/document.xml');
+  const documentXml = mainPart ? pkg.textOf(mainPart) : undefined;
+  if (!mainPart || documentXml === undefined) throw damaged('the package has no main document part (word/document.xml).');
+  const documentRels = readRelationships(pkg.textOf(relsPartName(mainPart)));
+
+  const patched = fillSkippedGridColumns(documentXml);
+  if (patched !== documentXml) pkg.overrideText(mainPart, patched);
+
+  const stylesRel = relationshipOfType(documentRels, 'styles');
+  const stylesPart = stylesRel ? resolvePartName(mainPart, stylesRel.target) : 'word/styles.xml';
+  const styles = readStyleFacts(pkg.textOf(stylesPart), documentXml);
+  if (styles.slimStylesXml !== undefined) pkg.overrideText(stylesPart, styles.slimStylesXml);
+  signal.throwIfAborted();
+
+  const converted = await convert(pkg, styles.styleMap, embedImages, signal);
+  signal.throwIfAborted();
+
+  const coreRel = relationshipOfType(packageRels, 'core-properties');
+  const metadata = readCoreProperties(pkg.textOf(coreRel ? resolvePartName('', coreRel.target) : 'docProps/core.xml'), styles.language);
+
+  const document = documentFromHtml(converted.html, metadata.language);
+  tidyNotes(document.body);
+  tidyMammothHtml(document.body);
+
+  const warnings = summarizeWarnings(converted.messages, converted.images);
+  try {
+    insertFurniture(document, readFurniture(pkg, mainPart, documentXml, documentRels, { embedImages, imageFallbackAlt: IMAGE_FALLBACK_ALT }));
+  } catch (err) {
+    if (isServiceError(err)) throw err;
+    warnings.push('The running headers and footers could not be read and are missing from the output.');
+  }
+  signal.throwIfAborted();
+
+  return {
+    document,
+    metadata,
+    warnings,
+    rawHtml: `<!DOCTYPE html>\n${document.documentElement.outerHTML}`,
+  };
 }

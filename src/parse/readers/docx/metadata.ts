@@ -1,0 +1,55 @@
+/**
+ * Document properties (OPC core properties, ECMA-376 Part 2 §11: `docProps/core.xml`) →
+ * DocumentMetadata. dc:title → title; dc:description, else dc:subject → description;
+ * cp:keywords → keywords; dc:language, else the styles' default language → language;
+ * dc:creator → extra.author; the rest of the useful properties → extra.
+ */
+import { emptyMetadata, type DocumentMetadata } from '../../document.ts';
+import { cleanText, parseXml } from './xml.ts';
+
+function firstText(doc: Document, name: string): string | undefined {
+  return cleanText(doc.getElementsByTagName(name)[0]);
+}
+
+/** A W3CDTF date as an ISO 8601 string; other text is returned as written. */
+function isoDate(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const time = Date.parse(value);
+  // Word writes 1601-01-01 (or year 0) for "never set"; those carry no information.
+  if (Number.isNaN(time) || new Date(time).getUTCFullYear() < 1900) return undefined;
+  return new Date(time).toISOString();
+}
+
+export function readCoreProperties(coreXml: string | undefined, defaultLanguage: string | undefined): DocumentMetadata {
+  const metadata = emptyMetadata();
+  if (defaultLanguage) metadata.language = defaultLanguage;
+  if (!coreXml) return metadata;
+  const doc = parseXml(coreXml);
+
+  const title = firstText(doc, 'dc:title');
+  const subject = firstText(doc, 'dc:subject');
+  const description = firstText(doc, 'dc:description');
+  const keywords = firstText(doc, 'cp:keywords');
+  const language = firstText(doc, 'dc:language');
+  if (title) metadata.title = title;
+  if (description) {
+    metadata.description = description;
+    if (subject) metadata.extra.subject = subject;
+  } else if (subject) {
+    metadata.description = subject;
+  }
+  if (keywords) metadata.keywords = keywords;
+  if (language && /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(language)) metadata.language = language;
+
+  const extra: Record<string, string | undefined> = {
+    author: firstText(doc, 'dc:creator'),
+    lastModifiedBy: firstText(doc, 'cp:lastModifiedBy'),
+    category: firstText(doc, 'cp:category'),
+    created: isoDate(firstText(doc, 'dcterms:created')),
+    modified: isoDate(firstText(doc, 'dcterms:modified')),
+  };
+  for (const [key, value] of Object.entries(extra)) {
+    if (value) metadata.extra[key] = value;
+  }
+  return metadata;
+}
