@@ -1,7 +1,38 @@
-/** Placeholder until the html reader lands in this change. */
-import { ServiceError } from '../../../errors.ts';
+/**
+ * The HTML reader: decodes the bytes (decode.ts), parses them with linkedom, and reads the
+ * page's metadata. The page keeps its own tree; the clean step turns it into main content.
+ */
+import { parseHTML } from 'linkedom';
 import type { ReadInput, ReadResult } from '../../document.ts';
+import { decodeHtml } from './decode.ts';
+import { extractMetadata } from './metadata.ts';
+import { normalizeStructure } from './structure.ts';
 
-export async function readHtml(_input: ReadInput): Promise<ReadResult> {
-  throw new ServiceError('NOT_YET_SUPPORTED', 'This reader is not built yet.');
+/** `<base href>` when it is an absolute URL (a relative one has nothing to resolve against). */
+export function absoluteBaseHref(document: Document): string | undefined {
+  const href = document.querySelector('base[href]')?.getAttribute('href')?.trim();
+  if (!href) return undefined;
+  try {
+    const url = new URL(href);
+    return url.protocol === 'http:' || url.protocol === 'https:' || url.protocol === 'file:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function readHtml(input: ReadInput): Promise<ReadResult> {
+  const decoded = decodeHtml(input.bytes);
+  input.signal.throwIfAborted();
+  const { document } = parseHTML(decoded.text);
+  normalizeStructure(document);
+  input.signal.throwIfAborted();
+  const baseUrl = absoluteBaseHref(document);
+  const result: ReadResult = {
+    document,
+    metadata: extractMetadata(document, baseUrl),
+    warnings: decoded.warnings,
+    rawHtml: decoded.text,
+  };
+  if (baseUrl !== undefined) result.baseUrl = baseUrl;
+  return result;
 }

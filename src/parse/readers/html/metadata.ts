@@ -1,0 +1,130 @@
+/**
+ * Page metadata the way Firecrawl returns it: `title`, `description`, `keywords`, `language`,
+ * Firecrawl's named fields (`ogTitle`, `ogLocaleAlternate`, `publishedTime`, `favicon`, …), and
+ * every `<meta name|property content>` under its own key (`og:image`, `twitter:card`, `author`,
+ * …); a key that occurs more than once becomes an array of strings.
+ */
+import { emptyMetadata, type DocumentMetadata } from '../../document.ts';
+
+/** Firecrawl's named fields: response key → the meta `name`/`property` it is read from. */
+const NAMED_FIELDS: ReadonlyArray<readonly [string, string]> = [
+  ['robots', 'robots'],
+  ['ogTitle', 'og:title'],
+  ['ogDescription', 'og:description'],
+  ['ogUrl', 'og:url'],
+  ['ogImage', 'og:image'],
+  ['ogAudio', 'og:audio'],
+  ['ogDeterminer', 'og:determiner'],
+  ['ogLocale', 'og:locale'],
+  ['ogSiteName', 'og:site_name'],
+  ['ogVideo', 'og:video'],
+  ['articleSection', 'article:section'],
+  ['articleTag', 'article:tag'],
+  ['publishedTime', 'article:published_time'],
+  ['modifiedTime', 'article:modified_time'],
+  ['dcTermsKeywords', 'dcterms.keywords'],
+  ['dcDescription', 'dc.description'],
+  ['dcSubject', 'dc.subject'],
+  ['dcTermsSubject', 'dcterms.subject'],
+  ['dcTermsAudience', 'dcterms.audience'],
+  ['dcType', 'dc.type'],
+  ['dcTermsType', 'dcterms.type'],
+  ['dcDate', 'dc.date'],
+  ['dcDateCreated', 'dc.date.created'],
+  ['dcTermsCreated', 'dcterms.created'],
+];
+
+function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** All `<meta>` values by key (name or property, as written), in document order. */
+function metaValues(document: Document): Map<string, string[]> {
+  const values = new Map<string, string[]>();
+  for (const meta of document.querySelectorAll('meta')) {
+    const key = (meta.getAttribute('name') || meta.getAttribute('property') || '').trim();
+    const content = meta.getAttribute('content');
+    if (!key || content === null) continue;
+    const value = content.trim();
+    if (value === '') continue;
+    const list = values.get(key);
+    if (list) list.push(value);
+    else values.set(key, [value]);
+  }
+  return values;
+}
+
+/** Case-insensitive lookup of the first value of a meta key. */
+function first(values: Map<string, string[]>, lowerKey: string): string | undefined {
+  for (const [key, list] of values) {
+    if (key.toLowerCase() === lowerKey) return list[0];
+  }
+  return undefined;
+}
+
+function all(values: Map<string, string[]>, lowerKey: string): string[] {
+  const out: string[] = [];
+  for (const [key, list] of values) {
+    if (key.toLowerCase() === lowerKey) out.push(...list);
+  }
+  return out;
+}
+
+function httpEquiv(document: Document, name: string): string | undefined {
+  for (const meta of document.querySelectorAll('meta[http-equiv]')) {
+    if (meta.getAttribute('http-equiv')?.trim().toLowerCase() === name) {
+      const content = meta.getAttribute('content')?.trim();
+      if (content) return content;
+    }
+  }
+  return undefined;
+}
+
+/** `<link rel="icon">` (or any rel containing "icon"), resolved against the base when there is one. */
+function favicon(document: Document, baseUrl: string | undefined): string | undefined {
+  let href: string | undefined;
+  for (const link of document.querySelectorAll('link[rel][href]')) {
+    const rel = (link.getAttribute('rel') ?? '').toLowerCase().split(/\s+/);
+    const value = link.getAttribute('href')?.trim();
+    if (!value) continue;
+    if (rel.includes('icon')) {
+      href = value;
+      break;
+    }
+    if (href === undefined && rel.some((r) => r.includes('icon'))) href = value;
+  }
+  if (href === undefined) return undefined;
+  try {
+    return new URL(href, baseUrl).href;
+  } catch {
+    return href;
+  }
+}
+
+export function extractMetadata(document: Document, baseUrl: string | undefined): DocumentMetadata {
+  const metadata = emptyMetadata();
+  const values = metaValues(document);
+
+  const titleElement = document.querySelector('head title') ?? document.querySelector('title');
+  const title = titleElement ? collapse(titleElement.textContent ?? '') : '';
+  metadata.title = title || first(values, 'og:title') || undefined;
+  metadata.description = first(values, 'description') || first(values, 'og:description') || undefined;
+  metadata.keywords = first(values, 'keywords') || undefined;
+
+  const lang = document.documentElement.getAttribute('lang')?.trim();
+  const ogLocale = first(values, 'og:locale');
+  metadata.language = lang || httpEquiv(document, 'content-language') || ogLocale?.replace(/_/g, '-') || undefined;
+
+  for (const [key, list] of values) {
+    metadata.extra[key] = list.length === 1 ? (list[0] as string) : list;
+  }
+  for (const [field, key] of NAMED_FIELDS) {
+    const value = first(values, key);
+    if (value !== undefined && !(field in metadata.extra)) metadata.extra[field] = value;
+  }
+  const alternates = all(values, 'og:locale:alternate');
+  if (alternates.length > 0 && !('ogLocaleAlternate' in metadata.extra)) metadata.extra.ogLocaleAlternate = alternates;
+  const icon = favicon(document, baseUrl);
+  if (icon !== undefined && !('favicon' in metadata.extra)) metadata.extra.favicon = icon;
+  return metadata;
+}
