@@ -1,0 +1,44 @@
+/**
+ * The page's title heading: the `<h1>` (or, failing that, `<h2>`) whose text matches the page
+ * title, or the page's only `<h1>` when there is no title to compare with. Main-content
+ * extraction keeps it even when it sits outside the chosen container (in a page `<header>`).
+ */
+import { walkElements } from './dom.ts';
+
+function normalize(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+function words(text: string): Set<string> {
+  return new Set(text.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0));
+}
+
+/** Whether a heading's text is the page title (titles often add " | Site" or "Site - "). */
+export function matchesTitle(heading: string, title: string): boolean {
+  const h = normalize(heading);
+  const t = normalize(title);
+  if (h.length === 0 || t.length === 0) return false;
+  if (h === t) return true;
+  if (h.length >= 8 && t.includes(h)) return true;
+  if (t.length >= 8 && h.includes(t)) return true;
+  const hw = words(h);
+  const tw = words(t);
+  if (hw.size === 0) return false;
+  let common = 0;
+  for (const w of hw) if (tw.has(w)) common++;
+  return common / hw.size >= 0.75 && common / Math.max(tw.size, 1) >= 0.5;
+}
+
+export function findTitleHeading(body: Element, title: string | undefined): Element | undefined {
+  const h1: Element[] = [];
+  const h2: Element[] = [];
+  walkElements(body, (element) => {
+    if (element.localName === 'h1') h1.push(element);
+    else if (element.localName === 'h2') h2.push(element);
+  });
+  if (title) {
+    const match = h1.find((h) => matchesTitle(h.textContent ?? '', title)) ?? h2.find((h) => matchesTitle(h.textContent ?? '', title));
+    if (match) return match;
+  }
+  return h1.length === 1 ? h1[0] : undefined;
+}
