@@ -1,12 +1,13 @@
 /**
  * The .docx reader: mammoth converts the main story; folio adds what mammoth leaves out, from
  * the package parts it reads itself (package.ts): running headers and footers as page
- * furniture, skipped grid columns in tables, heading styles mammoth does not know, readable
- * notes, document properties. Encrypted files never get here (detect.ts refuses them).
+ * furniture, equations (OMML → TeX), skipped grid columns in tables, heading styles mammoth
+ * does not know, readable notes, document properties. Encrypted files never get here (detect.ts refuses them).
  */
 import { isServiceError, ServiceError } from '../../../errors.ts';
 import { documentFromHtml, type ReadInput, type ReadResult } from '../../document.ts';
 import { readFurniture, type Furniture } from './furniture.ts';
+import { Equations } from './equations.ts';
 import { convertMainStory, type MammothOutput } from './mammoth.ts';
 import { readCoreProperties } from './metadata.ts';
 import { tidyNotes } from './notes.ts';
@@ -20,7 +21,7 @@ import { readRelationships, relsPartName, resolvePartName, type Relationship } f
 /** Alt text of a picture that has none, so its placeholder still shows that a picture was there. */
 export const IMAGE_FALLBACK_ALT = 'Image';
 
-const RELATIONSHIP = /\/(officeDocument|styles|core-properties)$/;
+const RELATIONSHIP = /\/(officeDocument|styles|core-properties|footnotes|endnotes)$/;
 
 function relationshipOfType(rels: Map<string, Relationship>, type: string): Relationship | undefined {
   for (const rel of rels.values()) {
@@ -74,8 +75,16 @@ export async function readDocx(input: ReadInput): Promise<ReadResult> {
   if (!mainPart || documentXml === undefined) throw damaged('the package has no main document part (word/document.xml).');
   const documentRels = readRelationships(pkg.textOf(relsPartName(mainPart)));
 
-  const patched = fillSkippedGridColumns(documentXml);
+  const equations = new Equations();
+  const patched = equations.patch(fillSkippedGridColumns(documentXml));
   if (patched !== documentXml) pkg.overrideText(mainPart, patched);
+  for (const notes of ['footnotes', 'endnotes']) {
+    const rel = relationshipOfType(documentRels, notes);
+    const part = rel ? resolvePartName(mainPart, rel.target) : `word/${notes}.xml`;
+    const xml = pkg.textOf(part);
+    const patchedNotes = xml === undefined ? xml : equations.patch(xml);
+    if (xml !== undefined && patchedNotes !== undefined && patchedNotes !== xml) pkg.overrideText(part, patchedNotes);
+  }
 
   const stylesRel = relationshipOfType(documentRels, 'styles');
   const stylesPart = stylesRel ? resolvePartName(mainPart, stylesRel.target) : 'word/styles.xml';
@@ -90,6 +99,7 @@ export async function readDocx(input: ReadInput): Promise<ReadResult> {
   const metadata = readCoreProperties(pkg.textOf(coreRel ? resolvePartName('', coreRel.target) : 'docProps/core.xml'), styles.language);
 
   const document = documentFromHtml(converted.html, metadata.language);
+  equations.restore(document.body);
   tidyNotes(document.body);
   tidyMammothHtml(document.body);
 
