@@ -16,7 +16,7 @@ const ANCESTOR_LANG_CLASS = /^language-([\w#+.-]+)$/i;
 const SIMPLE_TOKEN = /^[a-z][\w#+-]{0,19}$/i;
 const NO_LANGUAGE = new Set(['text', 'plain', 'plaintext', 'txt', 'none', 'nohighlight', 'no-highlight', 'auto']);
 /** Where the search for a language on a code block's wrappers stops. */
-const LANGUAGE_SEARCH_STOP = new Set(['ARTICLE', 'MAIN', 'BODY', 'SECTION', 'LI', 'BLOCKQUOTE', 'TD', 'TH']);
+const LANGUAGE_SEARCH_STOP = new Set(['ARTICLE', 'MAIN', 'BODY', 'SECTION', 'LI', 'BLOCKQUOTE']);
 const GUTTER_CLASS = /^(?:gutter|lineno|linenos|linenodiv|line-?numbers?|rouge-gutter|hljs-ln-numbers|lnt|ln|line-number)$/i;
 /** Elements inside `<pre>` that are never code: UI chrome. */
 const NOT_CODE = new Set(['BUTTON', 'SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT', 'SVG', 'INPUT', 'SELECT', 'TEXTAREA', 'IMG']);

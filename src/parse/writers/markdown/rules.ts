@@ -165,7 +165,7 @@ export const baseRules: Record<string, TurndownService.Rule> = {
         // A list directly inside a list (invalid, common): nest it under the previous item.
         const prev = previousElement(node);
         const width = prev !== null && prev.nodeName === 'LI' ? itemPrefix(prev).length : 2;
-        return `\n${indentContinuation(`${' '.repeat(width)}${content.replace(/^\n+/, '')}`, width)}\n`;
+        return `\n${indentContinuation(`${' '.repeat(width)}${content.replace(/^\n+/, '').replace(/\n+$/, '')}`, width)}\n`;
       }
       return block(content.replace(/^\n+/, '').replace(/\n+$/, ''));
     },
