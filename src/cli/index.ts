@@ -1,9 +1,9 @@
-/** CLI dispatch: `folio serve | keys … | parse … | help`. Exit codes: 0 ok, 1 failure, 2 usage. */
+/**
+ * CLI dispatch: `folio serve | keys … | parse … | help`. Exit codes: 0 ok, 1 failure, 2 usage.
+ * Each command's module is loaded only when it runs: `keys` does not pay for the parsers.
+ */
 import { loadConfig, type Config } from '../config.ts';
 import { CliFailure, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type CliIo } from './io.ts';
-import { runKeys } from './keys.ts';
-import { runParse } from './parse.ts';
-import { runServe } from './serve.ts';
 import { USAGE } from './usage.ts';
 
 export async function runCli(argv: string[], io: CliIo, configure: () => Config = loadConfig): Promise<number> {
@@ -12,11 +12,11 @@ export async function runCli(argv: string[], io: CliIo, configure: () => Config 
     switch (command) {
       case 'serve':
         if (args.length > 0) throw new UsageError(`serve takes no arguments (configure it with PORT, HOST, DATA_DIR)`);
-        return await runServe(configure());
+        return await (await import('./serve.ts')).runServe(configure());
       case 'keys':
-        return await runKeys(args, configure(), io);
+        return await (await import('./keys.ts')).runKeys(args, configure(), io);
       case 'parse':
-        return await runParse(args, io);
+        return await (await import('./parse.ts')).runParse(args, io);
       case 'help':
       case '--help':
       case '-h':

@@ -2,8 +2,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { isServiceError } from '../errors.ts';
-import { parse } from '../parse/index.ts';
-import { parseOptions } from '../parse/options.ts';
 import { parseCommandArgs, stringOption } from './args.ts';
 import { CliFailure, EXIT_OK, UsageError, type CliIo } from './io.ts';
 
@@ -28,6 +26,8 @@ export async function runParse(args: string[], io: CliIo): Promise<number> {
     throw new CliFailure(`cannot read '${file}': ${reason}`);
   }
 
+  // The core is loaded once the arguments are known to be good.
+  const [{ parse }, { parseOptions }] = await Promise.all([import('../parse/index.ts'), import('../parse/options.ts')]);
   try {
     const options = parseOptions({ formats });
     const data = await parse({ bytes, filename: path.basename(file) }, options);

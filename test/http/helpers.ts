@@ -26,9 +26,9 @@ export interface TestService extends Service {
   stop(): Promise<void>;
 }
 
-export async function startTestService(options: Omit<ServiceOptions, 'logger'> = {}): Promise<TestService> {
+export async function startTestService(options: Omit<ServiceOptions, 'logger'> = {}, env: Record<string, string> = {}): Promise<TestService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-http-'));
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', FOLIO_MAX_CONCURRENT_PARSES: '2' });
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', FOLIO_MAX_CONCURRENT_PARSES: '2', ...env });
   const chunks: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _enc, cb) {

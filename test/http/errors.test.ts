@@ -1,0 +1,209 @@
+/**
+ * Every error leaves in the spec's shape `{ success: false, code, error }` with its status:
+ * malformed requests, missing or extra parts, unsupported and mismatched files, unknown routes,
+ * unexpected failures (500 without internals), timeouts and the 402/429 shapes. No spool file
+ * survives any of them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ServiceError } from '../../src/errors.ts';
+import { inProcessRunner, type ParseRunner } from '../../src/http/runner.ts';
+import { readCorpus } from '../helpers/corpus.ts';
+import { BOUNDARY, multipartBody, postParse, request, spoolDrained, startTestService, upload, type RawResponse, type TestService } from './helpers.ts';
+
+const blog = readCorpus('html', 'markitdown', 'test_blog.html');
+const pdf = readCorpus('pdf', 'pdfjs', 'rotation.pdf');
+const docx = readCorpus('office', 'docx', 'kreuzberg-extraction_test.docx');
+
+function expectError(res: RawResponse, status: number, code: string, ...fragments: string[]): void {
+  expect(res.status).toBe(status);
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  expect(Object.keys(res.json).sort()).toEqual(['code', 'error', 'success']);
+  expect(res.json.success).toBe(false);
+  expect(res.json.code).toBe(code);
+  expect(typeof res.json.error).toBe('string');
+  for (const f of fragments) expect(String(res.json.error)).toContain(f);
+}
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(async () => {
+  expect(await spoolDrained(service)).toEqual([]);
+  await service.stop();
+});
+
+function post(headers: Record<string, string>, body?: Buffer) {
+  return request(`${service.url}/v2/parse`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${service.key}`, ...headers },
+    ...(body ? { body } : {}),
+  });
+}
+
+describe('health and routing', () => {
+  it('GET /health answers without a key', async () => {
+    const res = await request(`${service.url}/health`);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ ok: true });
+  });
+
+  it('unknown routes are 404 NOT_FOUND', async () => {
+    expectError(await request(`${service.url}/nope`), 404, 'NOT_FOUND');
+    expectError(await request(`${service.url}/v2/crawl`, { method: 'POST', headers: { authorization: `Bearer ${service.key}` } }), 404, 'NOT_FOUND');
+    expectError(await request(`${service.url}/v2/parse`, { headers: { authorization: `Bearer ${service.key}` } }), 404, 'NOT_FOUND');
+  });
+});
+
+describe('not multipart', () => {
+  it('a JSON body gets a 400 saying parse expects multipart/form-data', async () => {
+    const res = await post({ 'content-type': 'application/json' }, Buffer.from(JSON.stringify({ uploadRef: 'abc' })));
+    expectError(res, 400, 'BAD_REQUEST', 'expects a multipart/form-data body', "'application/json'");
+  });
+
+  it('no Content-Type, or another one, is a 400 that says what is expected', async () => {
+    expectError(await post({}, Buffer.from('hello')), 400, 'BAD_REQUEST', 'no Content-Type', "'file' part");
+    expectError(await post({ 'content-type': 'text/html' }, blog), 400, 'BAD_REQUEST', "'text/html'");
+  });
+});
+
+describe('malformed multipart', () => {
+  it('no boundary parameter', async () => {
+    const res = await post({ 'content-type': 'multipart/form-data' }, multipartBody(upload('a.html', blog)));
+    expectError(res, 400, 'BAD_REQUEST', 'boundary');
+  });
+
+  it('a body that does not use the announced boundary', async () => {
+    const res = await post({ 'content-type': 'multipart/form-data; boundary=something-else' }, multipartBody(upload('a.html', blog)));
+    expectError(res, 400, 'BAD_REQUEST', 'Invalid multipart/form-data body', 'Unexpected end of form');
+  });
+
+  it('a truncated body (cut inside the file part)', async () => {
+    const body = multipartBody(upload('a.html', blog));
+    const res = await post({ 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, body.subarray(0, body.length >> 1));
+    expectError(res, 400, 'BAD_REQUEST', 'Invalid multipart/form-data body');
+  });
+
+  it('a malformed part header', async () => {
+    const body = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition form-data name file\r\n\r\nxx\r\n--${BOUNDARY}--\r\n`);
+    const res = await post({ 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, body);
+    expectError(res, 400, 'BAD_REQUEST', 'Malformed part header');
+  });
+});
+
+describe('parts', () => {
+  it('no file part', async () => {
+    expectError(await postParse(service, [{ name: 'options', data: '{}' }]), 400, 'BAD_REQUEST', "no 'file' part");
+  });
+
+  it('two file parts', async () => {
+    const res = await postParse(service, [
+      { name: 'file', filename: 'a.html', data: blog },
+      { name: 'file', filename: 'b.html', data: blog },
+    ]);
+    expectError(res, 400, 'BAD_REQUEST', "more than one 'file' part");
+  });
+
+  it('a file part without a filename', async () => {
+    expectError(await postParse(service, [{ name: 'file', data: '<p>hi</p>' }]), 400, 'BAD_REQUEST', 'no filename');
+  });
+
+  it('a file under another part name', async () => {
+    expectError(await postParse(service, [{ name: 'document', filename: 'a.html', data: blog }]), 400, 'BAD_REQUEST', "Unexpected file part 'document'");
+  });
+
+  it('two options parts', async () => {
+    const res = await postParse(service, [{ name: 'options', data: '{}' }, { name: 'options', data: '{}' }, { name: 'file', filename: 'a.html', data: blog }]);
+    expectError(res, 400, 'BAD_REQUEST', "more than one 'options' part");
+  });
+
+  it('more than 10 parts', async () => {
+    const extra = Array.from({ length: 11 }, (_, i) => ({ name: `note${i}`, data: 'x' }));
+    expectError(await postParse(service, [...extra, { name: 'file', filename: 'a.html', data: blog }]), 400, 'BAD_REQUEST', 'more than 10 multipart parts');
+  });
+
+  it('a part name longer than 100 bytes', async () => {
+    expectError(await postParse(service, [{ name: 'n'.repeat(101), data: 'x' }, { name: 'file', filename: 'a.html', data: blog }]), 400, 'BAD_REQUEST', 'longer than 100 bytes');
+  });
+
+  it('an options part over 1 MB, as a text field and as a file part', async () => {
+    const huge = JSON.stringify({ origin: 'x'.repeat(1024 * 1024) });
+    expectError(await postParse(service, upload('a.html', blog, huge)), 400, 'BAD_REQUEST', "'options' part is larger than 1048576 bytes");
+    const asFile = [{ name: 'options', filename: 'o.json', contentType: 'application/json', data: huge }, { name: 'file', filename: 'a.html', data: blog }];
+    expectError(await postParse(service, asFile), 400, 'BAD_REQUEST', "'options' part is larger than 1048576 bytes");
+  });
+
+  it('other text fields are ignored', async () => {
+    const res = await postParse(service, [{ name: 'note', data: 'hello' }, ...upload('a.html', blog)]);
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('file types', () => {
+  it('an extension outside the spec list is 400 UNSUPPORTED_FILE_TYPE', async () => {
+    expectError(await postParse(service, upload('notes.txt', 'plain text')), 400, 'UNSUPPORTED_FILE_TYPE', "'.txt'", '.html, .htm, .pdf');
+  });
+
+  it('bytes that contradict the name are 400 UNSUPPORTED_FILE_TYPE', async () => {
+    expectError(await postParse(service, upload('report.docx', pdf)), 400, 'UNSUPPORTED_FILE_TYPE', 'named as a Word (.docx) document', 'a PDF');
+    expectError(await postParse(service, upload('page.pdf', blog)), 400, 'UNSUPPORTED_FILE_TYPE', 'named as a PDF');
+    expectError(await postParse(service, upload('sheet.xlsx', docx)), 400, 'UNSUPPORTED_FILE_TYPE', 'Excel');
+  });
+
+  it('an empty file is 400 CORRUPT_FILE', async () => {
+    expectError(await postParse(service, upload('empty.html', Buffer.alloc(0))), 400, 'CORRUPT_FILE', 'empty');
+  });
+
+  it('a truncated zip container is 400 CORRUPT_FILE', async () => {
+    expectError(await postParse(service, upload('cut.docx', docx.subarray(0, 4000))), 400, 'CORRUPT_FILE');
+  });
+});
+
+describe('timeouts through the worker pool', () => {
+  it('a parse past its timeout is 408 SCRAPE_TIMEOUT', async () => {
+    const page = readCorpus('html', 'markitdown', 'test_serp.html');
+    expectError(await postParse(service, upload('serp.html', page, { timeout: 1 })), 408, 'SCRAPE_TIMEOUT', 'timeout of 1 ms');
+    // The service goes on.
+    expect((await postParse(service, upload('a.html', blog))).status).toBe(200);
+  });
+});
+
+describe('failures of the runner', () => {
+  const secret = 'internal detail /var/secret/path 0xdeadbeef';
+  const failing: ParseRunner = async (input, options, run) => {
+    switch (input.filename) {
+      case 'boom.html':
+        throw new Error(secret);
+      case 'credits.html':
+        throw new ServiceError('PAYMENT_REQUIRED', 'The team has no credits left.');
+      case 'busy.html':
+        throw new ServiceError('RATE_LIMITED', 'Too many parses are waiting; retry in a few seconds.');
+      default:
+        return inProcessRunner()(input, options, run);
+    }
+  };
+  let failingService: TestService;
+  beforeAll(async () => {
+    failingService = await startTestService({ runner: failing });
+  });
+  afterAll(async () => {
+    await failingService.stop();
+  });
+
+  it('an unexpected error is 500 UNKNOWN_ERROR without internals, and logged', async () => {
+    const res = await postParse(failingService, upload('boom.html', blog));
+    expectError(res, 500, 'UNKNOWN_ERROR');
+    expect(res.text).not.toContain('secret');
+    expect(res.text).not.toContain('deadbeef');
+    const logged = failingService.logLines().find((l) => l.msg === 'unexpected error');
+    expect(logged).toMatchObject({ level: 50, method: 'POST', path: '/v2/parse' });
+    expect(JSON.stringify(logged)).toContain('0xdeadbeef');
+    // The service goes on.
+    expect((await postParse(failingService, upload('fine.html', blog))).status).toBe(200);
+  });
+
+  it('402 and 429 carry the same shape', async () => {
+    expectError(await postParse(failingService, upload('credits.html', blog)), 402, 'PAYMENT_REQUIRED', 'credits');
+    expectError(await postParse(failingService, upload('busy.html', blog)), 429, 'RATE_LIMITED', 'retry');
+  });
+});
