@@ -2,7 +2,7 @@
  * Document properties (OPC core properties, ECMA-376 Part 2 §11: `docProps/core.xml`) →
  * DocumentMetadata. dc:title → title; dc:description, else dc:subject → description;
  * cp:keywords → keywords; dc:language, else the styles' default language → language;
- * dc:creator → extra.author; the rest of the useful properties → extra.
+ * dc:creator → extra.author (an array when Word lists several, `;`-separated); the rest of the useful properties → extra.
  */
 import { emptyMetadata, type DocumentMetadata } from '../../document.ts';
 import { cleanText, parseXml } from './xml.ts';
@@ -41,8 +41,12 @@ export function readCoreProperties(coreXml: string | undefined, defaultLanguage:
   if (keywords) metadata.keywords = keywords;
   if (language && /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(language)) metadata.language = language;
 
+  // Word joins several authors with semicolons.
+  const authors = (firstText(doc, 'dc:creator') ?? '').split(';').map((a) => a.trim()).filter(Boolean);
+  if (authors.length === 1) metadata.extra.author = authors[0] as string;
+  else if (authors.length > 1) metadata.extra.author = authors;
+
   const extra: Record<string, string | undefined> = {
-    author: firstText(doc, 'dc:creator'),
     lastModifiedBy: firstText(doc, 'cp:lastModifiedBy'),
     category: firstText(doc, 'cp:category'),
     created: isoDate(firstText(doc, 'dcterms:created')),

@@ -25,7 +25,8 @@ const SYMBOLS: Record<string, string> = {
   '∬': '\\iint', '∭': '\\iiint', '∮': '\\oint', 'ℏ': '\\hbar', 'ℓ': '\\ell', 'ℝ': '\\mathbb{R}', 'ℕ': '\\mathbb{N}',
   'ℤ': '\\mathbb{Z}', 'ℚ': '\\mathbb{Q}', 'ℂ': '\\mathbb{C}', '⟨': '\\langle', '⟩': '\\rangle', '‖': '\\|',
   '⊥': '\\perp', '∥': '\\parallel', '⊗': '\\otimes', '⊕': '\\oplus', '≪': '\\ll', '≫': '\\gg', '∖': '\\setminus',
-  '∣': '\\mid', '⋃': '\\bigcup', '⋂': '\\bigcap', '%': '\\%', '#': '\\#', '&': '\\&', $: '\\$', '{': '\\{', '}': '\\}',
+  '∣': '\\mid', '⋃': '\\bigcup', '⋂': '\\bigcap', '⋀': '\\bigwedge', '⋁': '\\bigvee', '⨁': '\\bigoplus',
+  '⨂': '\\bigotimes', '∯': '\\oiint', '∰': '\\oiiint', '%': '\\%', '#': '\\#', '&': '\\&', $: '\\$', '{': '\\{', '}': '\\}',
   '\\': '\\backslash', '~': '\\sim',
 };
 
@@ -156,8 +157,11 @@ function elementTex(element: Element): string {
       return `${group(part(element, 'm:e'))}_{${part(element, 'm:sub')}}`;
     case 'm:sSubSup':
       return `${group(part(element, 'm:e'))}_{${part(element, 'm:sub')}}^{${part(element, 'm:sup')}}`;
-    case 'm:sPre':
-      return join([`{}_{${part(element, 'm:sub')}}^{${part(element, 'm:sup')}}`, group(part(element, 'm:e'))]);
+    case 'm:sPre': {
+      const sub = part(element, 'm:sub');
+      const sup = part(element, 'm:sup');
+      return join([`{}${sub ? `_{${sub}}` : ''}${sup ? `^{${sup}}` : ''}`, group(part(element, 'm:e'))]);
+    }
     case 'm:rad': {
       const degree = flag(element, 'm:radPr', 'm:degHide') ? '' : part(element, 'm:deg');
       return degree ? `\\sqrt[${degree}]{${part(element, 'm:e')}}` : `\\sqrt{${part(element, 'm:e')}}`;
