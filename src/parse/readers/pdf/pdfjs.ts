@@ -1,0 +1,43 @@
+/**
+ * pdf.js in Node. There is no Web Worker here: pdf.js runs its worker code on the calling thread
+ * (a "fake worker"), which is what we want, since parse() itself already runs in a pool thread.
+ * Handing pdf.js the worker module through `globalThis.pdfjsWorker` makes that explicit and
+ * avoids its dynamic `import('./pdf.worker.mjs')`, which bundlers and test runners rewrite.
+ * Both modules are loaded on the first PDF, not when the service starts.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { DocumentInitParameters } from 'pdfjs-dist/types/src/display/api.js';
+
+export type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+
+let loading: Promise<Pdfjs> | undefined;
+
+export function loadPdfjs(): Promise<Pdfjs> {
+  loading ??= (async () => {
+    const worker: unknown = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
+    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
+    return import('pdfjs-dist/legacy/build/pdf.mjs');
+  })();
+  return loading;
+}
+
+/** pdfjs-dist's folder: CMaps (CID fonts), the standard fonts, ICC profiles and decoders (wasm). */
+const PDFJS_ROOT = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+
+/** Parameters for reading text: no eval, no system or DOM fonts, no console output. */
+export function documentParameters(bytes: Buffer): DocumentInitParameters {
+  return {
+    // A copy: pdf.js may take ownership of (detach) the buffer it is given.
+    data: new Uint8Array(bytes),
+    cMapUrl: path.join(PDFJS_ROOT, 'cmaps') + path.sep,
+    cMapPacked: true,
+    standardFontDataUrl: path.join(PDFJS_ROOT, 'standard_fonts') + path.sep,
+    iccUrl: path.join(PDFJS_ROOT, 'iccs') + path.sep,
+    wasmUrl: path.join(PDFJS_ROOT, 'wasm') + path.sep,
+    isEvalSupported: false,
+    useSystemFonts: false,
+    disableFontFace: true,
+    verbosity: 0,
+  };
+}
