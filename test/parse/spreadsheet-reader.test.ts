@@ -177,7 +177,7 @@ describe('spreadsheet reader: metadata', () => {
 
 describe('spreadsheet reader: limits, progress, cancellation', () => {
   it('cuts at the cell limit, naming the sheet and the rows kept, and leaves later sheets out', () => {
-    const { workbook } = loadWorkbook(readCorpus('office', 'xlsx', 'sheetjs-formula_stress_test.xlsx'), 1000);
+    const { workbook } = loadWorkbook(readCorpus('office', 'xlsx', 'sheetjs-formula_stress_test.xlsx'), 'xlsx', 1000);
     // Database is A1:O45 (15 columns): 200 cells keep 13 rows (195 cells); Date (5 columns) gets 1.
     const { html, warnings } = workbookToHtml(workbook, { cellLimit: 200, textLimit: 1_000_000, signal: new AbortController().signal });
     expect(warnings[0]).toBe(`Sheet 'Database' was cut after 13 rows: the workbook reached the limit of 200 cells.`);
@@ -233,5 +233,18 @@ describe('spreadsheet reader: errors', () => {
       await expect(reading).rejects.toBeInstanceOf(ServiceError);
       expect(await codeOf(reading)).toBe('CORRUPT_FILE');
     }
+  });
+});
+
+describe('spreadsheet reader: HTML saved as .xls', () => {
+  it('decodes a Windows-1252 table the way the HTML reader does', async () => {
+    const bytes = Buffer.concat([
+      Buffer.from('<html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1252"></head><body><table><tr><td>Gr'),
+      Buffer.from([0xf6, 0xdf, 0x65, 0x20, 0x80]),
+      Buffer.from('</td><td>Wert</td></tr><tr><td colspan="2">zusammen</td></tr></table></body></html>'),
+    ]);
+    const result = await readSpreadsheet({ bytes, filename: 'export.xls', kind: 'xls', format: 'html', options: parseOptions({}), signal: new AbortController().signal });
+    expect(rowTexts(tableAfter(result, 'Sheet1'))).toEqual([['Größe €', 'Wert'], ['zusammen']]);
+    expect(result.document.querySelector('td')?.getAttribute('colspan')).toBe('2');
   });
 });

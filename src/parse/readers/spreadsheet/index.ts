@@ -99,7 +99,7 @@ export function workbookToHtml(workbook: XLSX.WorkBook, limits: WorkbookLimits):
 
 export async function readSpreadsheet(input: ReadInput): Promise<ReadResult> {
   input.signal.throwIfAborted();
-  const loaded = loadWorkbook(input.bytes, MAX_WORKBOOK_CELLS);
+  const loaded = loadWorkbook(input.bytes, input.format, MAX_WORKBOOK_CELLS);
   const workbook = loaded.workbook;
   const { html, warnings } = workbookToHtml(workbook, {
     cellLimit: MAX_WORKBOOK_CELLS,

@@ -6,6 +6,7 @@
 import * as XLSX from 'xlsx';
 import * as cpexcel from 'xlsx/dist/cpexcel.full.mjs';
 import { ServiceError } from '../../../errors.ts';
+import { decodeHtml } from '../html/decode.ts';
 
 // The ESM build exports the tables and `utils` side by side; SheetJS wants the namespace.
 XLSX.set_cptable(cpexcel);
@@ -32,12 +33,22 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : typeof err === 'string' ? err : '';
 }
 
-/** Reads the workbook or throws ENCRYPTED_FILE / CORRUPT_FILE; never another exception. */
-export function loadWorkbook(bytes: Buffer, maxRows: number): { workbook: XLSX.WorkBook; warnings: string[] } {
+/**
+ * Reads the workbook or throws ENCRYPTED_FILE / CORRUPT_FILE; never another exception.
+ * `format` is detect()'s: an HTML table saved as .xls is decoded the way the HTML reader decodes
+ * pages (BOM, `<meta charset>`, UTF-8, else Windows-1252), which SheetJS does not do by itself.
+ */
+export function loadWorkbook(bytes: Buffer, format: string, maxRows: number): { workbook: XLSX.WorkBook; warnings: string[] } {
   let workbook: XLSX.WorkBook;
   const warnings: string[] = [];
   try {
-    workbook = XLSX.read(bytes, readOptions(maxRows));
+    if (format === 'html') {
+      const decoded = decodeHtml(bytes);
+      warnings.push(...decoded.warnings);
+      workbook = XLSX.read(decoded.text, { ...readOptions(maxRows), type: 'string' });
+    } else {
+      workbook = XLSX.read(bytes, readOptions(maxRows));
+    }
   } catch (err) {
     if (/password|encrypt/i.test(messageOf(err))) {
       throw new ServiceError(
