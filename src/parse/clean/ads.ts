@@ -7,8 +7,7 @@
  * Guards: nothing inside `<pre>`/`<code>` is touched (syntax highlighters use such class names),
  * and a match holding most of the page's text is kept (a recipe page for cookies stays).
  */
-import type { ContentStats } from './content-stats.ts';
-import { classAndId, removeAll, walkElements } from './dom.ts';
+import type { PageIndex } from './page-index.ts';
 
 const AD_WORDS = new Set([
   'ad', 'ads', 'advert', 'adverts', 'advertisement', 'advertisements', 'advertising', 'advertorial',
@@ -24,8 +23,6 @@ const CONSENT_WORDS = new Set([
 /** Whole tokens of well-known consent managers whose words alone are not telling. */
 const CONSENT_TOKENS = new Set(['cc-window', 'cc-banner', 'qc-cmp2-container', 'sp_message_container', 'fc-consent-root', 'ot-sdk-container', 'ot-sdk-row']);
 
-const AD_ATTRIBUTES = ['data-ad', 'data-ad-slot', 'data-ad-client', 'data-ad-unit', 'data-adunit', 'data-ad-format', 'data-google-query-id', 'data-dfp', 'data-ad-placement'];
-
 const AD_LABEL = /^\s*(?:advertisement|advertising|ads?|sponsored(?: content)?|anzeige|publicit[ée]|werbung|reklama|publicidad)\s*$/i;
 const CONSENT_LABEL = /cookie|consent|privacy (?:settings|preferences|choices)/i;
 
@@ -39,15 +36,12 @@ function words(token: string): string[] {
   return token.split(/[-_:.]+/).filter(Boolean);
 }
 
-function hasAdWords(tokens: string[]): boolean {
-  return tokens.some((token) => AD_WORDS.has(token) || words(token).some((w) => AD_WORDS.has(w)));
+function isAdOrConsentToken(token: string): boolean {
+  if (AD_WORDS.has(token) || CONSENT_WORDS.has(token) || CONSENT_TOKENS.has(token)) return true;
+  return words(token).some((w) => AD_WORDS.has(w) || CONSENT_WORDS.has(w));
 }
 
-function hasConsentWords(tokens: string[]): boolean {
-  return tokens.some((token) => CONSENT_TOKENS.has(token) || CONSENT_WORDS.has(token) || words(token).some((w) => CONSENT_WORDS.has(w)));
-}
-
-function adHost(src: string | null): boolean {
+function adHost(src: string | undefined): boolean {
   if (!src) return false;
   try {
     return AD_HOST.test(new URL(src, 'http://relative.invalid/').hostname);
@@ -56,26 +50,38 @@ function adHost(src: string | null): boolean {
   }
 }
 
-export function isAdOrConsent(element: Element): boolean {
-  const tag = element.localName;
-  if ((tag === 'iframe' || tag === 'img' || tag === 'script') && adHost(element.getAttribute('src'))) return true;
-  if (AD_ATTRIBUTES.some((name) => element.hasAttribute(name))) return true;
-  const label = element.getAttribute('aria-label');
-  if (label && (AD_LABEL.test(label) || CONSENT_LABEL.test(label))) return true;
-  const tokens = classAndId(element);
-  if (tokens.length === 0) return false;
-  return hasAdWords(tokens) || hasConsentWords(tokens);
+/** Class names repeat across a page: each distinct token is judged once per page. */
+type TokenVerdicts = Map<string, boolean>;
+
+export function isAdOrConsent(index: PageIndex, i: number, verdicts: TokenVerdicts = new Map()): boolean {
+  const tag = index.tags[i] as string;
+  const attrs = index.attrs[i];
+  if (!attrs) return false;
+  if ((tag === 'iframe' || tag === 'img') && adHost(attrs.src)) return true;
+  if (attrs.adAttribute) return true;
+  if (attrs.ariaLabel && (AD_LABEL.test(attrs.ariaLabel) || CONSENT_LABEL.test(attrs.ariaLabel))) return true;
+  for (const token of index.tokens(i)) {
+    let verdict = verdicts.get(token);
+    if (verdict === undefined) {
+      verdict = isAdOrConsentToken(token);
+      verdicts.set(token, verdict);
+    }
+    if (verdict) return true;
+  }
+  return false;
 }
 
-export function removeAds(body: Element, stats: ContentStats): number {
-  const doomed: Element[] = [];
-  walkElements(body, (element) => {
-    const tag = element.localName;
+export function removeAds(index: PageIndex): number {
+  let removed = 0;
+  const verdicts: TokenVerdicts = new Map();
+  index.forEach((i) => {
+    const tag = index.tags[i];
     if (tag === 'pre' || tag === 'code') return false;
-    if (isAdOrConsent(element) && stats.share(element) <= MAX_AD_SHARE) {
-      doomed.push(element);
+    if (isAdOrConsent(index, i, verdicts) && index.share(i) <= MAX_AD_SHARE) {
+      index.remove(i);
+      removed++;
       return false;
     }
   });
-  return removeAll(doomed);
+  return removed;
 }

@@ -12,12 +12,11 @@
  *  - nothing inside `<pre>`/`<code>` is looked at (highlighters name spans `comment`, `nav`…);
  *  - "soft" words (menu, widget, promo, …) only remove link-heavy elements.
  */
-import type { ContentStats } from './content-stats.ts';
-import { classAndId, isInside, removeAll, walkElements } from './dom.ts';
+import type { PageIndex } from './page-index.ts';
 
 const BOILERPLATE_TAGS = new Set(['nav', 'aside', 'header', 'footer', 'form', 'menu', 'dialog', 'select', 'textarea', 'input']);
 
-const BOILERPLATE_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'menu', 'menubar', 'toolbar', 'dialog', 'alertdialog', 'tablist']);
+const BOILERPLATE_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'menu', 'menubar', 'toolbar', 'dialog', 'alertdialog']);
 
 /** Class/id words that mark furniture wherever they appear. */
 const HARD_WORDS = new Set([
@@ -51,54 +50,86 @@ function wordsOf(token: string): string[] {
 
 type Verdict = 'hard' | 'soft' | undefined;
 
-function classify(element: Element): Verdict {
-  const tag = element.localName;
-  if (BOILERPLATE_TAGS.has(tag)) return 'hard';
-  const role = element.getAttribute('role')?.trim().toLowerCase();
-  if (role && BOILERPLATE_ROLES.has(role)) return 'hard';
-  let soft = false;
-  for (const token of classAndId(element)) {
-    if (HARD_WORDS.has(token) || HARD_TOKENS.test(token)) return 'hard';
-    for (const word of wordsOf(token)) {
-      if (HARD_WORDS.has(word)) return 'hard';
-      if (SOFT_WORDS.has(word)) soft = true;
-    }
-    if (SOFT_WORDS.has(token)) soft = true;
+function classifyToken(token: string): Verdict {
+  if (HARD_WORDS.has(token) || HARD_TOKENS.test(token)) return 'hard';
+  let soft = SOFT_WORDS.has(token);
+  for (const word of wordsOf(token)) {
+    if (HARD_WORDS.has(word)) return 'hard';
+    if (SOFT_WORDS.has(word)) soft = true;
   }
   return soft ? 'soft' : undefined;
 }
 
-function isProtected(element: Element): boolean {
-  if (PROTECTED_TAGS.has(element.localName)) return true;
-  if (element.getAttribute('role')?.trim().toLowerCase() === 'main') return true;
-  return element.getAttribute('itemprop')?.trim() === 'articleBody';
+/** Class names repeat across a page: each distinct token is judged once per page. */
+type TokenVerdicts = Map<string, Verdict>;
+
+function classify(index: PageIndex, i: number, verdicts: TokenVerdicts): Verdict {
+  if (BOILERPLATE_TAGS.has(index.tags[i] as string)) return 'hard';
+  const attrs = index.attrs[i];
+  if (!attrs) return undefined;
+  const role = attrs.role?.trim().toLowerCase();
+  if (role && BOILERPLATE_ROLES.has(role)) {
+    // Page landmarks only exist at page level: a "banner" or "contentinfo" inside the main
+    // content or an article is not the page's header or footer (search result cards use it).
+    if (!(SCOPED_ROLES.has(role) && insideContent(index, i))) return 'hard';
+  }
+  let soft = false;
+  for (const token of index.tokens(i)) {
+    let verdict = verdicts.get(token);
+    if (!verdicts.has(token)) {
+      verdict = classifyToken(token);
+      verdicts.set(token, verdict);
+    }
+    if (verdict === 'hard') return 'hard';
+    if (verdict === 'soft') soft = true;
+  }
+  return soft ? 'soft' : undefined;
+}
+
+const SCOPED_ROLES = new Set(['banner', 'contentinfo']);
+
+function insideContent(index: PageIndex, i: number): boolean {
+  for (let p = index.parent[i] as number; p > 0; p = index.parent[p] as number) {
+    if (isProtected(index, p)) return true;
+  }
+  return false;
+}
+
+function isProtected(index: PageIndex, i: number): boolean {
+  if (PROTECTED_TAGS.has(index.tags[i] as string)) return true;
+  const attrs = index.attrs[i];
+  if (attrs?.role?.trim().toLowerCase() === 'main') return true;
+  return attrs?.itemprop?.trim() === 'articleBody';
 }
 
 export interface BoilerplateContext {
-  stats: ContentStats;
-  titleHeading: Element | undefined;
+  /** Position of the title heading in the index. */
+  titleHeading: number | undefined;
   /** Elements the user chose with `includeTags`: never removed themselves. */
-  includeRoots: readonly Element[] | undefined;
+  includeRoots: readonly number[] | undefined;
 }
 
-export function removeBoilerplate(body: Element, ctx: BoilerplateContext): number {
+export function removeBoilerplate(index: PageIndex, ctx: BoilerplateContext): number {
   const roots = new Set(ctx.includeRoots ?? []);
-  const doomed: Element[] = [];
-  walkElements(body, (element) => {
-    const tag = element.localName;
+  const verdicts: TokenVerdicts = new Map();
+  const title = ctx.titleHeading;
+  const doomed: number[] = [];
+  index.forEach((i) => {
+    const tag = index.tags[i];
     if (tag === 'pre' || tag === 'code') return false;
-    if (roots.has(element) || isProtected(element)) return;
-    const verdict = classify(element);
+    if (roots.has(i) || isProtected(index, i)) return;
+    const verdict = classify(index, i, verdicts);
     if (verdict === undefined) return;
-    if (ctx.stats.share(element) > MAX_REMOVED_SHARE) return;
-    if (ctx.titleHeading && isInside(ctx.titleHeading, element)) return;
-    if (verdict === 'soft' && ctx.stats.linkDensity(element) < SOFT_LINK_DENSITY) return;
-    doomed.push(element);
+    if (index.share(i) > MAX_REMOVED_SHARE) return;
+    if (title !== undefined && index.contains(i, title)) return;
+    if (verdict === 'soft' && index.linkDensity(i) < SOFT_LINK_DENSITY) return;
+    doomed.push(i);
     return false;
   });
   let removedText = 0;
-  for (const element of doomed) removedText += ctx.stats.get(element).text;
-  const totalText = ctx.stats.get(body).text;
+  for (const i of doomed) removedText += index.text(i);
+  const totalText = index.text(0);
   if (totalText - removedText < Math.min(MIN_REMAINING_TEXT, 0.1 * totalText)) return 0;
-  return removeAll(doomed);
+  for (const i of doomed) index.remove(i);
+  return doomed.length;
 }

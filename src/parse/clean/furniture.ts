@@ -3,8 +3,16 @@
  * and footers in `[data-furniture]` elements. With `onlyMainContent` they are dropped; without
  * it they stay as ordinary content.
  */
-import { removeAll } from './dom.ts';
+import type { PageIndex } from './page-index.ts';
 
-export function removeFurniture(body: Element): number {
-  return removeAll(Array.from(body.querySelectorAll('[data-furniture]')));
+export function removeFurniture(index: PageIndex): number {
+  let removed = 0;
+  index.forEach((i) => {
+    if (index.attrs[i]?.furniture) {
+      index.remove(i);
+      removed++;
+      return false;
+    }
+  });
+  return removed;
 }

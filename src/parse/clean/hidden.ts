@@ -6,8 +6,7 @@
  * A hidden element that holds most of the page's text is kept: pages that hide their whole body
  * until a script has run would otherwise come out empty.
  */
-import type { ContentStats } from './content-stats.ts';
-import { removeAll, walkElements } from './dom.ts';
+import type { ElementAttributes, PageIndex } from './page-index.ts';
 
 const DISPLAY_NONE = /(?:^|;)\s*display\s*:\s*none\s*(?:!\s*important\s*)?(?:;|$)/i;
 const VISIBILITY_HIDDEN = /(?:^|;)\s*visibility\s*:\s*hidden\s*(?:!\s*important\s*)?(?:;|$)/i;
@@ -15,25 +14,24 @@ const VISIBILITY_HIDDEN = /(?:^|;)\s*visibility\s*:\s*hidden\s*(?:!\s*important\
 /** The largest share of the page's text a hidden element may hold and still be removed. */
 const MAX_HIDDEN_SHARE = 0.5;
 
-export function isHidden(element: Element): boolean {
-  const hidden = element.getAttribute('hidden');
-  if (hidden !== null && hidden.trim().toLowerCase() !== 'until-found') return true;
-  if (element.getAttribute('aria-hidden')?.trim().toLowerCase() === 'true') return true;
-  const style = element.getAttribute('style');
-  if (style && (DISPLAY_NONE.test(style) || VISIBILITY_HIDDEN.test(style))) return true;
-  const tag = element.localName;
-  if (tag === 'dialog' && !element.hasAttribute('open')) return true;
-  if (tag === 'input' && element.getAttribute('type')?.toLowerCase() === 'hidden') return true;
+export function isHidden(tag: string, attrs: ElementAttributes | undefined): boolean {
+  if (!attrs) return tag === 'dialog';
+  if (attrs.hidden !== undefined && attrs.hidden.trim().toLowerCase() !== 'until-found') return true;
+  if (attrs.ariaHidden?.trim().toLowerCase() === 'true') return true;
+  if (attrs.style && (DISPLAY_NONE.test(attrs.style) || VISIBILITY_HIDDEN.test(attrs.style))) return true;
+  if (tag === 'dialog' && attrs.open === undefined) return true;
+  if (tag === 'input' && attrs.type?.toLowerCase() === 'hidden') return true;
   return false;
 }
 
-export function removeHidden(body: Element, stats: ContentStats): number {
-  const doomed: Element[] = [];
-  walkElements(body, (element) => {
-    if (isHidden(element) && stats.share(element) <= MAX_HIDDEN_SHARE) {
-      doomed.push(element);
+export function removeHidden(index: PageIndex): number {
+  let removed = 0;
+  index.forEach((i) => {
+    if (isHidden(index.tags[i] as string, index.attrs[i]) && index.share(i) <= MAX_HIDDEN_SHARE) {
+      index.remove(i);
+      removed++;
       return false;
     }
   });
-  return removeAll(doomed);
+  return removed;
 }

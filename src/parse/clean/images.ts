@@ -7,7 +7,7 @@
  *  - Base64 (every kind, contracts "Images"): with `removeBase64Images` a `data:` src is removed
  *    and the alt text stays, so the writer emits the `![alt]` placeholder.
  */
-import { removeAll, walkElements } from './dom.ts';
+import type { PageIndex } from './page-index.ts';
 import { largestCandidate, parseSrcset, type SrcsetCandidate } from './srcset.ts';
 
 const LAZY_SRC = ['data-src', 'data-lazy-src', 'data-original', 'data-url', 'data-hi-res-src'];
@@ -25,10 +25,21 @@ function firstAttribute(element: Element, names: readonly string[]): string | un
   return undefined;
 }
 
-export function promoteLazyImages(body: Element): void {
-  walkElements(body, (element) => {
-    const tag = element.localName;
-    if (tag !== 'img' && tag !== 'source') return;
+/** Live `img`/`source`/`picture` elements, for the image passes. */
+function live(index: PageIndex, tags: ReadonlySet<string>): number[] {
+  const out: number[] = [];
+  for (let i = 1; i < index.size; i++) if (tags.has(index.tags[i] as string) && !index.isRemoved(i)) out.push(i);
+  return out;
+}
+
+const IMG_OR_SOURCE = new Set(['img', 'source']);
+const PICTURE_OR_IMG = new Set(['picture', 'img']);
+const IMG = new Set(['img']);
+
+export function promoteLazyImages(index: PageIndex): void {
+  for (const i of live(index, IMG_OR_SOURCE)) {
+    const element = index.element(i);
+    const tag = index.tags[i];
     const src = element.getAttribute('src');
     if (tag === 'img' && (src === null || src.trim() === '' || isDataUri(src))) {
       const lazy = firstAttribute(element, LAZY_SRC);
@@ -38,16 +49,17 @@ export function promoteLazyImages(body: Element): void {
       const lazySet = firstAttribute(element, LAZY_SRCSET);
       if (lazySet) element.setAttribute('srcset', lazySet);
     }
-  });
+  }
 }
 
-export function resolveResponsiveImages(body: Element): void {
+export function resolveResponsiveImages(index: PageIndex): void {
   const pictures: Element[] = [];
   const images: Element[] = [];
-  walkElements(body, (element) => {
-    if (element.localName === 'picture') pictures.push(element);
-    else if (element.localName === 'img' && element.hasAttribute('srcset')) images.push(element);
-  });
+  for (const i of live(index, PICTURE_OR_IMG)) {
+    const element = index.element(i);
+    if (index.tags[i] === 'picture') pictures.push(element);
+    else if (element.hasAttribute('srcset')) images.push(element);
+  }
   const handled = new Set<Element>();
   for (const picture of pictures) {
     const img = picture.querySelector('img');
@@ -61,7 +73,7 @@ export function resolveResponsiveImages(body: Element): void {
     if (largest) img.setAttribute('src', largest);
     img.removeAttribute('srcset');
     img.removeAttribute('sizes');
-    removeAll(sources);
+    for (const source of sources) source.remove();
     handled.add(img);
   }
   for (const img of images) {
@@ -75,14 +87,14 @@ export function resolveResponsiveImages(body: Element): void {
 }
 
 /** Removes `data:` srcs from images (alt kept). Returns how many were removed. */
-export function removeBase64Images(body: Element): number {
+export function removeBase64Images(index: PageIndex): number {
   let removed = 0;
-  walkElements(body, (element) => {
-    if (element.localName !== 'img') return;
+  for (const i of live(index, IMG)) {
+    const element = index.element(i);
     if (isDataUri(element.getAttribute('src'))) {
       element.removeAttribute('src');
       removed++;
     }
-  });
+  }
   return removed;
 }

@@ -1,6 +1,7 @@
 /**
  * The clean step (DESIGN.md "The one pipeline"): edits the intermediate document in place
- * according to the options, one concern per file.
+ * according to the options, one concern per file, all working from one index of the body built
+ * in a single traversal (page-index.ts).
  *
  * Every kind: excludeTags / includeTags (tag-filters.ts), page furniture with onlyMainContent
  * (furniture.ts), responsive images and absolute URLs (images.ts, urls.ts), removeBase64Images.
@@ -16,12 +17,12 @@ import type { ReadResult } from '../document.ts';
 import type { ParseOptions } from '../options.ts';
 import { removeAds } from './ads.ts';
 import { removeBoilerplate } from './boilerplate.ts';
-import { ContentStats } from './content-stats.ts';
 import { removeFurniture } from './furniture.ts';
 import { removeHidden } from './hidden.ts';
 import { promoteLazyImages, removeBase64Images, resolveResponsiveImages } from './images.ts';
 import { pickMainContent } from './main-content.ts';
-import { removeNoise } from './noise.ts';
+import { isNoise, removeNoise } from './noise.ts';
+import { PageIndex } from './page-index.ts';
 import { applyTagFilters } from './tag-filters.ts';
 import { findTitleHeading } from './title-heading.ts';
 import { rewriteUrls } from './urls.ts';
@@ -32,26 +33,30 @@ export function clean(read: ReadResult, options: ParseOptions, kind: DocumentKin
   if (!body) return;
   const html = kind === 'html';
 
+  const index = new PageIndex(body, html ? { exclude: isNoise } : {});
   if (html) {
-    removeNoise(document);
-    const stats = new ContentStats(body);
-    removeHidden(body, stats);
-    if (options.blockAds) removeAds(body, stats);
+    removeNoise(document, index);
+    removeHidden(index);
+    if (options.blockAds) removeAds(index);
   }
 
-  const includeRoots = applyTagFilters(document, options.includeTags, options.excludeTags);
+  const includeRoots = applyTagFilters(document, index, options.includeTags, options.excludeTags);
 
   if (options.onlyMainContent) {
-    removeFurniture(body);
+    removeFurniture(index);
     if (html) {
-      const titleHeading = findTitleHeading(body, read.metadata.title);
-      removeBoilerplate(body, { stats: new ContentStats(body), titleHeading, includeRoots });
-      if (includeRoots === undefined) pickMainContent(document, new ContentStats(body), titleHeading);
+      index.aggregate();
+      const titleHeading = findTitleHeading(index, read.metadata.title);
+      removeBoilerplate(index, { titleHeading, includeRoots });
+      if (includeRoots === undefined) {
+        index.aggregate();
+        pickMainContent(document, index, titleHeading);
+      }
     }
   }
 
-  if (html) promoteLazyImages(body);
-  resolveResponsiveImages(body);
-  rewriteUrls(body, read.baseUrl);
-  if (options.removeBase64Images) removeBase64Images(body);
+  if (html) promoteLazyImages(index);
+  resolveResponsiveImages(index);
+  rewriteUrls(index, read.baseUrl);
+  if (options.removeBase64Images) removeBase64Images(index);
 }

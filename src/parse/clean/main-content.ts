@@ -3,191 +3,184 @@
  * that holds the page's main content.
  *
  * 1. Semantic containers first: the deepest `<article>`, `<main>`, `[role=main]` or
- *    `[itemprop=articleBody]` that holds at least SEMANTIC_SHARE of the page's text.
- * 2. Otherwise a text-density descent from the body: step into the child that holds at least
- *    DESCENT_SHARE of the current element's non-link text, as long as there is one. Link-heavy
- *    siblings (menus, link lists) weigh little, so they do not stop the descent; a sibling with
- *    real text does, which keeps articles whose text is split over several blocks whole.
+ *    `[itemprop=articleBody]` holding at least SEMANTIC_SHARE of the page's non-link text —
+ *    unless another such container beside it holds a quarter as much (a thread of posts, a
+ *    listing): then none of them alone is the content.
+ * 2. Otherwise a text-density descent from the body: step into the child whose score (non-link
+ *    text × (1 − link density)) is at least DESCENT_SHARE of all its siblings' scores together,
+ *    as long as there is one. Link lists weigh little, so they do not stop the descent; a
+ *    sibling with real text does, which keeps articles split over several blocks whole.
+ *    Readability's sibling step then takes back the text-rich, link-poor siblings of the last
+ *    step (a standfirst, a closing note), and the headings just before each step are kept.
  *
- * Both use the per-element text counts computed once (content-stats.ts), so the choice is
- * linear in page size. The title heading is kept in front of the chosen container when it lies
- * outside it.
+ * The title heading (title-heading.ts) is kept in front of the container when it lies outside
+ * it, with its small `<header>`/`<hgroup>` when it has one. Everything works on the page index's
+ * counts, so the choice is linear in page size.
  */
-import type { ContentStats } from './content-stats.ts';
-import { isInside, walkElements } from './dom.ts';
+import type { PageIndex } from './page-index.ts';
 
 /** A semantic container must hold this much of the page's non-link text to be trusted. */
 export const SEMANTIC_SHARE = 0.5;
-/** The descent steps into a child holding at least this much of its parent's non-link text. */
+/** The descent steps into a child holding at least this much of its parent's score. */
 export const DESCENT_SHARE = 0.8;
-
 /** A semantic container beside another one holding this much of its text makes both "one of several". */
 const RIVAL_SHARE = 0.25;
-
 /** A container needs this many characters of text to be worth narrowing to. */
 const MIN_CONTAINER_TEXT = 200;
-
-function isSemanticContainer(element: Element): boolean {
-  const tag = element.localName;
-  if (tag === 'article' || tag === 'main') return true;
-  if (element.getAttribute('role')?.trim().toLowerCase() === 'main') return true;
-  return element.getAttribute('itemprop')?.trim() === 'articleBody';
-}
-
-/**
- * The deepest semantic container holding SEMANTIC_SHARE of the text, unless another semantic
- * container beside it (a second `<article>` of a thread or a listing) holds a quarter as much:
- * then it is one of several and their common ancestor is the content.
- */
-function semanticContainer(body: Element, stats: ContentStats): Element | undefined {
-  const candidates: { element: Element; depth: number; mass: number }[] = [];
-  const depth = new Map<Element, number>([[body, 0]]);
-  const minShare = SEMANTIC_SHARE * RIVAL_SHARE;
-  walkElements(body, (element) => {
-    const d = (depth.get(element.parentElement as Element) ?? 0) + 1;
-    depth.set(element, d);
-    if (isSemanticContainer(element) && stats.share(element) >= minShare) {
-      candidates.push({ element, depth: d, mass: stats.mass(element) });
-    }
-  });
-  const total = stats.mass(body);
-  let best: { element: Element; depth: number } | undefined;
-  for (const c of candidates) {
-    if (c.mass < SEMANTIC_SHARE * total) continue;
-    const rival = candidates.some(
-      (o) => o !== c && o.mass >= RIVAL_SHARE * c.mass && !isInside(o.element, c.element) && !isInside(c.element, o.element),
-    );
-    if (!rival && (!best || c.depth > best.depth)) best = c;
-  }
-  return best?.element;
-}
+/** A sibling of the chosen container with this much text and few links is part of the article. */
+const SIBLING_MIN_TEXT = 80;
+const SIBLING_MAX_LINK_DENSITY = 0.25;
+/** Largest text of a header block kept around the title heading. */
+const TITLE_BLOCK_MAX_TEXT = 600;
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hgroup']);
+const CELL_LIKE = new Set(['td', 'th', 'li', 'dd', 'dt']);
+const ROW_LIKE = new Set(['tr', 'tbody', 'thead', 'tfoot', 'caption']);
 
-/** Headings right before an element (its section title, a subtitle), in document order. */
-function leadingHeadings(element: Element, stats: ContentStats): Element[] {
-  const out: Element[] = [];
-  for (let s = element.previousElementSibling; s; s = s.previousElementSibling) {
-    if (HEADINGS.has(s.localName)) out.unshift(s);
-    else if (stats.get(s).text > 0) break;
+function isSemanticContainer(index: PageIndex, i: number): boolean {
+  const tag = index.tags[i];
+  if (tag === 'article' || tag === 'main') return true;
+  const attrs = index.attrs[i];
+  if (attrs?.role?.trim().toLowerCase() === 'main') return true;
+  return attrs?.itemprop?.trim() === 'articleBody';
+}
+
+function semanticContainer(index: PageIndex): number | undefined {
+  const candidates: number[] = [];
+  const minShare = SEMANTIC_SHARE * RIVAL_SHARE;
+  index.forEach((i) => {
+    if (isSemanticContainer(index, i) && index.share(i) >= minShare) candidates.push(i);
+  });
+  const total = index.mass(0);
+  let best: number | undefined;
+  for (const c of candidates) {
+    const mass = index.mass(c);
+    if (mass < SEMANTIC_SHARE * total) continue;
+    const rival = candidates.some((o) => o !== c && index.mass(o) >= RIVAL_SHARE * mass && !index.contains(o, c) && !index.contains(c, o));
+    // Candidates come in document order, so a later one that nests is deeper.
+    if (!rival && (best === undefined || index.contains(best, c))) best = c;
+  }
+  return best;
+}
+
+/** Non-link text, discounted by the element's link density: link lists with blurbs weigh little. */
+function score(index: PageIndex, i: number): number {
+  return index.mass(i) * (1 - index.linkDensity(i));
+}
+
+/** Headings right before `i` among its siblings (its section title, a subtitle), in order. */
+function leadingHeadings(index: PageIndex, i: number, siblings: number[]): number[] {
+  const out: number[] = [];
+  const at = siblings.indexOf(i);
+  for (let k = at - 1; k >= 0; k--) {
+    const s = siblings[k] as number;
+    if (HEADINGS.has(index.tags[s] as string)) out.unshift(s);
+    else if (index.text(s) > 0) break;
   }
   return out;
 }
 
-interface Descent {
-  container: Element;
+interface Choice {
+  container: number;
   /** Headings left behind on the way down that introduce the container. */
-  headings: Element[];
+  headings: number[];
 }
 
-/** Non-link text, discounted by the element's link density: link lists with blurbs weigh little. */
-function score(element: Element, stats: ContentStats): number {
-  return stats.mass(element) * (1 - stats.linkDensity(element));
-}
-
-function descend(body: Element, stats: ContentStats): Descent {
-  let current = body;
-  const headings: Element[] = [];
+function descend(index: PageIndex): Choice {
+  let current = 0;
+  const headings: number[] = [];
   for (;;) {
-    let bestChild: Element | undefined;
+    const children = index.children(current);
+    let best: number | undefined;
     let bestScore = -1;
     let childrenMass = 0;
     let childrenScore = 0;
-    for (let child = current.firstElementChild; child; child = child.nextElementSibling) {
-      const s = score(child, stats);
-      childrenMass += stats.mass(child);
+    for (const child of children) {
+      const s = score(index, child);
+      childrenMass += index.mass(child);
       childrenScore += s;
       if (s > bestScore) {
         bestScore = s;
-        bestChild = child;
+        best = child;
       }
     }
     // Text directly inside `current` (not in a child element) counts as it is.
-    const total = childrenScore + Math.max(0, stats.mass(current) - childrenMass);
-    if (!bestChild || bestScore < DESCENT_SHARE * total || stats.get(bestChild).text < MIN_CONTAINER_TEXT) {
+    const total = childrenScore + Math.max(0, index.mass(current) - childrenMass);
+    if (best === undefined || bestScore < DESCENT_SHARE * total || index.text(best) < MIN_CONTAINER_TEXT) {
       return { container: current, headings };
     }
-    headings.push(...leadingHeadings(bestChild, stats));
-    current = bestChild;
+    headings.push(...leadingHeadings(index, best, children));
+    current = best;
   }
 }
 
-/** A sibling of the chosen container with this much text and few links is part of the article (a lead, a note). */
-const SIBLING_MIN_TEXT = 80;
-const SIBLING_MAX_LINK_DENSITY = 0.25;
-
 /**
- * Readability's sibling step: the descent's last step may leave behind a standfirst or a
- * closing note beside the container. When such siblings exist, the parent becomes the container
- * and keeps only them, the container, and its leading headings.
+ * Readability's sibling step: when the last step left text-rich, link-poor siblings behind,
+ * the parent becomes the container and keeps only them, the container and its leading headings.
  */
-function withContentSiblings(descent: Descent, body: Element, stats: ContentStats): Descent {
-  const { container } = descent;
-  const parent = container.parentElement;
-  if (!parent || container === body) return descent;
-  const keep = new Set<Element>([container, ...leadingHeadings(container, stats)]);
+function withContentSiblings(index: PageIndex, choice: Choice): Choice {
+  const { container } = choice;
+  if (container === 0) return choice;
+  const parent = index.parent[container] as number;
+  const siblings = index.children(parent);
+  const keep = new Set<number>([container, ...leadingHeadings(index, container, siblings)]);
   let found = false;
-  for (let s = parent.firstElementChild; s; s = s.nextElementSibling) {
-    if (s === container) continue;
-    const { text } = stats.get(s);
-    if (text >= SIBLING_MIN_TEXT && stats.linkDensity(s) < SIBLING_MAX_LINK_DENSITY) {
+  for (const s of siblings) {
+    if (s !== container && index.text(s) >= SIBLING_MIN_TEXT && index.linkDensity(s) < SIBLING_MAX_LINK_DENSITY) {
       keep.add(s);
       found = true;
     }
   }
-  if (!found) return descent;
-  for (const child of Array.from(parent.children)) if (!keep.has(child)) child.remove();
-  return { container: parent, headings: descent.headings.filter((h) => !keep.has(h)) };
+  if (!found) return choice;
+  for (const s of siblings) if (!keep.has(s)) index.remove(s);
+  return { container: parent, headings: choice.headings.filter((h) => !keep.has(h)) };
 }
 
-/** Largest text of a header block kept around the title heading. */
-const TITLE_BLOCK_MAX_TEXT = 600;
-
-/**
- * What to keep of the title: the heading, or the small `<header>`/`<hgroup>` around it (with the
- * kicker and the standfirst) when there is one close by.
- */
-function titleBlock(heading: Element, chosen: Element, stats: ContentStats): Element {
-  let element: Element | null = heading.parentElement;
-  for (let level = 0; element && level < 3; level++, element = element.parentElement) {
-    if (element.localName === 'body' || isInside(chosen, element)) break;
-    if (element.localName !== 'header' && element.localName !== 'hgroup') continue;
-    const { text } = stats.get(element);
-    return text <= TITLE_BLOCK_MAX_TEXT && stats.linkDensity(element) < 0.5 ? element : heading;
+/** The title heading, or the small `<header>`/`<hgroup>` around it (kicker, standfirst). */
+function titleBlock(index: PageIndex, heading: number, container: number): number {
+  let i = index.parent[heading] as number;
+  for (let level = 0; i > 0 && level < 3; level++, i = index.parent[i] as number) {
+    if (index.contains(i, container)) break;
+    const tag = index.tags[i];
+    if (tag !== 'header' && tag !== 'hgroup') continue;
+    return index.text(i) <= TITLE_BLOCK_MAX_TEXT && index.linkDensity(i) < 0.5 ? i : heading;
   }
   return heading;
 }
 
-const CELL_LIKE = new Set(['td', 'th', 'li', 'dd', 'dt']);
-const ROW_LIKE = new Set(['tr', 'tbody', 'thead', 'tfoot', 'caption']);
-
 /** A table row or cell cannot stand alone in the body: use its table, or a div with the cell's content. */
-function standalone(container: Element, document: Document): Element {
-  if (ROW_LIKE.has(container.localName)) {
-    return container.closest('table') ?? container;
+function standalone(index: PageIndex, container: number, document: Document): { position: number; element: Element } {
+  const element = index.element(container);
+  const tag = index.tags[container] as string;
+  if (ROW_LIKE.has(tag)) {
+    for (let i = index.parent[container] as number; i > 0; i = index.parent[i] as number) {
+      if (index.tags[i] === 'table') return { position: i, element: index.element(i) };
+    }
   }
-  if (CELL_LIKE.has(container.localName)) {
+  if (CELL_LIKE.has(tag)) {
     const div = document.createElement('div');
-    div.append(...Array.from(container.childNodes));
-    return div;
+    div.append(...Array.from(element.childNodes));
+    return { position: container, element: div };
   }
-  return container;
+  return { position: container, element };
 }
 
-export function pickMainContent(document: Document, stats: ContentStats, titleHeading: Element | undefined): Element | undefined {
-  const body = document.body;
-  if (stats.mass(body) === 0) return undefined;
-  const semantic = semanticContainer(body, stats);
-  const { container: chosen, headings } = semantic
-    ? { container: semantic, headings: [] }
-    : withContentSiblings(descend(body, stats), body, stats);
-  if (chosen === body) return undefined;
-  const kept: Element[] = [];
-  if (titleHeading && !isInside(titleHeading, chosen) && !headings.some((h) => isInside(titleHeading, h))) {
-    kept.push(titleBlock(titleHeading, chosen, stats));
+/** Narrows the body to the main content; returns the container element, or undefined when the whole body is it. */
+export function pickMainContent(document: Document, index: PageIndex, titleHeading: number | undefined): Element | undefined {
+  if (index.mass(0) === 0) return undefined;
+  const semantic = semanticContainer(index);
+  const choice = semantic !== undefined ? { container: semantic, headings: [] } : withContentSiblings(index, descend(index));
+  if (choice.container === 0) return undefined;
+
+  const kept: number[] = [];
+  const title = titleHeading;
+  if (title !== undefined && !index.contains(choice.container, title) && !choice.headings.some((h) => index.contains(h, title))) {
+    kept.push(titleBlock(index, title, choice.container));
   }
-  for (const h of headings) if (!kept.some((k) => isInside(h, k))) kept.push(h);
-  const container = standalone(chosen, document);
-  body.replaceChildren(...kept, container);
-  return container;
+  for (const h of choice.headings) if (!kept.some((k) => index.contains(k, h))) kept.push(h);
+  const container = standalone(index, choice.container, document);
+  kept.push(container.position);
+  index.keepOnly(kept);
+  document.body.replaceChildren(...kept.slice(0, -1).map((i) => index.element(i)), container.element);
+  return container.element;
 }

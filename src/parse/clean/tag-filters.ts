@@ -11,7 +11,7 @@
  * Returns the kept include roots (undefined when `includeTags` is not given), so later cleaners
  * know the user chose the content.
  */
-import { isInside, removeAll } from './dom.ts';
+import type { PageIndex } from './page-index.ts';
 
 function usable(selectors: readonly string[] | undefined): string[] {
   return (selectors ?? []).map((s) => s.trim()).filter((s) => s.length > 0);
@@ -21,40 +21,44 @@ function isDocumentLevel(element: Element): boolean {
   return element.localName === 'html' || element.localName === 'body';
 }
 
-/** Matches with no matched ancestor, in document order. */
-function outermost(matches: Element[]): Element[] {
-  const set = new Set(matches);
-  return matches.filter((element) => {
-    for (let p = element.parentElement; p; p = p.parentElement) if (set.has(p)) return false;
-    return true;
-  });
+/** Positions of the matches inside the body, in document order. */
+function matchPositions(document: Document, index: PageIndex, selectors: string[]): { positions: number[]; documentLevel: boolean } {
+  const matches = Array.from(document.querySelectorAll(selectors.join(', ')));
+  const positions: number[] = [];
+  for (const element of matches) {
+    const i = index.indexOf(element);
+    if (i > 0) positions.push(i);
+  }
+  return { positions: positions.sort((a, b) => a - b), documentLevel: matches.some(isDocumentLevel) };
 }
 
 export function applyTagFilters(
   document: Document,
+  index: PageIndex,
   includeTags: readonly string[] | undefined,
   excludeTags: readonly string[] | undefined,
-): Element[] | undefined {
-  const body = document.body;
+): number[] | undefined {
   const include = usable(includeTags);
   const exclude = usable(excludeTags);
+  // Both selector lists see the page before either has changed it.
+  const included = include.length > 0 ? matchPositions(document, index, include) : undefined;
+  const excluded = exclude.length > 0 ? matchPositions(document, index, exclude) : undefined;
 
-  let includeRoots: Element[] | undefined;
-  let keepAll = false;
-  if (include.length > 0) {
-    const matches = Array.from(document.querySelectorAll(include.join(', ')));
-    keepAll = matches.some(isDocumentLevel);
-    includeRoots = outermost(matches.filter((m) => isInside(m, body) && m !== body));
+  if (excluded) {
+    if (excluded.documentLevel) index.keepOnly([]);
+    for (const i of excluded.positions) index.remove(i);
+    if (excluded.documentLevel) document.body.replaceChildren();
   }
+  if (!included) return undefined;
+  if (included.documentLevel) return [0];
 
-  if (exclude.length > 0) {
-    const matches = Array.from(document.querySelectorAll(exclude.join(', ')));
-    if (matches.some(isDocumentLevel)) body.replaceChildren();
-    else removeAll(matches.filter((m) => isInside(m, body)));
+  const roots: number[] = [];
+  for (const i of included.positions) {
+    const last = roots[roots.length - 1];
+    if (last !== undefined && index.contains(last, i)) continue;
+    if (!index.isRemoved(i)) roots.push(i);
   }
-
-  if (includeRoots === undefined || keepAll) return keepAll ? [body] : undefined;
-  const kept = includeRoots.filter((root) => isInside(root, body));
-  body.replaceChildren(...kept);
-  return kept;
+  index.keepOnly(roots);
+  document.body.replaceChildren(...roots.map((i) => index.element(i)));
+  return roots;
 }

@@ -3,7 +3,7 @@
  * title, or the page's only `<h1>` when there is no title to compare with. Main-content
  * extraction keeps it even when it sits outside the chosen container (in a page `<header>`).
  */
-import { walkElements } from './dom.ts';
+import type { PageIndex } from './page-index.ts';
 
 function normalize(text: string): string {
   return text.toLowerCase().replace(/\s+/g, ' ').trim();
@@ -29,16 +29,19 @@ export function matchesTitle(heading: string, title: string): boolean {
   return common / hw.size >= 0.75 && common / Math.max(tw.size, 1) >= 0.5;
 }
 
-export function findTitleHeading(body: Element, title: string | undefined): Element | undefined {
-  const h1: Element[] = [];
-  const h2: Element[] = [];
-  walkElements(body, (element) => {
-    if (element.localName === 'h1') h1.push(element);
-    else if (element.localName === 'h2') h2.push(element);
+/** The position of the title heading in the index, if the page has one. */
+export function findTitleHeading(index: PageIndex, title: string | undefined): number | undefined {
+  const h1: number[] = [];
+  const h2: number[] = [];
+  index.forEach((i) => {
+    const tag = index.tags[i];
+    if (tag === 'h1') h1.push(i);
+    else if (tag === 'h2') h2.push(i);
   });
+  const text = (i: number): string => index.element(i).textContent ?? '';
   if (title) {
-    const match = h1.find((h) => matchesTitle(h.textContent ?? '', title)) ?? h2.find((h) => matchesTitle(h.textContent ?? '', title));
-    if (match) return match;
+    const match = h1.find((h) => matchesTitle(text(h), title)) ?? h2.find((h) => matchesTitle(text(h), title));
+    if (match !== undefined) return match;
   }
   return h1.length === 1 ? h1[0] : undefined;
 }

@@ -10,7 +10,7 @@ import { normalizeStructure } from './structure.ts';
 
 /** `<base href>` when it is an absolute URL (a relative one has nothing to resolve against). */
 export function absoluteBaseHref(document: Document): string | undefined {
-  const href = document.querySelector('base[href]')?.getAttribute('href')?.trim();
+  const href = Array.from(document.getElementsByTagName('base')).find((b) => b.hasAttribute('href'))?.getAttribute('href')?.trim();
   if (!href) return undefined;
   try {
     const url = new URL(href);

@@ -41,7 +41,7 @@ function collapse(text: string): string {
 /** All `<meta>` values by key (name or property, as written), in document order. */
 function metaValues(document: Document): Map<string, string[]> {
   const values = new Map<string, string[]>();
-  for (const meta of document.querySelectorAll('meta')) {
+  for (const meta of Array.from(document.getElementsByTagName('meta'))) {
     const key = (meta.getAttribute('name') || meta.getAttribute('property') || '').trim();
     const content = meta.getAttribute('content');
     if (!key || content === null) continue;
@@ -71,7 +71,7 @@ function all(values: Map<string, string[]>, lowerKey: string): string[] {
 }
 
 function httpEquiv(document: Document, name: string): string | undefined {
-  for (const meta of document.querySelectorAll('meta[http-equiv]')) {
+  for (const meta of Array.from(document.getElementsByTagName('meta'))) {
     if (meta.getAttribute('http-equiv')?.trim().toLowerCase() === name) {
       const content = meta.getAttribute('content')?.trim();
       if (content) return content;
@@ -83,7 +83,7 @@ function httpEquiv(document: Document, name: string): string | undefined {
 /** `<link rel="icon">` (or any rel containing "icon"), resolved against the base when there is one. */
 function favicon(document: Document, baseUrl: string | undefined): string | undefined {
   let href: string | undefined;
-  for (const link of document.querySelectorAll('link[rel][href]')) {
+  for (const link of Array.from(document.getElementsByTagName('link'))) {
     const rel = (link.getAttribute('rel') ?? '').toLowerCase().split(/\s+/);
     const value = link.getAttribute('href')?.trim();
     if (!value) continue;
@@ -105,7 +105,7 @@ export function extractMetadata(document: Document, baseUrl: string | undefined)
   const metadata = emptyMetadata();
   const values = metaValues(document);
 
-  const titleElement = document.querySelector('head title') ?? document.querySelector('title');
+  const titleElement = document.head?.getElementsByTagName('title')[0] ?? document.getElementsByTagName('title')[0];
   const title = titleElement ? collapse(titleElement.textContent ?? '') : '';
   metadata.title = title || first(values, 'og:title') || undefined;
   metadata.description = first(values, 'description') || first(values, 'og:description') || undefined;
