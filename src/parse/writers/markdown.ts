@@ -1,15 +1,16 @@
 /**
  * The markdown writer: the intermediate document → GitHub-flavoured markdown.
  *
- * Built on turndown with our own rules (markdown/rules.ts, code.ts, tables.ts), fed the linkedom
- * node directly: turndown clones the node it is given (so the document is not modified) and only
- * needs basic DOM traversal, which linkedom provides; nothing is serialized and re-parsed.
+ * Built on turndown with our own rules (markdown/rules.ts, code.ts, tables.ts). Turndown works on
+ * linkedom nodes as they are, but it clones its input, and cloning linkedom nodes is costly; so
+ * the writer gives it a light copy of the tree built in one walk over the linkedom nodes
+ * (markdown/light-dom.ts). Nothing is serialized and re-parsed, and the document is not modified.
  */
 import TurndownService from 'turndown';
 import { contentBody } from './html.ts';
 import { codeRules } from './markdown/code.ts';
-import { limitDepth } from './markdown/depth.ts';
 import { escapeMarkdownText } from './markdown/escape.ts';
+import { lightTree } from './markdown/light-tree.ts';
 import { postProcess } from './markdown/post-process.ts';
 import { baseRules } from './markdown/rules.ts';
 import { tableRules } from './markdown/tables.ts';
@@ -29,7 +30,9 @@ function createService(): TurndownService {
     preformattedCode: true,
   });
   service.escape = escapeMarkdownText;
-  // addRule puts a rule first, so later groups win over earlier ones on the same element.
+  // Our rules replace turndown's own (fewer filters to test per element); addRule puts a rule
+  // first, so later groups win over earlier ones on the same element.
+  service.rules.array.length = 0;
   for (const rules of [baseRules, codeRules, tableRules]) {
     for (const [name, rule] of Object.entries(rules)) service.addRule(name, rule);
   }
@@ -44,6 +47,6 @@ export function toMarkdown(root: Element): string {
   if (root.nodeName === 'BODY' && root.firstChild === null) root = contentBody(root.ownerDocument);
   if (root.firstChild === null) return '';
   service ??= createService();
-  const input = limitDepth(root) as HTMLElement;
-  return postProcess(service.turndown(input));
+  const tree = lightTree(root) as unknown as HTMLElement;
+  return postProcess(service.turndown(tree));
 }

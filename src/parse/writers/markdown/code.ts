@@ -6,10 +6,11 @@
  * breaks, and line-number gutters, copy buttons and other UI inside `<pre>` are left out.
  */
 import type TurndownService from 'turndown';
-import { CDATA_NODE, TEXT_NODE, classTokens, closestAncestor, isElement } from './dom.ts';
+import { type MdElement, TEXT_NODE, classTokens, closestAncestor, findDescendant, mdRule } from './light-dom.ts';
 import { inDataCell } from './tables.ts';
 
 const PRE = new Set(['PRE']);
+const CODE = new Set(['CODE']);
 const PRESERVES_WHITESPACE = /white-space\s*:\s*(?:pre|break-spaces)/i;
 const LANG_CLASS = /^(?:language|lang)-([\w#+.-]+)$/i;
 const ANCESTOR_LANG_CLASS = /^language-([\w#+.-]+)$/i;
@@ -27,7 +28,7 @@ const LINE_BLOCKS = new Set([
 ]);
 
 /** A line-number gutter: by class, or a hidden / unselectable element holding only numbers. */
-function isGutter(el: Element): boolean {
+function isGutter(el: MdElement): boolean {
   if (classTokens(el).some((t) => GUTTER_CLASS.test(t))) return true;
   const hidden = el.getAttribute('aria-hidden') === 'true' || /user-select\s*:\s*none/i.test(el.getAttribute('style') ?? '');
   return hidden && /^[\d\s]*$/.test(el.textContent ?? '');
@@ -38,7 +39,7 @@ function cleanLanguage(raw: string): string {
   return NO_LANGUAGE.has(lang.toLowerCase()) ? '' : lang;
 }
 
-function ownLanguage(el: Element): string | undefined {
+function ownLanguage(el: MdElement): string | undefined {
   for (const attr of ['data-lang', 'data-language', 'language']) {
     const value = el.getAttribute(attr);
     if (value && SIMPLE_TOKEN.test(value.trim())) return value.trim();
@@ -56,7 +57,7 @@ function ownLanguage(el: Element): string | undefined {
   return undefined;
 }
 
-function wrapperLanguage(el: Element): string | undefined {
+function wrapperLanguage(el: MdElement): string | undefined {
   for (const attr of ['data-lang', 'data-language']) {
     const value = el.getAttribute(attr);
     if (value && SIMPLE_TOKEN.test(value.trim())) return value.trim();
@@ -75,12 +76,12 @@ function wrapperLanguage(el: Element): string | undefined {
 }
 
 /** The language of a code block, from the code/pre element or, failing that, its wrappers. */
-export function codeLanguage(pre: Element): string {
-  const code = pre.querySelector('code');
+export function codeLanguage(pre: MdElement): string {
+  const code = findDescendant(pre, CODE);
   const own = (code ? ownLanguage(code) : undefined) ?? ownLanguage(pre);
   if (own !== undefined) return cleanLanguage(own);
   let cur = pre.parentNode;
-  for (let depth = 0; depth < 8 && isElement(cur) && !LANGUAGE_SEARCH_STOP.has(cur.nodeName); depth++) {
+  for (let depth = 0; depth < 8 && cur !== null && !LANGUAGE_SEARCH_STOP.has(cur.nodeName); depth++) {
     const found = wrapperLanguage(cur);
     if (found !== undefined) return cleanLanguage(found);
     cur = cur.parentNode;
@@ -96,18 +97,17 @@ function endsWithNewline(out: string[]): boolean {
   return true; // nothing yet: a line starts here
 }
 
-function appendCode(node: Node, out: string[]): void {
+function appendCode(node: MdElement, out: string[]): void {
   let afterLineBlock = false;
   for (let child = node.firstChild; child !== null; child = child.nextSibling) {
-    if (child.nodeType === TEXT_NODE || child.nodeType === CDATA_NODE) {
-      const data = (child as CharacterData).data;
+    if (child.nodeType === TEXT_NODE) {
+      const data = child.data;
       // Indentation whitespace between line elements is markup, not code.
       if (afterLineBlock && /^\s*$/.test(data) && data.includes('\n')) continue;
       out.push(data);
       afterLineBlock = false;
       continue;
     }
-    if (!isElement(child)) continue;
     const name = child.nodeName;
     if (name === 'BR') {
       out.push('\n');
@@ -131,7 +131,7 @@ function appendCode(node: Node, out: string[]): void {
 }
 
 /** The text of a code block as it reads on screen. */
-export function codeText(pre: Element): string {
+export function codeText(pre: MdElement): string {
   const out: string[] = [];
   appendCode(pre, out);
   return out
@@ -174,37 +174,37 @@ export function fencedCodeBlock(code: string, language: string): string {
 }
 
 export const codeRules: Record<string, TurndownService.Rule> = {
-  codeBlock: {
-    filter: 'pre',
-    replacement: (_content, node) => {
-      const code = codeText(node);
+  codeBlock: mdRule(
+    (el) => el.nodeName === 'PRE',
+    (_content, el) => {
+      const code = codeText(el);
       if (code.trim() === '') return '';
-      if (inDataCell(node)) {
+      if (inDataCell(el)) {
         // No fenced blocks inside a table cell: one code span per line.
         const lines = code.split('\n').filter((l) => l.trim() !== '').map((l) => inlineCodeSpan(l.trim()));
         return `\n${lines.join('\n')}\n`;
       }
-      const language = codeLanguage(node);
+      const language = codeLanguage(el);
       return `\n\n${fencedCodeBlock(withoutLanguageLabel(code, language), language)}\n\n`;
     },
-  },
-  inlineCode: {
-    filter: (node) => node.nodeName === 'CODE',
-    replacement: (content, node) => {
-      // Inside <pre> the block rule reads the DOM itself; a <code> wrapping a <pre> (seen in the
+  ),
+  inlineCode: mdRule(
+    (el) => el.nodeName === 'CODE',
+    (content, el) => {
+      // Inside <pre> the block rule reads the tree itself; a <code> wrapping a <pre> (seen in the
       // wild as a highlight container) is just a container.
-      if (closestAncestor(node, PRE) !== null) return content;
-      if (node.querySelector('pre') !== null) return `\n\n${content.trim()}\n\n`;
+      if (closestAncestor(el, PRE) !== null) return content;
+      if (findDescendant(el, PRE) !== null) return `\n\n${content.trim()}\n\n`;
       // The writer runs turndown with `preformattedCode`, so this text is as in the document.
-      const raw = node.textContent ?? '';
-      if (raw.trim().includes('\n') && PRESERVES_WHITESPACE.test(node.getAttribute('style') ?? '') && !inDataCell(node)) {
+      const raw = el.textContent;
+      if (raw.trim().includes('\n') && PRESERVES_WHITESPACE.test(el.getAttribute('style') ?? '') && !inDataCell(el)) {
         // <code style="white-space: pre"> outside <pre>: a code block.
-        return `\n\n${fencedCodeBlock(codeText(node), codeLanguage(node))}\n\n`;
+        return `\n\n${fencedCodeBlock(codeText(el), codeLanguage(el))}\n\n`;
       }
       const text = raw.replace(/\s+/g, ' ');
       const core = text.trim();
       if (core === '') return text === '' ? '' : ' ';
       return `${text.startsWith(' ') ? ' ' : ''}${inlineCodeSpan(core)}${text.endsWith(' ') ? ' ' : ''}`;
     },
-  },
+  ),
 };

@@ -8,14 +8,12 @@
  * counts them as blocks, inline otherwise. No rule ever emits HTML.
  */
 import type TurndownService from 'turndown';
-import { classTokens, closestAncestor, elementChildren, isElement } from './dom.ts';
+import { type MdElement, classTokens, closestAncestor, elementChildren, isElement, mdRule } from './light-dom.ts';
 import { inDataCell } from './tables.ts';
 
-/** Elements whose content is not document text. */
-const DROPPED = new Set([
-  'SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'TITLE', 'META', 'LINK', 'SVG', 'IFRAME',
-  'OBJECT', 'EMBED', 'CANVAS', 'SELECT', 'TEXTAREA', 'INPUT', 'AUDIO', 'VIDEO', 'AREA', 'MAP',
-]);
+/** Form controls (other than task-list checkboxes) write nothing; script, style and the like are
+ * not even copied into the writer's tree (light-tree.ts). */
+const DROPPED = new Set(['INPUT']);
 const LI = new Set(['LI']);
 const A = new Set(['A']);
 const STRIKE = new Set(['S', 'DEL', 'STRIKE']);
@@ -49,7 +47,7 @@ export function linkDestination(url: string): string {
   return out;
 }
 
-function titlePart(el: Element): string {
+function titlePart(el: MdElement): string {
   const title = collapseAttribute(el.getAttribute('title'));
   return title ? ` "${title.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"` : '';
 }
@@ -60,15 +58,15 @@ function escapeBracketText(text: string): string {
 
 // ── lists ───────────────────────────────────────────────────────────────────────────────────
 
-const itemNumbers = new WeakMap<Element, number>();
+const itemNumbers = new WeakMap<MdElement, number>();
 
-function startNumber(ol: Element): number {
+function startNumber(ol: MdElement): number {
   const n = Number.parseInt(ol.getAttribute('start') ?? '', 10);
   return Number.isFinite(n) ? Math.max(0, Math.min(n, 999_999_999)) : 1;
 }
 
 /** The number an `<ol>` shows for an item: `start`, then +1 per item, `value` resets it. */
-function itemNumber(ol: Element, li: Element): number {
+function itemNumber(ol: MdElement, li: MdElement): number {
   const known = itemNumbers.get(li);
   if (known !== undefined) return known;
   let counter = startNumber(ol);
@@ -82,7 +80,7 @@ function itemNumber(ol: Element, li: Element): number {
   return itemNumbers.get(li) ?? 1;
 }
 
-function itemPrefix(li: Element): string {
+function itemPrefix(li: MdElement): string {
   const parent = li.parentNode;
   return isElement(parent) && parent.nodeName === 'OL' ? `${itemNumber(parent, li)}. ` : '- ';
 }
@@ -93,7 +91,7 @@ function indentContinuation(text: string, width: number): string {
   return text.replace(/\n(?=[^\n])/g, `\n${pad}`);
 }
 
-function previousElement(node: Element): Element | null {
+function previousElement(node: MdElement): MdElement | null {
   let cur = node.previousSibling;
   while (cur !== null && !isElement(cur)) cur = cur.previousSibling;
   return cur;
@@ -101,7 +99,7 @@ function previousElement(node: Element): Element | null {
 
 // ── emphasis ────────────────────────────────────────────────────────────────────────────────
 
-function delimited(delimiter: string): TurndownService.ReplacementFunction {
+function delimited(delimiter: string): (content: string) => string {
   return (content) => {
     if (content.trim() === '') return '';
     // Emphasis cannot span paragraphs: keep the content, drop the markup.
@@ -114,102 +112,116 @@ function delimited(delimiter: string): TurndownService.ReplacementFunction {
 
 // ── math ────────────────────────────────────────────────────────────────────────────────────
 
-function texOf(math: Element): string {
-  for (const annotation of Array.from(math.getElementsByTagName('annotation'))) {
-    if (/tex/i.test(annotation.getAttribute('encoding') ?? '')) return (annotation.textContent ?? '').trim();
+function texOf(math: MdElement): string {
+  for (const annotation of math.getElementsByTagName('annotation')) {
+    if (/tex/i.test(annotation.getAttribute('encoding') ?? '')) return annotation.textContent.trim();
   }
   return collapseAttribute(math.getAttribute('alttext'));
 }
 
+const HEADINGS = new Set(['H1', 'H2', 'H3', 'H4', 'H5', 'H6']);
+const LISTS = new Set(['UL', 'OL']);
+const EMPHASIS = new Set(['EM', 'I']);
+const STRONG = new Set(['STRONG', 'B']);
+
 export const baseRules: Record<string, TurndownService.Rule> = {
-  dropped: {
-    filter: (node) => DROPPED.has(node.nodeName.toUpperCase()) || classTokens(node).includes('katex-html'),
-    replacement: () => '',
-  },
-  checkbox: {
-    filter: (node) => node.nodeName === 'INPUT' && (node.getAttribute('type') ?? '').toLowerCase() === 'checkbox' && closestAncestor(node, LI) !== null,
-    replacement: (_content, node) => (node.hasAttribute('checked') ? '[x] ' : '[ ] '),
-  },
-  heading: {
-    filter: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
-    replacement: (content, node) => {
+  paragraph: mdRule(
+    (el) => el.nodeName === 'P',
+    (content) => `\n\n${content}\n\n`,
+  ),
+  lineBreak: mdRule(
+    (el) => el.nodeName === 'BR',
+    () => '  \n',
+  ),
+  dropped: mdRule(
+    (el) => DROPPED.has(el.nodeName) || ((el.getAttribute('class') ?? '').includes('katex-html') && classTokens(el).includes('katex-html')),
+    () => '',
+  ),
+  checkbox: mdRule(
+    (el) => el.nodeName === 'INPUT' && (el.getAttribute('type') ?? '').toLowerCase() === 'checkbox' && closestAncestor(el, LI) !== null,
+    (_content, el) => (el.hasAttribute('checked') ? '[x] ' : '[ ] '),
+  ),
+  heading: mdRule(
+    (el) => HEADINGS.has(el.nodeName),
+    (content, el) => {
       const text = oneLine(content);
       if (text === '') return '';
-      if (inDataCell(node) || closestAncestor(node, A) !== null) return block(text);
-      const level = Number(node.nodeName.charAt(1));
+      if (inDataCell(el) || closestAncestor(el, A) !== null) return block(text);
+      const level = Number(el.nodeName.charAt(1));
       // A trailing " #" would be read as the ATX closing sequence.
       return block(`${'#'.repeat(level)} ${text.replace(/(\s)(#+)$/, '$1\\$2')}`);
     },
-  },
-  blockquote: {
-    filter: 'blockquote',
-    replacement: (content, node) => {
+  ),
+  blockquote: mdRule(
+    (el) => el.nodeName === 'BLOCKQUOTE',
+    (content, el) => {
       const text = content.replace(/^\n+/, '').replace(/\n+$/, '');
       if (text.trim() === '') return '';
-      if (inDataCell(node)) return block(text);
+      if (inDataCell(el)) return block(text);
       return block(text.split('\n').map((line) => (line.trim() === '' ? '>' : `> ${line}`)).join('\n'));
     },
-  },
-  horizontalRule: {
-    filter: 'hr',
-    replacement: (_content, node) => (inDataCell(node) ? '\n' : '\n\n---\n\n'),
-  },
-  list: {
-    filter: ['ul', 'ol'],
-    replacement: (content, node) => {
-      const parent = node.parentNode;
-      if (isElement(parent) && parent.nodeName === 'LI') {
-        return parent.lastElementChild === node ? `\n${content}` : `\n${content}\n\n`;
+  ),
+  horizontalRule: mdRule(
+    (el) => el.nodeName === 'HR',
+    (_content, el) => (inDataCell(el) ? '\n' : '\n\n---\n\n'),
+  ),
+  list: mdRule(
+    (el) => LISTS.has(el.nodeName),
+    (content, el) => {
+      const parent = el.parentNode;
+      const body = content.replace(/^\n+/, '').replace(/\n+$/, '');
+      if (parent !== null && parent.nodeName === 'LI') {
+        return parent.lastElementChild === el ? `\n${content}` : `\n${content}\n\n`;
       }
-      if (isElement(parent) && (parent.nodeName === 'UL' || parent.nodeName === 'OL')) {
+      if (parent !== null && LISTS.has(parent.nodeName)) {
         // A list directly inside a list (invalid, common): nest it under the previous item.
-        const prev = previousElement(node);
+        const prev = previousElement(el);
         const width = prev !== null && prev.nodeName === 'LI' ? itemPrefix(prev).length : 2;
-        return `\n${indentContinuation(`${' '.repeat(width)}${content.replace(/^\n+/, '').replace(/\n+$/, '')}`, width)}\n`;
+        return `\n${indentContinuation(`${' '.repeat(width)}${body}`, width)}\n`;
       }
-      return block(content.replace(/^\n+/, '').replace(/\n+$/, ''));
+      return block(body);
     },
-  },
-  listItem: {
-    filter: 'li',
-    replacement: (content, node) => {
+  ),
+  listItem: mdRule(
+    (el) => el.nodeName === 'LI',
+    (content, el) => {
       const text = content.replace(/^\s+/, '').replace(/\n+$/, '');
       if (text.trim() === '') return '';
-      const prefix = itemPrefix(node);
+      const prefix = itemPrefix(el);
       // An item holding several blocks makes the list loose (blank line after the item).
       const loose = /\n\n/.test(text);
       return `${prefix}${indentContinuation(text, prefix.length)}${loose ? '\n\n' : '\n'}`;
     },
-  },
-  link: {
-    filter: (node) => node.nodeName === 'A' && node.hasAttribute('href'),
-    replacement: (content, node) => {
+  ),
+  link: mdRule(
+    (el) => el.nodeName === 'A' && el.hasAttribute('href'),
+    (content, el) => {
       const text = oneLine(content);
       if (text === '') return '';
-      const href = (node.getAttribute('href') ?? '').trim();
+      const href = (el.getAttribute('href') ?? '').trim();
       if (href === '' || href === '#' || /^javascript:/i.test(href)) return text;
-      return `[${text}](${linkDestination(href)}${titlePart(node)})`;
+      return `[${text}](${linkDestination(href)}${titlePart(el)})`;
     },
-  },
-  image: {
-    filter: 'img',
-    replacement: (_content, node) => {
-      const alt = escapeBracketText(collapseAttribute(node.getAttribute('alt')));
-      const src = (node.getAttribute('src') ?? '').trim();
+  ),
+  image: mdRule(
+    (el) => el.nodeName === 'IMG',
+    (_content, el) => {
+      const alt = escapeBracketText(collapseAttribute(el.getAttribute('alt')));
+      const src = (el.getAttribute('src') ?? '').trim();
       // The contract: no src → the alt-text placeholder, or nothing when there is no alt either.
       if (src === '') return alt === '' ? '' : `![${alt}]`;
-      return `![${alt}](${linkDestination(src)}${titlePart(node)})`;
+      return `![${alt}](${linkDestination(src)}${titlePart(el)})`;
     },
-  },
-  emphasis: { filter: ['em', 'i'], replacement: delimited('*') },
-  strong: { filter: ['strong', 'b'], replacement: delimited('**') },
-  strikethrough: { filter: (node) => STRIKE.has(node.nodeName), replacement: delimited('~~') },
-  math: {
-    filter: (node) => node.nodeName.toUpperCase() === 'MATH',
-    replacement: (content, node) => {
-      const tex = texOf(node);
+  ),
+  emphasis: mdRule((el) => EMPHASIS.has(el.nodeName), delimited('*')),
+  strong: mdRule((el) => STRONG.has(el.nodeName), delimited('**')),
+  strikethrough: mdRule((el) => STRIKE.has(el.nodeName), delimited('~~')),
+  math: mdRule(
+    (el) => el.nodeName === 'MATH',
+    (content, el) => {
+      const tex = texOf(el);
       if (tex === '') return content;
-      return node.getAttribute('display') === 'block' && !inDataCell(node) ? block(`$$\n${tex}\n$$`) : `$${tex}$`;
+      return el.getAttribute('display') === 'block' && !inDataCell(el) ? block(`$$\n${tex}\n$$`) : `$${tex}$`;
     },
-  },
+  ),
 };

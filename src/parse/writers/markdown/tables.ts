@@ -25,7 +25,7 @@
  *   "code table" (a line-number gutter cell beside a cell holding `<pre>`) is rendered as the code.
  */
 import type TurndownService from 'turndown';
-import { elementChildren, hasDescendant, intAttribute, isElement } from './dom.ts';
+import { type MdElement, type MdNode, elementChildren, findDescendant, intAttribute, mdRule } from './light-dom.ts';
 
 export const MAX_GRID_CELLS = 250_000;
 const MAX_COLSPAN = 1000;
@@ -41,17 +41,17 @@ type TableKind = 'empty' | 'data' | 'layout' | 'code';
 interface TableInfo {
   kind: TableKind;
   /** Rows in reading order (thead rows first, tfoot rows last), each a list of cell elements. */
-  rows: Element[][];
+  rows: MdElement[][];
   /** For a code table: the cell holding the code. */
-  codeCell?: Element;
+  codeCell?: MdElement;
 }
 
 /** Markdown of each cell, recorded by the cell rule (keys are nodes of the writer's own clone). */
-const cellMarkdown = new WeakMap<Element, string>();
-const captionMarkdown = new WeakMap<Element, string>();
-const infoCache = new WeakMap<Element, TableInfo>();
+const cellMarkdown = new WeakMap<MdElement, string>();
+const captionMarkdown = new WeakMap<MdElement, string>();
+const infoCache = new WeakMap<MdElement, TableInfo>();
 
-function collectCells(container: Element, out: Element[]): void {
+function collectCells(container: MdElement, out: MdElement[]): void {
   for (const child of elementChildren(container)) {
     if (CELL.has(child.nodeName)) out.push(child);
     else if (child.nodeName !== 'TABLE' && child.nodeName !== 'TR') collectCells(child, out);
@@ -59,10 +59,10 @@ function collectCells(container: Element, out: Element[]): void {
 }
 
 /** Rows owned by this table (not by a nested one), tolerating stray wrappers such as `<form>`. */
-function collectRows(container: Element, head: Element[][], body: Element[][], foot: Element[][], section: string): void {
+function collectRows(container: MdElement, head: MdElement[][], body: MdElement[][], foot: MdElement[][], section: string): void {
   const target = section === 'THEAD' ? head : section === 'TFOOT' ? foot : body;
   // Cells outside any <tr> (`<thead><th>…`, which browsers wrap in an implied row).
-  let stray: Element[] = [];
+  let stray: MdElement[] = [];
   const flush = (): void => {
     if (stray.length > 0) target.push(stray);
     stray = [];
@@ -73,7 +73,7 @@ function collectRows(container: Element, head: Element[][], body: Element[][], f
       stray.push(child);
     } else if (name === 'TR') {
       flush();
-      const cells: Element[] = [];
+      const cells: MdElement[] = [];
       collectCells(child, cells);
       target.push(cells);
     } else if (SECTION.has(name)) {
@@ -87,33 +87,33 @@ function collectRows(container: Element, head: Element[][], body: Element[][], f
   flush();
 }
 
-function isGutterCell(cell: Element): boolean {
+function isGutterCell(cell: MdElement): boolean {
   const text = cell.textContent ?? '';
   return /\d/.test(text) && /^[\d\s]*$/.test(text);
 }
 
-function classify(table: Element, rows: Element[][]): Omit<TableInfo, 'rows'> {
+function classify(table: MdElement, rows: MdElement[][]): Omit<TableInfo, 'rows'> {
   const cellCount = rows.reduce((n, r) => n + r.length, 0);
   if (cellCount === 0) return { kind: 'empty' };
   const role = (table.getAttribute('role') ?? '').toLowerCase();
   if (cellCount === 1 || role === 'presentation' || role === 'none') return { kind: 'layout' };
   const first = rows[0];
   if (rows.length === 1 && first !== undefined && first.length === 2) {
-    const [gutter, code] = first as [Element, Element];
-    if (isGutterCell(gutter) && hasDescendant(code, PRE)) return { kind: 'code', codeCell: code };
+    const [gutter, code] = first as [MdElement, MdElement];
+    if (isGutterCell(gutter) && findDescendant(code, PRE) !== null) return { kind: 'code', codeCell: code };
   }
   const oneRow = rows.filter((r) => r.length > 0).length === 1;
   const oneColumn = rows.every((r) => r.length <= 1);
-  if ((oneRow || oneColumn) && hasDescendant(table, TABLE)) return { kind: 'layout' };
+  if ((oneRow || oneColumn) && findDescendant(table, TABLE) !== null) return { kind: 'layout' };
   return { kind: 'data' };
 }
 
-function tableInfo(table: Element): TableInfo {
+function tableInfo(table: MdElement): TableInfo {
   const cached = infoCache.get(table);
   if (cached) return cached;
-  const head: Element[][] = [];
-  const body: Element[][] = [];
-  const foot: Element[][] = [];
+  const head: MdElement[][] = [];
+  const body: MdElement[][] = [];
+  const foot: MdElement[][] = [];
   collectRows(table, head, body, foot, '');
   const rows = [...head, ...body, ...foot];
   const info: TableInfo = { rows, ...classify(table, rows) };
@@ -125,14 +125,14 @@ function tableInfo(table: Element): TableInfo {
  * Whether `node` sits inside a cell of a data table, where markdown blocks cannot exist (cells of
  * layout and code tables hold ordinary blocks).
  */
-export function inDataCell(node: Node): boolean {
+export function inDataCell(node: MdNode): boolean {
   let cur = node.parentNode;
   while (cur !== null) {
-    if (isElement(cur) && CELL.has(cur.nodeName)) {
-      let table: Node | null = cur.parentNode;
-      while (table !== null && !(isElement(table) && table.nodeName === 'TABLE')) table = table.parentNode;
+    if (CELL.has(cur.nodeName)) {
+      let table: MdElement | null = cur.parentNode;
+      while (table !== null && table.nodeName !== 'TABLE') table = table.parentNode;
       if (table === null) return false;
-      if (tableInfo(table as Element).kind === 'data') return true;
+      if (tableInfo(table).kind === 'data') return true;
       cur = table;
     }
     cur = cur.parentNode;
@@ -140,9 +140,9 @@ export function inDataCell(node: Node): boolean {
   return false;
 }
 
-function hasTableAncestor(node: Node): boolean {
+function hasTableAncestor(node: MdNode): boolean {
   for (let cur = node.parentNode; cur !== null; cur = cur.parentNode) {
-    if (isElement(cur) && cur.nodeName === 'TABLE') return true;
+    if (cur.nodeName === 'TABLE') return true;
   }
   return false;
 }
@@ -158,12 +158,12 @@ function cellLines(markdown: string): string[] {
 }
 
 /** One grid cell's text: line breaks as `<br>`, pipes escaped. */
-function cellText(cell: Element): string {
+function cellText(cell: MdElement): string {
   return cellLines(cellMarkdown.get(cell) ?? '').join('<br>').replace(/\|/g, '\\|');
 }
 
 /** The cell's [colspan, rowspan], clamped; `rowspan="0"` reaches the last row. */
-function spans(cell: Element, row: number, rowCount: number): [number, number] {
+function spans(cell: MdElement, row: number, rowCount: number): [number, number] {
   const colspan = Math.max(1, intAttribute(cell, 'colspan', 1, MAX_COLSPAN));
   const rs = intAttribute(cell, 'rowspan', 1, MAX_ROWSPAN);
   const rowspan = rs === 0 ? rowCount - row : Math.min(Math.max(1, rs), rowCount - row);
@@ -171,7 +171,7 @@ function spans(cell: Element, row: number, rowCount: number): [number, number] {
 }
 
 /** The rectangular grid: spans expanded (values repeated), ragged rows padded. */
-export function buildGrid(rows: Element[][], text: (cell: Element) => string): string[][] {
+export function buildGrid(rows: MdElement[][], text: (cell: MdElement) => string): string[][] {
   const rowCount = rows.length;
   let expandedCells = 0;
   rows.forEach((cells, r) => {
@@ -215,7 +215,7 @@ function renderPipeTable(grid: string[][]): string {
 }
 
 /** A nested data table as text: cells joined by spaces, rows by line breaks. */
-function flatten(rows: Element[][]): string {
+function flatten(rows: MdElement[][]): string {
   const lines: string[] = [];
   for (const cells of rows) {
     const parts = cells.map((cell) => cellLines(cellMarkdown.get(cell) ?? '').join(' ')).filter((t) => t !== '');
@@ -228,7 +228,7 @@ function block(text: string): string {
   return text === '' ? '' : `\n\n${text}\n\n`;
 }
 
-function renderTable(table: Element): string {
+function renderTable(table: MdElement): string {
   const info = tableInfo(table);
   const caption = [...captionMarkdownOf(table)].join(' ');
   const nested = inDataCell(table);
@@ -246,7 +246,7 @@ function renderTable(table: Element): string {
   return block([caption, pipeTable].filter((p) => p !== '').join('\n\n'));
 }
 
-function* captionMarkdownOf(table: Element): Generator<string> {
+function* captionMarkdownOf(table: MdElement): Generator<string> {
   for (const child of elementChildren(table)) {
     if (child.nodeName === 'CAPTION') {
       const text = cellLines(captionMarkdown.get(child) ?? '').join(' ');
@@ -255,33 +255,35 @@ function* captionMarkdownOf(table: Element): Generator<string> {
   }
 }
 
-export const tableRules: Record<string, TurndownService.Rule> = {
-  tableCell: {
-    filter: (node) => CELL.has(node.nodeName),
-    replacement: (content, node) => {
-      cellMarkdown.set(node, content);
-      // A stray cell outside any table is ordinary content.
-      return hasTableAncestor(node) ? '' : `\n\n${content}\n\n`;
-    },
-  },
-  tableCaption: {
-    filter: 'caption',
-    replacement: (content, node) => {
-      captionMarkdown.set(node, content);
-      return hasTableAncestor(node) ? '' : `\n\n${content}\n\n`;
-    },
-  },
-  tableStructure: {
-    filter: (node) => (node.nodeName === 'TR' || SECTION.has(node.nodeName)) && hasTableAncestor(node),
-    replacement: () => '',
-  },
-  tableColumns: {
-    filter: ['colgroup', 'col'],
-    replacement: () => '',
-  },
-  table: {
-    filter: 'table',
-    replacement: (_content, node) => renderTable(node),
-  },
-};
+const SKIPPED_STRUCTURE = new Set(['TR', 'THEAD', 'TBODY', 'TFOOT']);
+const COLUMNS = new Set(['COLGROUP', 'COL']);
 
+export const tableRules: Record<string, TurndownService.Rule> = {
+  tableCell: mdRule(
+    (el) => CELL.has(el.nodeName),
+    (content, el) => {
+      cellMarkdown.set(el, content);
+      // A stray cell outside any table is ordinary content.
+      return hasTableAncestor(el) ? '' : `\n\n${content}\n\n`;
+    },
+  ),
+  tableCaption: mdRule(
+    (el) => el.nodeName === 'CAPTION',
+    (content, el) => {
+      captionMarkdown.set(el, content);
+      return hasTableAncestor(el) ? '' : `\n\n${content}\n\n`;
+    },
+  ),
+  tableStructure: mdRule(
+    (el) => SKIPPED_STRUCTURE.has(el.nodeName) && hasTableAncestor(el),
+    () => '',
+  ),
+  tableColumns: mdRule(
+    (el) => COLUMNS.has(el.nodeName),
+    () => '',
+  ),
+  table: mdRule(
+    (el) => el.nodeName === 'TABLE',
+    (_content, el) => renderTable(el),
+  ),
+};
