@@ -111,15 +111,22 @@ describe('spreadsheet reader: structure', () => {
     expect(table.querySelector('tbody td')?.textContent).toBe('1');
   });
 
-  it('uses sheet names as headings, one table per non-empty sheet', async () => {
-    for (const file of ['xlsx/markitdown-test.xlsx', 'xls/markitdown-test.xls']) {
-      const result = await read(file);
-      const headings = [...result.document.querySelectorAll('h2')].map((h) => h.textContent);
-      expect(headings).toEqual(['Sheet1', '09060124-b5e7-4717-9d07-3c046eb']);
-      const text = result.document.body.textContent ?? '';
-      expect(text).toContain('6ff4173b-42a5-4784-9b19-f49caff4d93d');
-      expect(text).toContain('affc7dad-52dc-4b98-9b5d-51e65d8a8ad0');
-      expect(result.document.querySelectorAll('table').length).toBe(2);
+  it('uses sheet names as headings, one table per non-empty sheet (markitdown vectors)', async () => {
+    for (const folder of ['xlsx', 'xls']) {
+      const vectors = JSON.parse(readCorpus('office', folder, 'markitdown-vectors.json').toString('utf8')) as {
+        cases: { file: string; must_include: string[] }[];
+      };
+      for (const { file, must_include } of vectors.cases) {
+        const result = await read(`${folder}/${file}`);
+        const headings = [...result.document.querySelectorAll('h2')].map((h) => h.textContent);
+        expect(headings).toEqual(['Sheet1', '09060124-b5e7-4717-9d07-3c046eb']);
+        const text = result.document.body.textContent ?? '';
+        for (const needle of must_include) {
+          if (needle.startsWith('## ')) expect(headings).toContain(needle.slice(3));
+          else expect(text).toContain(needle);
+        }
+        expect(result.document.querySelectorAll('table').length).toBe(2);
+      }
     }
   });
 
