@@ -86,15 +86,18 @@ function checkEntries(entries: readonly EntryInfo[], limits: PackageLimits): voi
 export class DocxPackage {
   readonly names: readonly string[];
   private readonly bytes: Uint8Array;
+  private readonly nameSet: Set<string>;
   private readonly byLowerName = new Map<string, string>();
   private readonly cache = new Map<string, Uint8Array>();
-  private readonly textOverrides = new Map<string, string>();
+  /** Decoded parts, and parts replaced by overrideText. */
+  private readonly texts = new Map<string, string>();
 
   constructor(bytes: Uint8Array, limits: PackageLimits = DEFAULT_LIMITS) {
     this.bytes = bytes;
     const entries = listEntries(bytes);
     checkEntries(entries, limits);
     this.names = entries.filter((e) => !e.name.endsWith('/')).map((e) => e.name);
+    this.nameSet = new Set(this.names);
     for (const name of this.names) {
       const lower = name.toLowerCase();
       if (!this.byLowerName.has(lower)) this.byLowerName.set(lower, name);
@@ -104,7 +107,7 @@ export class DocxPackage {
   /** The stored name of a part: exact first, then ignoring case and a leading slash. */
   resolve(name: string): string | undefined {
     const clean = name.replace(/^\/+/, '');
-    if (this.cache.has(clean) || this.names.includes(clean)) return clean;
+    if (this.nameSet.has(clean) || this.texts.has(clean)) return clean;
     return this.byLowerName.get(clean.toLowerCase());
   }
 
@@ -134,16 +137,21 @@ export class DocxPackage {
   textOf(name: string): string | undefined {
     const stored = this.resolve(name);
     if (stored === undefined) return undefined;
-    const override = this.textOverrides.get(stored);
-    if (override !== undefined) return override;
+    const known = this.texts.get(stored);
+    if (known !== undefined) return known;
     const bytes = this.bytesOf(stored);
-    return bytes === undefined ? undefined : decodeXmlBytes(bytes);
+    if (bytes === undefined) return undefined;
+    const text = decodeXmlBytes(bytes);
+    this.texts.set(stored, text);
+    // A part read as text is kept once, as text.
+    this.cache.delete(stored);
+    return text;
   }
 
   /** Replaces a part's text for every later reader (mammoth included): used to patch document.xml. */
   overrideText(name: string, text: string): void {
     const stored = this.resolve(name) ?? name;
-    this.textOverrides.set(stored, text);
+    this.texts.set(stored, text);
   }
 }
 
