@@ -37,6 +37,8 @@ function words(token: string): string[] {
 }
 
 function isAdOrConsentToken(token: string): boolean {
+  // Utility-class variants (`md:hidden`, `[&_.ad]:p-0`) describe styling, not roles.
+  if (token.includes(':') || token.includes('[')) return false;
   if (AD_WORDS.has(token) || CONSENT_WORDS.has(token) || CONSENT_TOKENS.has(token)) return true;
   return words(token).some((w) => AD_WORDS.has(w) || CONSENT_WORDS.has(w));
 }

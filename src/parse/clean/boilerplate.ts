@@ -51,6 +51,8 @@ function wordsOf(token: string): string[] {
 type Verdict = 'hard' | 'soft' | undefined;
 
 function classifyToken(token: string): Verdict {
+  // Utility-class variants (`md:hidden`, `[&_.newsletter]:hidden`) describe styling, not roles.
+  if (token.includes(':') || token.includes('[')) return undefined;
   if (HARD_WORDS.has(token) || HARD_TOKENS.test(token)) return 'hard';
   let soft = SOFT_WORDS.has(token);
   for (const word of wordsOf(token)) {

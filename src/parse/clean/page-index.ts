@@ -9,6 +9,7 @@
  * whenever removals have changed them, which costs next to nothing.
  *
  * Removing an element through the index detaches it from the DOM and marks its whole range.
+ * While reading attributes it also lower-cases HTML attribute names linkedom kept as written.
  */
 import { COMMENT_NODE, ELEMENT_NODE, TEXT_NODE, walkNodes } from './dom.ts';
 
@@ -33,10 +34,25 @@ export interface ElementAttributes {
 
 const AD_ATTRIBUTES = new Set(['data-ad', 'data-ad-slot', 'data-ad-client', 'data-ad-unit', 'data-adunit', 'data-ad-format', 'data-google-query-id', 'data-dfp', 'data-ad-placement']);
 
-function readAttributes(element: Element): ElementAttributes | undefined {
+const UPPER = /[A-Z]/;
+
+/**
+ * HTML attribute names are case-insensitive, but linkedom keeps them as written (`srcSet`,
+ * `HREF`): outside SVG and MathML, where case matters, they are lower-cased here.
+ */
+function lowerCaseAttributeName(element: Element, name: string): string {
+  const lower = name.toLowerCase();
+  const value = element.getAttributeNode(name)?.value ?? '';
+  element.removeAttribute(name);
+  if (!element.hasAttribute(lower)) element.setAttribute(lower, value);
+  return lower;
+}
+
+function readAttributes(element: Element, foreign: boolean): ElementAttributes | undefined {
   if (!element.hasAttributes()) return undefined;
   let out: ElementAttributes | undefined;
-  for (const name of element.getAttributeNames()) {
+  for (const written of element.getAttributeNames()) {
+    const name = !foreign && UPPER.test(written) ? lowerCaseAttributeName(element, written) : written;
     let key: keyof ElementAttributes | undefined;
     switch (name) {
       case 'class':
@@ -123,9 +139,10 @@ export class PageIndex {
     const ownLink: number[] = [0];
     this.elements.push(root);
     this.tags.push(root.localName);
-    this.attrs.push(readAttributes(root));
+    this.attrs.push(readAttributes(root, false));
     const stack: number[] = [0];
     let linkDepth = 0;
+    let foreignDepth = 0;
     walkNodes(
       root,
       (node) => {
@@ -153,7 +170,8 @@ export class PageIndex {
         this.elements.push(element);
         const tag = element.localName;
         this.tags.push(tag);
-        this.attrs.push(readAttributes(element));
+        if (tag === 'svg' || tag === 'math') foreignDepth++;
+        this.attrs.push(readAttributes(element, foreignDepth > 0));
         parents.push(stack[stack.length - 1] as number);
         ends.push(index);
         own.push(0);
@@ -166,7 +184,9 @@ export class PageIndex {
         if (this.elements[top] !== element) return;
         stack.pop();
         ends[top] = this.elements.length - 1;
-        if (this.tags[top] === 'a') linkDepth--;
+        const tag = this.tags[top];
+        if (tag === 'a') linkDepth--;
+        else if (tag === 'svg' || tag === 'math') foreignDepth--;
       },
     );
     ends[0] = this.elements.length - 1;

@@ -5,12 +5,16 @@
 import { parseHTML } from 'linkedom';
 import type { ReadInput, ReadResult } from '../../document.ts';
 import { decodeHtml } from './decode.ts';
-import { extractMetadata } from './metadata.ts';
+import { attribute, extractMetadata } from './metadata.ts';
 import { normalizeStructure } from './structure.ts';
 
 /** `<base href>` when it is an absolute URL (a relative one has nothing to resolve against). */
 export function absoluteBaseHref(document: Document): string | undefined {
-  const href = Array.from(document.getElementsByTagName('base')).find((b) => b.hasAttribute('href'))?.getAttribute('href')?.trim();
+  let href: string | undefined;
+  for (const base of Array.from(document.getElementsByTagName('base'))) {
+    href = attribute(base, 'href')?.trim();
+    if (href !== undefined) break;
+  }
   if (!href) return undefined;
   try {
     const url = new URL(href);

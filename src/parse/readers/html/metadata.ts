@@ -34,6 +34,19 @@ const NAMED_FIELDS: ReadonlyArray<readonly [string, string]> = [
   ['dcTermsCreated', 'dcterms.created'],
 ];
 
+/**
+ * An attribute by name, case-insensitively: linkedom keeps attribute names as written and old
+ * pages write `<META NAME="Description" CONTENT="…">`.
+ */
+export function attribute(element: Element, name: string): string | null {
+  const exact = element.getAttribute(name);
+  if (exact !== null || !element.hasAttributes()) return exact;
+  for (const written of element.getAttributeNames()) {
+    if (written.toLowerCase() === name) return element.getAttributeNode(written)?.value ?? null;
+  }
+  return null;
+}
+
 function collapse(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
@@ -42,8 +55,8 @@ function collapse(text: string): string {
 function metaValues(document: Document): Map<string, string[]> {
   const values = new Map<string, string[]>();
   for (const meta of Array.from(document.getElementsByTagName('meta'))) {
-    const key = (meta.getAttribute('name') || meta.getAttribute('property') || '').trim();
-    const content = meta.getAttribute('content');
+    const key = (attribute(meta, 'name') || attribute(meta, 'property') || '').trim();
+    const content = attribute(meta, 'content');
     if (!key || content === null) continue;
     const value = content.trim();
     if (value === '') continue;
@@ -72,8 +85,8 @@ function all(values: Map<string, string[]>, lowerKey: string): string[] {
 
 function httpEquiv(document: Document, name: string): string | undefined {
   for (const meta of Array.from(document.getElementsByTagName('meta'))) {
-    if (meta.getAttribute('http-equiv')?.trim().toLowerCase() === name) {
-      const content = meta.getAttribute('content')?.trim();
+    if (attribute(meta, 'http-equiv')?.trim().toLowerCase() === name) {
+      const content = attribute(meta, 'content')?.trim();
       if (content) return content;
     }
   }
@@ -84,8 +97,8 @@ function httpEquiv(document: Document, name: string): string | undefined {
 function favicon(document: Document, baseUrl: string | undefined): string | undefined {
   let href: string | undefined;
   for (const link of Array.from(document.getElementsByTagName('link'))) {
-    const rel = (link.getAttribute('rel') ?? '').toLowerCase().split(/\s+/);
-    const value = link.getAttribute('href')?.trim();
+    const rel = (attribute(link, 'rel') ?? '').toLowerCase().split(/\s+/);
+    const value = attribute(link, 'href')?.trim();
     if (!value) continue;
     if (rel.includes('icon')) {
       href = value;
@@ -111,7 +124,7 @@ export function extractMetadata(document: Document, baseUrl: string | undefined)
   metadata.description = first(values, 'description') || first(values, 'og:description') || undefined;
   metadata.keywords = first(values, 'keywords') || undefined;
 
-  const lang = document.documentElement.getAttribute('lang')?.trim();
+  const lang = attribute(document.documentElement, 'lang')?.trim();
   const ogLocale = first(values, 'og:locale');
   metadata.language = lang || httpEquiv(document, 'content-language') || ogLocale?.replace(/_/g, '-') || undefined;
 
