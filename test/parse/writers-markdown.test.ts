@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { documentFromHtml } from '../../src/parse/document.ts';
 import { toMarkdown } from '../../src/parse/writers/markdown.ts';
+import { postProcess } from '../../src/parse/writers/markdown/post-process.ts';
 
 function md(bodyHtml: string): string {
   return toMarkdown(documentFromHtml(bodyHtml).body);
@@ -42,6 +43,17 @@ describe('markdown writer: blocks', () => {
 
   it('collapses runs of blank lines and trims', () => {
     expect(md('<p>a</p><p><br></p><p>&nbsp;</p><div><br><br><br></div><p>b</p>\n\n')).toBe('a\n\nb');
+  });
+
+  it('keeps a list in one piece when an item holds only a script', () => {
+    expect(md('<ul><li>a</li><li><script>var x = 1;</script></li><li>b</li></ul>')).toBe('- a\n- b');
+  });
+
+  it('strips stray leading whitespace outside lists, keeps list indentation and ideographic indents', () => {
+    expect(postProcess('x\n\n    ![a](/a.png)\n\n- item\n\n  more of the item\n  - nested\n\nafter\n\n   - shifted list')).toBe(
+      'x\n\n![a](/a.png)\n\n- item\n\n  more of the item\n  - nested\n\nafter\n\n- shifted list',
+    );
+    expect(md('<p>\u3000\u3000翱翔于距地球数千公里的太空中</p>')).toBe('\u3000\u3000翱翔于距地球数千公里的太空中');
   });
 
   it('drops script, style, noscript and template; unknown elements are transparent', () => {

@@ -10,6 +10,7 @@ import TurndownService from 'turndown';
 import { contentBody } from './html.ts';
 import { codeRules } from './markdown/code.ts';
 import { escapeMarkdownText } from './markdown/escape.ts';
+import type { MdElement } from './markdown/light-dom.ts';
 import { lightTree } from './markdown/light-tree.ts';
 import { postProcess } from './markdown/post-process.ts';
 import { baseRules } from './markdown/rules.ts';
@@ -28,6 +29,12 @@ function createService(): TurndownService {
     linkStyle: 'inlined',
     // Whitespace inside <code> is kept for the code rule, which decides how to write it.
     preformattedCode: true,
+    // An empty block is a paragraph break, except an empty list item: it writes nothing, so the
+    // list stays one list.
+    blankReplacement: (_content, node) => {
+      const el = node as unknown as MdElement;
+      return el.isBlock && el.nodeName !== 'LI' ? '\n\n' : '';
+    },
   });
   service.escape = escapeMarkdownText;
   // Our rules replace turndown's own (fewer filters to test per element); addRule puts a rule

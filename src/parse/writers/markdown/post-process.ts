@@ -7,11 +7,14 @@ import { resolveLineStartMarks } from './escape.ts';
 
 const FENCE_OPEN = /^[ \t>]*(`{3,})[^`\s]*$/;
 const QUOTE_OR_SPACE_ONLY = /^[\s>]*$/;
+const LIST_ITEM = /^[ \t]*(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
 
 export function postProcess(markdown: string): string {
   const lines = markdown.split('\n');
   const out: string[] = [];
   let fence = '';
+  /** Whether the last non-blank line belongs to a list (an item or an indented continuation). */
+  let inList = false;
   for (let i = 0; i < lines.length; i++) {
     let line = lines[i] as string;
     if (fence !== '') {
@@ -36,9 +39,12 @@ export function postProcess(markdown: string): string {
       continue;
     }
     line = resolveLineStartMarks(line);
-    // One leading space is never structure here (list indents are two or more): it is leftover
-    // inline whitespace, e.g. after a dropped form control.
-    if (line.startsWith(' ') && !line.startsWith('  ')) line = line.slice(1);
+    // Leading whitespace is structure only inside a list (item nesting and continuation, two or
+    // more spaces). Anywhere else it is leftover inline whitespace (next to images, dropped
+    // controls, …), and four spaces would even turn the line into a code block.
+    // (ASCII only: an ideographic space opening a CJK paragraph is text.)
+    if (/^[ \t]/.test(line) && (!inList || !line.startsWith('  '))) line = line.replace(/^[ \t]+/, '');
+    inList = LIST_ITEM.test(line) || (inList && /^[ \t]/.test(line));
     const next = lines[i + 1];
     // A hard break ("  ") before a blank line or the end means nothing: drop it.
     out.push(next === undefined || QUOTE_OR_SPACE_ONLY.test(next) ? line.trimEnd() : line);
