@@ -14,7 +14,7 @@
  *    step (a standfirst, a closing note), and the headings just before each step are kept.
  *
  * The title heading (title-heading.ts) is kept in front of the container when it lies outside
- * it, with its small `<header>`/`<hgroup>` when it has one. Everything works on the page index's
+ * it, with the small block around it (kicker, standfirst) when there is one. Everything works on the page index's
  * counts, so the choice is linear in page size.
  */
 import type { PageIndex } from './page-index.ts';
@@ -30,8 +30,9 @@ const MIN_CONTAINER_TEXT = 200;
 /** A sibling of the chosen container with this much text and few links is part of the article. */
 const SIBLING_MIN_TEXT = 80;
 const SIBLING_MAX_LINK_DENSITY = 0.25;
-/** Largest text of a header block kept around the title heading. */
+/** Largest text, and link density, of a block kept around the title heading. */
 const TITLE_BLOCK_MAX_TEXT = 600;
+const TITLE_BLOCK_MAX_LINK_DENSITY = 0.3;
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hgroup']);
 const CELL_LIKE = new Set(['td', 'th', 'li', 'dd', 'dt']);
@@ -136,14 +137,22 @@ function withContentSiblings(index: PageIndex, choice: Choice): Choice {
   return { container: parent, headings: choice.headings.filter((h) => !keep.has(h)) };
 }
 
-/** The title heading, or the small `<header>`/`<hgroup>` around it (kicker, standfirst). */
+function isTitleBlock(index: PageIndex, i: number): boolean {
+  return index.text(i) <= TITLE_BLOCK_MAX_TEXT && index.linkDensity(i) < TITLE_BLOCK_MAX_LINK_DENSITY;
+}
+
+/**
+ * The title heading with what belongs to it: its parent when that is a small block (the
+ * heading with its kicker and standfirst), or a small `<header>`/`<hgroup>` up to three levels
+ * up; otherwise the heading alone.
+ */
 function titleBlock(index: PageIndex, heading: number, container: number): number {
   let i = index.parent[heading] as number;
   for (let level = 0; i > 0 && level < 3; level++, i = index.parent[i] as number) {
     if (index.contains(i, container)) break;
     const tag = index.tags[i];
-    if (tag !== 'header' && tag !== 'hgroup') continue;
-    return index.text(i) <= TITLE_BLOCK_MAX_TEXT && index.linkDensity(i) < 0.5 ? i : heading;
+    if (tag === 'header' || tag === 'hgroup') return isTitleBlock(index, i) ? i : heading;
+    if (level === 0 && isTitleBlock(index, i)) return i;
   }
   return heading;
 }
