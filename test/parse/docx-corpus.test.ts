@@ -51,11 +51,9 @@ describe('every corpus .docx', () => {
     expect(outcomes['tika-testWORD_protected_passtika.docx']).toBe('CORRUPT_FILE');
     const failed = Object.entries(outcomes).filter(([, o]) => o !== 'read' && o !== 'empty');
     expect(failed.map(([f]) => f).sort()).toEqual(['tika-protected_upper_case.docx', 'tika-testWORD_protected_passtika.docx']);
-    // Empty: mammoth's empty document, Tika's author-list test (properties only), and one whose
-    // only content is an altChunk (imported HTML, see the warning test).
+    // Empty: mammoth's empty document, and Tika's author-list test (properties only).
     expect(Object.entries(outcomes).filter(([, o]) => o === 'empty').map(([f]) => f).sort()).toEqual([
       'mammoth-empty.docx',
-      'tika-testAltChunkMHT.docx',
       'tika-testWORD_multi_authors.docx',
     ]);
   }, 120_000);

@@ -232,6 +232,22 @@ describe('docx reader: links, pictures, checkboxes', () => {
   });
 });
 
+describe('docx reader: imported content (altChunk)', () => {
+  it('reads the HTML of an MHTML altChunk in place of the chunk, rebuilt in the vocabulary', async () => {
+    const { document, warnings } = await read('tika-testAltChunkMHT.docx');
+    const body = document.body;
+    // Quoted-printable soft line breaks and =20 are decoded.
+    expect(body.querySelector('p')?.textContent?.replace(/\s+/g, ' ')).toBe('Simple paragraph with a emphasized word.');
+    expect(body.querySelector('p strong')?.textContent).toBe('emphasized');
+    expect(texts(body, 'table th')).toEqual(['Col 1', 'Col 2']);
+    expect(texts(body, 'table td')).toEqual(['Red PNG dot; ROW 1', '', 'Red PNG dot; ROW 2', '']);
+    // The pictures point at file:///dot.png on the author's disk: alt text only, never a file: URL.
+    expect(Array.from(body.querySelectorAll('img')).map((img) => img.outerHTML)).toEqual(['<img alt="Red dot">', '<img alt="Red dot">']);
+    expect(body.querySelector('style, [style]')).toBeNull();
+    expect(warnings).toEqual([]);
+  });
+});
+
 describe('docx reader: equations', () => {
   it('turns OMML into TeX in <math alttext>, inline in text and display on its own', async () => {
     const { document, warnings } = await read('markitdown-equations.docx');

@@ -6,7 +6,7 @@
  * order, identical ones once, and become page furniture:
  * `<header data-furniture="header">` / `<footer data-furniture="footer">` (cross-team contract).
  */
-import { readContentTypes } from './content-types.ts';
+import type { ContentTypes } from './content-types.ts';
 import type { DocxPackage } from './package.ts';
 import { convertBlocks, type PartContext } from './part-html.ts';
 import { parseXml, readRelationships, relsPartName, resolvePartName, xmlAttribute, type Relationship } from './xml.ts';
@@ -68,13 +68,13 @@ export function readFurniture(
   mainPart: string,
   documentXml: string,
   documentRels: Map<string, Relationship>,
-  options: { embedImages: boolean; imageFallbackAlt: string },
+  options: { embedImages: boolean; imageFallbackAlt: string; contentTypes: ContentTypes },
 ): Furniture {
   const furniture: Furniture = { headers: [], footers: [] };
   const sections = sectionReferences(documentXml);
   if (sections.length === 0) return furniture;
   const evenOdd = evenAndOddHeaders(pkg);
-  const base = { pkg, contentTypes: readContentTypes(pkg.textOf('[Content_Types].xml')), ...options };
+  const base = { pkg, ...options };
 
   for (const kind of ['header', 'footer'] as const) {
     const seenParts = new Set<string>();

@@ -1,12 +1,14 @@
 /**
  * The .docx reader: mammoth converts the main story; folio adds what mammoth leaves out, from
  * the package parts it reads itself (package.ts): running headers and footers as page
- * furniture, equations (OMML → TeX), skipped grid columns in tables, heading styles mammoth
- * does not know, readable notes, document properties. Encrypted files never get here (detect.ts refuses them).
+ * furniture, equations (OMML → TeX), imported HTML (altChunk), skipped grid columns in tables,
+ * heading styles mammoth does not know, readable notes, document properties. Encrypted files never get here (detect.ts refuses them).
  */
 import { isServiceError, ServiceError } from '../../../errors.ts';
 import { documentFromHtml, type ReadInput, type ReadResult } from '../../document.ts';
 import { readFurniture, type Furniture } from './furniture.ts';
+import { AltChunks } from './altchunk.ts';
+import { readContentTypes } from './content-types.ts';
 import { Equations } from './equations.ts';
 import { convertMainStory, type MammothOutput } from './mammoth.ts';
 import { readCoreProperties } from './metadata.ts';
@@ -75,8 +77,12 @@ export async function readDocx(input: ReadInput): Promise<ReadResult> {
   if (!mainPart || documentXml === undefined) throw damaged('the package has no main document part (word/document.xml).');
   const documentRels = readRelationships(pkg.textOf(relsPartName(mainPart)));
 
+  const contentTypes = readContentTypes(pkg.textOf('[Content_Types].xml'));
+  const imageOptions = { embedImages, imageFallbackAlt: IMAGE_FALLBACK_ALT };
+  const altChunks = new AltChunks();
   const equations = new Equations();
-  const patched = equations.patch(fillSkippedGridColumns(documentXml));
+  const withChunks = altChunks.patch(documentXml, { pkg, mainPart, rels: documentRels, contentTypes, ...imageOptions });
+  const patched = equations.patch(fillSkippedGridColumns(withChunks));
   if (patched !== documentXml) pkg.overrideText(mainPart, patched);
   for (const notes of ['footnotes', 'endnotes']) {
     const rel = relationshipOfType(documentRels, notes);
@@ -100,12 +106,13 @@ export async function readDocx(input: ReadInput): Promise<ReadResult> {
 
   const document = documentFromHtml(converted.html, metadata.language);
   equations.restore(document.body);
+  altChunks.restore(document.body);
   tidyNotes(document.body);
   tidyMammothHtml(document.body);
 
   const warnings = summarizeWarnings(converted.messages, converted.images);
   try {
-    insertFurniture(document, readFurniture(pkg, mainPart, documentXml, documentRels, { embedImages, imageFallbackAlt: IMAGE_FALLBACK_ALT }));
+    insertFurniture(document, readFurniture(pkg, mainPart, documentXml, documentRels, { ...imageOptions, contentTypes }));
   } catch (err) {
     if (isServiceError(err)) throw err;
     warnings.push('The running headers and footers could not be read and are missing from the output.');
