@@ -124,6 +124,22 @@ describe('docx damaged files', () => {
     );
   });
 
+  it('keeps the text but not the link of a hyperlink whose scheme runs code', async () => {
+    const sample = unzipSync(readCorpus('office', 'docx', SAMPLE));
+    const text = (name: string) => Buffer.from(sample[name] as Uint8Array).toString('utf8');
+    const rels = text('word/_rels/document.xml.rels').replace(
+      '</Relationships>',
+      '<Relationship Id="rId90" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="javascript:alert(1)" TargetMode="External"/>' +
+        '<Relationship Id="rId91" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="https://example.org/" TargetMode="External"/></Relationships>',
+    );
+    const document = text('word/document.xml').replace(
+      '<w:t>Walking on imported air</w:t></w:r>',
+      '<w:t>Walking on </w:t></w:r><w:hyperlink r:id="rId90"><w:r><w:t>imported</w:t></w:r></w:hyperlink><w:hyperlink r:id="rId91"><w:r><w:t> air</w:t></w:r></w:hyperlink>',
+    );
+    const result = await read(repack({ 'word/_rels/document.xml.rels': strToU8(rels), 'word/document.xml': strToU8(document) }));
+    expect(result.document.body.innerHTML).toBe('<p>Walking on imported<a href="https://example.org/"> air</a></p>');
+  });
+
   it('lets an abort through as an abort, not as a damaged file', async () => {
     const controller = new AbortController();
     controller.abort();

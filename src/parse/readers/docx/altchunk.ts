@@ -106,10 +106,6 @@ function importedHtml(part: string, bytes: Uint8Array, ctx: AltChunkContext): st
 export class AltChunks {
   private readonly items: string[] = [];
 
-  get count(): number {
-    return this.items.length;
-  }
-
   /** document.xml with each readable altChunk replaced by a sentinel paragraph. */
   patch(xml: string, ctx: AltChunkContext): string {
     if (!xml.includes('<w:altChunk')) return xml;

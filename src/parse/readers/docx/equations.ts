@@ -21,10 +21,6 @@ interface Equation {
 export class Equations {
   private readonly items: Equation[] = [];
 
-  get count(): number {
-    return this.items.length;
-  }
-
   private sentinelRun(tex: string, display: boolean): string {
     this.items.push({ tex, display });
     return `<w:r><w:t xml:space="preserve">${OPEN}${this.items.length - 1}${CLOSE}</w:t></w:r>`;

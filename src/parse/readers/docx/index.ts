@@ -2,14 +2,18 @@
  * The .docx reader: mammoth converts the main story; folio adds what mammoth leaves out, from
  * the package parts it reads itself (package.ts): running headers and footers as page
  * furniture, equations (OMML → TeX), imported HTML (altChunk), skipped grid columns in tables,
- * heading styles mammoth does not know, readable notes, document properties. Encrypted files never get here (detect.ts refuses them).
+ * heading styles mammoth does not know, readable notes, document properties.
+ *
+ * Order: the story parts are patched as text first (mammoth then reads the patched parts), the
+ * HTML mammoth returns is parsed into the intermediate document, and the sentinels the patches
+ * left are replaced there. Encrypted files never get here (detect.ts refuses them).
  */
 import { isServiceError, ServiceError } from '../../../errors.ts';
 import { documentFromHtml, type ReadInput, type ReadResult } from '../../document.ts';
-import { readFurniture, type Furniture } from './furniture.ts';
 import { AltChunks } from './altchunk.ts';
 import { readContentTypes } from './content-types.ts';
 import { Equations } from './equations.ts';
+import { readFurniture, type Furniture } from './furniture.ts';
 import { convertMainStory, type MammothOutput } from './mammoth.ts';
 import { readCoreProperties } from './metadata.ts';
 import { tidyNotes } from './notes.ts';
@@ -44,6 +48,10 @@ async function convert(pkg: DocxPackage, styleMap: string[], embedImages: boolea
     if (isServiceError(err) || signal.aborted) throw err;
     throw damaged('its main text is damaged or is not valid WordprocessingML.');
   }
+}
+
+function patchPart(pkg: DocxPackage, part: string, original: string, patched: string): void {
+  if (patched !== original) pkg.overrideText(part, patched);
 }
 
 function insertFurniture(document: Document, furniture: Furniture): void {
@@ -82,14 +90,12 @@ export async function readDocx(input: ReadInput): Promise<ReadResult> {
   const altChunks = new AltChunks();
   const equations = new Equations();
   const withChunks = altChunks.patch(documentXml, { pkg, mainPart, rels: documentRels, contentTypes, ...imageOptions });
-  const patched = equations.patch(fillSkippedGridColumns(withChunks));
-  if (patched !== documentXml) pkg.overrideText(mainPart, patched);
+  patchPart(pkg, mainPart, documentXml, equations.patch(fillSkippedGridColumns(withChunks)));
   for (const notes of ['footnotes', 'endnotes']) {
     const rel = relationshipOfType(documentRels, notes);
     const part = rel ? resolvePartName(mainPart, rel.target) : `word/${notes}.xml`;
     const xml = pkg.textOf(part);
-    const patchedNotes = xml === undefined ? xml : equations.patch(xml);
-    if (xml !== undefined && patchedNotes !== undefined && patchedNotes !== xml) pkg.overrideText(part, patchedNotes);
+    if (xml !== undefined) patchPart(pkg, part, xml, equations.patch(xml));
   }
 
   const stylesRel = relationshipOfType(documentRels, 'styles');
@@ -108,7 +114,6 @@ export async function readDocx(input: ReadInput): Promise<ReadResult> {
   equations.restore(document.body);
   altChunks.restore(document.body);
   tidyNotes(document.body);
-  tidyMammothHtml(document.body);
 
   const warnings = summarizeWarnings(converted.messages, converted.images);
   try {
@@ -117,6 +122,7 @@ export async function readDocx(input: ReadInput): Promise<ReadResult> {
     if (isServiceError(err)) throw err;
     warnings.push('The running headers and footers could not be read and are missing from the output.');
   }
+  tidyMammothHtml(document.body);
   signal.throwIfAborted();
 
   return {

@@ -1,11 +1,15 @@
 /**
  * Small corrections of mammoth's HTML so it stays inside the intermediate vocabulary:
  *  - bookmark anchors (`<a id>` without href) and links to them (`href="#…"`, e.g. a table of
- *    contents) are unwrapped: the output has no anchors to land on;
+ *    contents) are unwrapped: the output has no anchors to land on; so are links whose scheme
+ *    runs code or inlines data (javascript:, vbscript:, data:), which a Word file can carry;
  *  - form checkboxes (`<input type="checkbox">`) become the characters Word draws, ☒ / ☐;
  *  - rows left empty by vertical merges (`<tr></tr>`) are removed, and the row spans that
  *    counted them shortened.
  */
+
+/** Schemes a link must not keep; leading white space and control characters are ignored, as browsers do. */
+const UNSAFE_SCHEME = /^[\s\u0000-\u001f]*(?:javascript|vbscript|data):/i;
 
 function unwrap(element: Element): void {
   const parent = element.parentNode;
@@ -17,7 +21,7 @@ function unwrap(element: Element): void {
 export function tidyMammothHtml(body: Element): void {
   for (const anchor of Array.from(body.querySelectorAll('a'))) {
     const href = anchor.getAttribute('href');
-    if (href === null || href.startsWith('#')) unwrap(anchor);
+    if (href === null || href.startsWith('#') || UNSAFE_SCHEME.test(href)) unwrap(anchor);
   }
   for (const input of Array.from(body.querySelectorAll('input'))) {
     const checkbox = (input.getAttribute('type') ?? '').toLowerCase() === 'checkbox';
