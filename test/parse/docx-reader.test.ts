@@ -217,6 +217,15 @@ describe('docx reader: links, pictures, checkboxes', () => {
     expect(noAlt.document.body.querySelector('img')?.outerHTML).toBe('<img alt="Image">');
   });
 
+  it('keeps only the file name of a description that is the source path older Word versions stored', async () => {
+    const { document } = await read('tika-testWORD_embedded_pics.docx', { onlyMainContent: false });
+    const alts = Array.from(document.body.querySelectorAll('img')).map((img) => img.getAttribute('alt'));
+    expect(alts).toContain('body_pic.jpg');
+    expect(alts).toContain('sdt_pic.jpg');
+    expect(alts.slice(0, 3)).toEqual(['header1_pic', 'header3_pic', 'header2_pic']);
+    expect(alts.join(' ')).not.toMatch(/Users|INetCache/);
+  });
+
   it('never reads a picture linked from outside the document (markitdown rlink, CVE-2025-11849)', async () => {
     const result = await read('markitdown-rlink.docx', { removeBase64Images: false });
     expect(result.rawHtml).not.toContain('ZGU2NTgyMjUtNTY5ZS00ZTNkLTllZDItY2ZiNmFiZjk');

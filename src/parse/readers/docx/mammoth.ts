@@ -5,6 +5,7 @@
  * (document.xml) are what it converts. External files are never read.
  */
 import mammothModule from 'mammoth';
+import { altText } from './alt-text.ts';
 import type { DocxPackage } from './package.ts';
 
 /** The subset of mammoth's API used here, typed for what mammoth 1.x really accepts and returns. */
@@ -101,14 +102,14 @@ export interface ConvertOptions {
 
 export async function convertMainStory(pkg: DocxPackage, options: ConvertOptions): Promise<MammothOutput> {
   const images: ImageStats = { missing: 0, external: 0 };
-  const placeholder = (image: MammothImage): Record<string, string> => ({
-    alt: image.altText?.trim() || options.imageFallbackAlt,
-  });
+  const placeholder = (image: MammothImage): Record<string, string> => ({ alt: altText(image.altText, options.imageFallbackAlt) });
   const convertImage = mammoth.images.imgElement(async (image) => {
     if (!options.embedImages) return placeholder(image);
     try {
       const base64 = await image.readAsBase64String();
-      return { src: `data:${image.contentType || 'application/octet-stream'};base64,${base64}` };
+      const src = `data:${image.contentType || 'application/octet-stream'};base64,${base64}`;
+      // With the picture itself in the output, a missing description stays empty.
+      return image.altText?.trim() ? { src, alt: altText(image.altText, '') } : { src };
     } catch (err) {
       if (err instanceof MissingPartError) images.missing++;
       else images.external++;

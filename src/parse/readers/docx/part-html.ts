@@ -6,6 +6,7 @@
  * text, not emphasis.
  */
 import { escapeHtml } from '../../document.ts';
+import { altText } from './alt-text.ts';
 import type { DocxPackage } from './package.ts';
 import { contentTypeOf, type ContentTypes } from './content-types.ts';
 import { childPath, childrenNamed, resolvePartName, type Relationship } from './xml.ts';
@@ -24,7 +25,7 @@ export interface PartContext {
 /** Elements whose content is read as if it were in place. */
 const TRANSPARENT = new Set(['w:customXml', 'w:smartTag', 'w:ins', 'w:fldSimple', 'w:moveTo', 'w:dir', 'w:bdo']);
 /** Elements whose content is never shown. */
-const SKIPPED = new Set(['w:del', 'w:moveFrom', 'w:instrText', 'w:delText', 'w:delInstrText', 'w:pPr', 'w:rPr', 'w:sectPr', 'mc:Fallback']);
+const SKIPPED = new Set(['w:del', 'w:moveFrom', 'w:instrText', 'w:delText', 'w:delInstrText', 'w:pPr', 'w:rPr', 'w:sectPr', 'w:sdtPr', 'w:sdtEndPr', 'mc:Fallback']);
 
 interface Output {
   /** Block HTML produced so far for the current container. */
@@ -43,10 +44,10 @@ function imageHtml(relId: string | null, descr: string, ctx: PartContext): strin
     if (bytes) {
       const type = contentTypeOf(ctx.contentTypes, part) ?? 'application/octet-stream';
       const src = `data:${type};base64,${Buffer.from(bytes).toString('base64')}`;
-      return `<img src="${escapeHtml(src)}" alt="${escapeHtml(descr)}">`;
+      return `<img src="${escapeHtml(src)}" alt="${escapeHtml(altText(descr, ''))}">`;
     }
   }
-  return `<img alt="${escapeHtml(descr || ctx.imageFallbackAlt)}">`;
+  return `<img alt="${escapeHtml(altText(descr, ctx.imageFallbackAlt))}">`;
 }
 
 function walkInline(node: Element, out: Output, ctx: PartContext): void {
