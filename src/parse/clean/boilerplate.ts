@@ -20,7 +20,7 @@ const BOILERPLATE_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'compl
 
 /** Class/id words that mark furniture wherever they appear. */
 const HARD_WORDS = new Set([
-  'nav', 'navbar', 'navigation', 'topnav', 'sitenav', 'breadcrumb', 'breadcrumbs', 'masthead', 'header', 'footer', 'colophon',
+  'nav', 'navbar', 'navigation', 'topnav', 'sitenav', 'breadcrumb', 'breadcrumbs', 'masthead', 'colophon',
   'sidebar', 'sidebars', 'share', 'sharing', 'sharebar', 'sharedaddy', 'addthis', 'shareaholic', 'social', 'socials',
   'related', 'relatedposts', 'recommended', 'recommendations', 'commentform', 'respond', 'disqus',
   'newsletter', 'subscribe', 'subscription', 'signup', 'mailchimp', 'popup', 'modal', 'overlay', 'skiplink',
@@ -32,7 +32,17 @@ const SOFT_WORDS = new Set(['menu', 'menus', 'widget', 'widgets', 'promo', 'tren
 /** Whole class/id tokens (several words) that mark furniture. */
 const HARD_TOKENS = /^(?:.*[-_])?(?:comment[-_]?(?:form|respond|reply[-_]?form)|comments?[-_]?(?:button|count|link|toggle)|more[-_]?from|skip[-_]?(?:link|to[-_]content|nav)|read[-_]?next|more[-_]?stories|most[-_]?(?:read|popular)|post[-_]?navigation|author[-_]?box|jp[-_]relatedposts)(?:[-_].*)?$/;
 
+/**
+ * Page header and footer tokens. The words alone are too common inside content (`card-header`,
+ * `header_cell`, `entry-footer`), so only the page-level forms count: `header`, `site-footer`,
+ * `global-header-wrapper`, …
+ */
+const PAGE_HEADER_FOOTER = /^(?:(?:site|page|global|main|top|bottom|blog|layout|region)[-_]?)?(?:header|footer)(?:[-_]?(?:wrapper|wrap|container|inner|outer|area|bar|nav|menu|links|top|bottom|main|region))?$/;
+
 const PROTECTED_TAGS = new Set(['html', 'body', 'main', 'article']);
+
+/** Table parts are data: class words on a cell (`header_cell`) say nothing about furniture. */
+const TABLE_PARTS = new Set(['thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'caption', 'colgroup', 'col']);
 
 /** The most a removed element may hold of the page's text. */
 const MAX_REMOVED_SHARE = 0.5;
@@ -53,7 +63,7 @@ type Verdict = 'hard' | 'soft' | undefined;
 function classifyToken(token: string): Verdict {
   // Utility-class variants (`md:hidden`, `[&_.newsletter]:hidden`) describe styling, not roles.
   if (token.includes(':') || token.includes('[')) return undefined;
-  if (HARD_WORDS.has(token) || HARD_TOKENS.test(token)) return 'hard';
+  if (HARD_WORDS.has(token) || HARD_TOKENS.test(token) || PAGE_HEADER_FOOTER.test(token)) return 'hard';
   let soft = SOFT_WORDS.has(token);
   for (const word of wordsOf(token)) {
     if (HARD_WORDS.has(word)) return 'hard';
@@ -66,15 +76,24 @@ function classifyToken(token: string): Verdict {
 type TokenVerdicts = Map<string, Verdict>;
 
 function classify(index: PageIndex, i: number, verdicts: TokenVerdicts): Verdict {
-  if (BOILERPLATE_TAGS.has(index.tags[i] as string)) return 'hard';
+  const tag = index.tags[i] as string;
+  if (BOILERPLATE_TAGS.has(tag)) {
+    // An <aside> inside an article is a callout or a pull quote, unless it is a box of links.
+    if (tag === 'aside' && insideContent(index, i)) return classifyTokens(index, i, verdicts) ?? 'soft';
+    return 'hard';
+  }
   const attrs = index.attrs[i];
-  if (!attrs) return undefined;
+  if (!attrs || TABLE_PARTS.has(index.tags[i] as string)) return undefined;
   const role = attrs.role?.trim().toLowerCase();
   if (role && BOILERPLATE_ROLES.has(role)) {
     // Page landmarks only exist at page level: a "banner" or "contentinfo" inside the main
     // content or an article is not the page's header or footer (search result cards use it).
     if (!(SCOPED_ROLES.has(role) && insideContent(index, i))) return 'hard';
   }
+  return classifyTokens(index, i, verdicts);
+}
+
+function classifyTokens(index: PageIndex, i: number, verdicts: TokenVerdicts): Verdict {
   let soft = false;
   for (const token of index.tokens(i)) {
     let verdict = verdicts.get(token);
