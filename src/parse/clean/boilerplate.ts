@@ -22,15 +22,18 @@ const BOILERPLATE_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'compl
 const HARD_WORDS = new Set([
   'nav', 'navbar', 'navigation', 'topnav', 'sitenav', 'breadcrumb', 'breadcrumbs', 'masthead', 'colophon',
   'sidebar', 'sidebars', 'share', 'sharing', 'sharebar', 'sharedaddy', 'addthis', 'shareaholic', 'social', 'socials',
-  'related', 'relatedposts', 'recommended', 'recommendations', 'commentform', 'respond', 'disqus',
-  'newsletter', 'subscribe', 'subscription', 'signup', 'mailchimp', 'popup', 'modal', 'overlay', 'skiplink',
+  'relatedposts', 'recommended', 'recommendations', 'commentform', 'respond', 'disqus',
+  'newsletter', 'subscribe', 'subscription', 'signup', 'mailchimp', 'popup', 'modal', 'skiplink',
 ]);
 
 /** Class/id words that mark furniture only when the element is mostly links. */
-const SOFT_WORDS = new Set(['menu', 'menus', 'widget', 'widgets', 'promo', 'trending', 'popular', 'mostread', 'toolbar', 'pagination', 'pager', 'tags', 'tagcloud', 'footnav', 'rail']);
+const SOFT_WORDS = new Set(['overlay', 'menu', 'menus', 'widget', 'widgets', 'promo', 'trending', 'popular', 'mostread', 'toolbar', 'pagination', 'pager', 'tags', 'tagcloud', 'footnav', 'rail']);
 
 /** Whole class/id tokens (several words) that mark furniture. */
 const HARD_TOKENS = /^(?:.*[-_])?(?:comment[-_]?(?:form|respond|reply[-_]?form)|comments?[-_]?(?:button|count|link|toggle)|more[-_]?from|skip[-_]?(?:link|to[-_]content|nav)|read[-_]?next|more[-_]?stories|most[-_]?(?:read|popular)|post[-_]?navigation|author[-_]?box|jp[-_]relatedposts)(?:[-_].*)?$/;
+
+/** "Related" boxes: `related`, `related-posts`, `relatedArticles`… but not `h2-related` (a paragraph tied to a heading). */
+const RELATED_TOKEN = /^related(?:[-_]?(?:posts?|articles?|stories|content|links|items|news|reading|entries|videos|products|topics))?(?:[-_].*)?$/;
 
 /**
  * Page header and footer tokens. The words alone are too common inside content (`card-header`,
@@ -63,7 +66,7 @@ type Verdict = 'hard' | 'soft' | undefined;
 function classifyToken(token: string): Verdict {
   // Utility-class variants (`md:hidden`, `[&_.newsletter]:hidden`) describe styling, not roles.
   if (token.includes(':') || token.includes('[')) return undefined;
-  if (HARD_WORDS.has(token) || HARD_TOKENS.test(token) || PAGE_HEADER_FOOTER.test(token)) return 'hard';
+  if (HARD_WORDS.has(token) || HARD_TOKENS.test(token) || PAGE_HEADER_FOOTER.test(token) || RELATED_TOKEN.test(token)) return 'hard';
   let soft = SOFT_WORDS.has(token);
   for (const word of wordsOf(token)) {
     if (HARD_WORDS.has(word)) return 'hard';
