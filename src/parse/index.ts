@@ -6,7 +6,7 @@
  */
 import { ServiceError } from '../errors.ts';
 import { clean } from './clean/index.ts';
-import { detectLanguage } from './derive/language.ts';
+import { detectLanguage, sampleText } from './derive/language.ts';
 import { detect, type Detected } from './detect.ts';
 import type { Progress } from './document.ts';
 import { requestedFormats, type ParseOptions } from './options.ts';
@@ -76,7 +76,7 @@ export async function parse(input: ParseInput, options: ParseOptions, ctx: Parse
   const formats = requestedFormats(options);
 
   clean(read, options, detected.kind);
-  read.metadata.language ??= detectLanguage(read.document.body.textContent ?? '');
+  read.metadata.language ??= detectLanguage(sampleText(read.document.body));
 
   const data: Omit<ParseData, 'metadata'> = {};
   if (formats.has('markdown')) data.markdown = toMarkdown(read.document.body);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectLanguage } from '../../src/parse/derive/language.ts';
+import { detectLanguage, sampleText } from '../../src/parse/derive/language.ts';
 
 describe('detectLanguage', () => {
   it('names the language of a paragraph with its ISO 639-1 code', () => {
@@ -11,5 +11,15 @@ describe('detectLanguage', () => {
   it('gives no answer for text too short to judge', () => {
     expect(detectLanguage('Total 42')).toBeUndefined();
     expect(detectLanguage('12 34 56 78 90 12 34 56 78 90 12 34 56 78 90 12 34 56 78 90 12 34 56 78 90 12 34 56 78 90')).toBeUndefined();
+  });
+});
+
+describe('sampleText', () => {
+  it('collects text in document order and stops near the limit', async () => {
+    const { parseHTML } = await import('linkedom');
+    const { document } = parseHTML(`<!doctype html><html><head></head><body><h1>Title</h1><p>one <b>two</b></p>${'<p>filler text</p>'.repeat(5000)}</body></html>`);
+    const sample = sampleText(document.body, 40);
+    expect(sample.replace(/\s+/g, ' ').startsWith('Title one two filler text')).toBe(true);
+    expect(sample.length).toBeLessThan(60);
   });
 });
