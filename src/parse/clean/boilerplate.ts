@@ -5,8 +5,8 @@
  * `-`/`_`, matched word by word: `site-footer` is a footer, `footnote` is not).
  *
  * Guards, so that real content is not dropped:
- *  - `html`, `body`, `main`, `article`, `[role=main]`, `[itemprop=articleBody]` and the
- *    include roots chosen by `includeTags` are never removed;
+ *  - `html`, `body`, `main`, `article`, `[role=main]`, `[itemprop=articleBody]` are never
+ *    removed;
  *  - an element that holds the page's title heading is kept (the article's `<header>`);
  *  - an element holding most of the page's text is kept (a wrapper named `has-sidebar`);
  *  - nothing inside `<pre>`/`<code>` is looked at (highlighters name spans `comment`, `nav`…);
@@ -126,26 +126,18 @@ function isProtected(index: PageIndex, i: number): boolean {
   return attrs?.itemprop?.trim() === 'articleBody';
 }
 
-export interface BoilerplateContext {
-  /** Position of the title heading in the index. */
-  titleHeading: number | undefined;
-  /** Elements the user chose with `includeTags`: never removed themselves. */
-  includeRoots: readonly number[] | undefined;
-}
-
-export function removeBoilerplate(index: PageIndex, ctx: BoilerplateContext): number {
-  const roots = new Set(ctx.includeRoots ?? []);
+/** `titleHeading`: position of the page's title heading in the index, if it has one. */
+export function removeBoilerplate(index: PageIndex, titleHeading: number | undefined): number {
   const verdicts: TokenVerdicts = new Map();
-  const title = ctx.titleHeading;
   const doomed: number[] = [];
   index.forEach((i) => {
     const tag = index.tags[i];
     if (tag === 'pre' || tag === 'code') return false;
-    if (roots.has(i) || isProtected(index, i)) return;
+    if (isProtected(index, i)) return;
     const verdict = classify(index, i, verdicts);
     if (verdict === undefined) return;
     if (index.share(i) > MAX_REMOVED_SHARE) return;
-    if (title !== undefined && index.contains(i, title)) return;
+    if (titleHeading !== undefined && index.contains(i, titleHeading)) return;
     if (verdict === 'soft' && index.linkDensity(i) < SOFT_LINK_DENSITY) return;
     doomed.push(i);
     return false;

@@ -3,8 +3,8 @@
  * the browser's find-in-page reveals), `aria-hidden="true"`, inline `display:none` /
  * `visibility:hidden`, a closed `<dialog>`, `<input type=hidden>`.
  *
- * A hidden element that holds most of the page's text is kept: pages that hide their whole body
- * until a script has run would otherwise come out empty.
+ * A hidden element that holds nearly all of the page's text (over 80%) is kept: pages that hide
+ * their whole body until a script has run would otherwise come out empty.
  */
 import type { ElementAttributes, PageIndex } from './page-index.ts';
 
@@ -12,7 +12,7 @@ const DISPLAY_NONE = /(?:^|;)\s*display\s*:\s*none\s*(?:!\s*important\s*)?(?:;|$
 const VISIBILITY_HIDDEN = /(?:^|;)\s*visibility\s*:\s*hidden\s*(?:!\s*important\s*)?(?:;|$)/i;
 
 /** The largest share of the page's text a hidden element may hold and still be removed. */
-const MAX_HIDDEN_SHARE = 0.5;
+const MAX_HIDDEN_SHARE = 0.8;
 
 export function isHidden(tag: string, attrs: ElementAttributes | undefined): boolean {
   if (!attrs) return tag === 'dialog';

@@ -10,7 +10,9 @@
  * (main-content.ts) — plus lazy-loaded images.
  *
  * Order matters: noise and hidden elements go first so no later step counts their text;
- * selectors run before main-content extraction so they address the page as written.
+ * selectors run before main-content extraction so they address the page as written. When
+ * includeTags is given, the matches are the content the user chose, and onlyMainContent leaves
+ * them alone.
  */
 import type { DocumentKind } from '../detect.ts';
 import type { ReadResult } from '../document.ts';
@@ -42,16 +44,15 @@ export function clean(read: ReadResult, options: ParseOptions, kind: DocumentKin
 
   const includeRoots = applyTagFilters(document, index, options.includeTags, options.excludeTags);
 
-  if (options.onlyMainContent) {
+  // includeTags is the user's own choice of content: onlyMainContent has nothing left to choose.
+  if (options.onlyMainContent && includeRoots === undefined) {
     removeFurniture(index);
     if (html) {
       index.aggregate();
       const titleHeading = findTitleHeading(index, read.metadata.title);
-      removeBoilerplate(index, { titleHeading, includeRoots });
-      if (includeRoots === undefined) {
-        index.aggregate();
-        pickMainContent(document, index, titleHeading);
-      }
+      removeBoilerplate(index, titleHeading);
+      index.aggregate();
+      pickMainContent(document, index, titleHeading);
     }
   }
 

@@ -8,8 +8,8 @@
  *   document order, and nothing else. A match inside an excluded element stays excluded.
  *   Matching `<html>` or `<body>` keeps everything.
  *
- * Returns the kept include roots (undefined when `includeTags` is not given), so later cleaners
- * know the user chose the content.
+ * Returns the kept include roots (undefined when `includeTags` is not given): the user chose
+ * the content, so main-content extraction does not run.
  */
 import type { PageIndex } from './page-index.ts';
 
