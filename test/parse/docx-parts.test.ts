@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { sectionReferences } from '../../src/parse/readers/docx/furniture.ts';
+import { numberHeadings, readNumbering } from '../../src/parse/readers/docx/numbering.ts';
 import { ommlToTex } from '../../src/parse/readers/docx/omml.ts';
 import { readStyleFacts, styleMapIdentifier } from '../../src/parse/readers/docx/styles.ts';
 import { fillSkippedGridColumns } from '../../src/parse/readers/docx/tables.ts';
@@ -59,6 +60,29 @@ describe('readStyleFacts', () => {
     expect(styleMapIdentifier('1')).toBe('\\1');
     expect(styleMapIdentifier('Heading 1')).toBe('Heading\\ 1');
     expect(styleMapIdentifier('a3')).toBe('a3');
+  });
+});
+
+describe('numberHeadings', () => {
+  const numberingXml =
+    '<w:numbering><w:abstractNum w:abstractNumId="7">' +
+    '<w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="upperRoman"/><w:lvlText w:val="%1."/></w:lvl>' +
+    '<w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="%1.%2)"/></w:lvl>' +
+    '<w:lvl w:ilvl="2"><w:numFmt w:val="bullet"/><w:lvlText w:val="•"/></w:lvl>' +
+    '</w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="7"/></w:num>' +
+    '<w:num w:numId="2"><w:abstractNumId w:val="7"/><w:lvlOverride w:ilvl="0"><w:startOverride w:val="4"/></w:lvlOverride></w:num></w:numbering>';
+  const styles = { headings: new Set(['H1', 'H2']), numbering: new Map([['H1', { numId: '1', level: 0 }], ['H2', { numId: '1', level: 1 }]]) };
+  const p = (style: string, text: string, numPr = '') => `<w:p><w:pPr><w:pStyle w:val="${style}"/>${numPr}</w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
+  const labels = (xml: string) => Array.from(xml.matchAll(/<w:t xml:space="preserve">([^<]*) <\/w:t>/g)).map((m) => m[1]);
+
+  it('formats each level and restarts deeper levels under a new item; list paragraphs count but get no text', () => {
+    const xml = p('H1', 'A') + p('H2', 'a') + p('List', 'item', '<w:numPr><w:ilvl w:val="1"/><w:numId w:val="1"/></w:numPr>') + p('H2', 'c') + p('H1', 'B') + p('H2', 'a');
+    expect(labels(numberHeadings(xml, readNumbering(numberingXml), styles))).toEqual(['I.', 'I.a)', 'I.c)', 'II.', 'II.a)']);
+  });
+
+  it('applies a start override the first time its instance is used, and leaves bullets and unnumbered styles alone', () => {
+    const xml = p('H1', 'A') + p('H1', 'D', '<w:numPr><w:ilvl w:val="0"/><w:numId w:val="2"/></w:numPr>') + p('Body', 'text') + p('H2', 'x', '<w:numPr><w:numId w:val="0"/></w:numPr>');
+    expect(labels(numberHeadings(xml, readNumbering(numberingXml), styles))).toEqual(['I.', 'IV.']);
   });
 });
 

@@ -69,6 +69,24 @@ describe('docx reader: headings', () => {
     expect(texts(document.body, 'h2')).toContain('REFERENCES');
   });
 
+  it('writes the numbers Word draws before numbered headings, counting a skipped level as its start', async () => {
+    const { document } = await read('docling-unit_test_headers_numbered.docx');
+    const headings = Array.from(document.body.querySelectorAll('h1, h2, h3')).map((h) => h.textContent?.trim());
+    expect(headings).toEqual([
+      'Test Document',
+      '1. Section 1',
+      '1.1. Section 1.1',
+      '1.2. Section 1.2',
+      '1.2.1. Section 1.2.3',
+      '2. Section 2',
+      '2.1.1. Section 2.1.1',
+      '2.2. Section 2.1',
+      'REFERENCES',
+    ]);
+    const vietnamese = await read('docling-list_after_num_headers.docx');
+    expect(texts(vietnamese.document.body, 'h3')).toContain('1. ĐỐI TƯỢNG ÁP DỤNG');
+  });
+
   it('turns the Quote style into a blockquote and Source Code into pre', async () => {
     const sample = await read('docling-word_sample.docx');
     expect(texts(sample.document.body, 'blockquote')).toEqual(['I like to eat leaves']);

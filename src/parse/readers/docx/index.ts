@@ -2,7 +2,7 @@
  * The .docx reader: mammoth converts the main story; folio adds what mammoth leaves out, from
  * the package parts it reads itself (package.ts): running headers and footers as page
  * furniture, equations (OMML → TeX), imported HTML (altChunk), skipped grid columns in tables,
- * heading styles mammoth does not know, readable notes, document properties.
+ * heading styles mammoth does not know and heading numbers, readable notes, document properties.
  *
  * Order: the story parts are patched as text first (mammoth then reads the patched parts), the
  * HTML mammoth returns is parsed into the intermediate document, and the sentinels the patches
@@ -16,6 +16,7 @@ import { Equations } from './equations.ts';
 import { readFurniture, type Furniture } from './furniture.ts';
 import { convertMainStory, type MammothOutput } from './mammoth.ts';
 import { readCoreProperties } from './metadata.ts';
+import { numberHeadings, readNumbering } from './numbering.ts';
 import { tidyNotes } from './notes.ts';
 import { DocxPackage } from './package.ts';
 import { readStyleFacts } from './styles.ts';
@@ -27,7 +28,7 @@ import { readRelationships, relsPartName, resolvePartName, type Relationship } f
 /** Alt text of a picture that has none, so its placeholder still shows that a picture was there. */
 export const IMAGE_FALLBACK_ALT = 'Image';
 
-const RELATIONSHIP = /\/(officeDocument|styles|core-properties|footnotes|endnotes)$/;
+const RELATIONSHIP = /\/(officeDocument|styles|numbering|core-properties|footnotes|endnotes)$/;
 
 function relationshipOfType(rels: Map<string, Relationship>, type: string): Relationship | undefined {
   for (const rel of rels.values()) {
@@ -85,24 +86,28 @@ export async function readDocx(input: ReadInput): Promise<ReadResult> {
   if (!mainPart || documentXml === undefined) throw damaged('the package has no main document part (word/document.xml).');
   const documentRels = readRelationships(pkg.textOf(relsPartName(mainPart)));
 
+  const stylesRel = relationshipOfType(documentRels, 'styles');
+  const stylesPart = stylesRel ? resolvePartName(mainPart, stylesRel.target) : 'word/styles.xml';
+  const styles = readStyleFacts(pkg.textOf(stylesPart), documentXml);
+  if (styles.slimStylesXml !== undefined) pkg.overrideText(stylesPart, styles.slimStylesXml);
+  const numberingRel = relationshipOfType(documentRels, 'numbering');
+  const numbering = readNumbering(pkg.textOf(numberingRel ? resolvePartName(mainPart, numberingRel.target) : 'word/numbering.xml'));
+
   const contentTypes = readContentTypes(pkg.textOf('[Content_Types].xml'));
   const imageOptions = { embedImages, imageFallbackAlt: IMAGE_FALLBACK_ALT };
   const altChunks = new AltChunks();
   const equations = new Equations();
   const withChunks = altChunks.patch(documentXml, { pkg, mainPart, rels: documentRels, contentTypes, ...imageOptions });
-  patchPart(pkg, mainPart, documentXml, equations.patch(fillSkippedGridColumns(withChunks)));
+  const numbered = numberHeadings(fillSkippedGridColumns(withChunks), numbering, styles.headingStyles);
+  patchPart(pkg, mainPart, documentXml, equations.patch(numbered));
   for (const notes of ['footnotes', 'endnotes']) {
     const rel = relationshipOfType(documentRels, notes);
     const part = rel ? resolvePartName(mainPart, rel.target) : `word/${notes}.xml`;
     const xml = pkg.textOf(part);
     if (xml !== undefined) patchPart(pkg, part, xml, equations.patch(xml));
   }
-
-  const stylesRel = relationshipOfType(documentRels, 'styles');
-  const stylesPart = stylesRel ? resolvePartName(mainPart, stylesRel.target) : 'word/styles.xml';
-  const styles = readStyleFacts(pkg.textOf(stylesPart), documentXml);
-  if (styles.slimStylesXml !== undefined) pkg.overrideText(stylesPart, styles.slimStylesXml);
   signal.throwIfAborted();
+
 
   const converted = await convert(pkg, styles.styleMap, embedImages, signal);
   signal.throwIfAborted();

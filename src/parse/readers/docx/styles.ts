@@ -9,6 +9,7 @@
  * Also reads the document's default language (`w:docDefaults` run properties). styles.xml is
  * scanned as text: it is often hundreds of kilobytes, and only a few facts are needed.
  */
+import type { HeadingStyles } from './numbering.ts';
 import { decodeXmlEntities, xmlAttribute } from './xml.ts';
 
 interface StyleInfo {
@@ -16,6 +17,8 @@ interface StyleInfo {
   name: string | undefined;
   basedOn: string | undefined;
   outlineLevel: number | undefined;
+  numId: string | undefined;
+  numLevel: number | undefined;
 }
 
 export interface StyleFacts {
@@ -23,6 +26,8 @@ export interface StyleFacts {
   styleMap: string[];
   /** BCP 47 tag from the default run properties, when set. */
   language: string | undefined;
+  /** Used styles that become headings, and the numbering paragraph styles carry. */
+  headingStyles: HeadingStyles;
   /**
    * styles.xml reduced to what mammoth reads (each style's type, id, name and numbering), or
    * undefined to serve the original. Modern templates carry hundreds of kilobytes of table-style
@@ -69,11 +74,14 @@ function scanStyles(stylesXml: string | undefined): ScannedStyles {
     if (type !== 'paragraph' || rawId === undefined) continue;
     const id = decodeXmlEntities(rawId);
     const level = childValue(inner, 'w:outlineLvl');
+    const numLevel = numPr ? childValue(numPr, 'w:ilvl') : undefined;
     paragraphStyles.set(id, {
       id,
       name: childValue(inner, 'w:name')?.trim(),
       basedOn: childValue(inner, 'w:basedOn'),
       outlineLevel: level !== undefined && /^\d+$/.test(level) ? Number(level) : undefined,
+      numId: numPr ? childValue(numPr, 'w:numId') : undefined,
+      numLevel: numLevel !== undefined && /^\d$/.test(numLevel) ? Number(numLevel) : undefined,
     });
   }
   const slim = root ? `${root[0]}${slimParts.join('')}</w:styles>` : undefined;
@@ -88,14 +96,19 @@ function readDefaultLanguage(stylesXml: string | undefined): string | undefined 
   return value && /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(value) ? value : undefined;
 }
 
-/** Outline level through the basedOn chain (cycles and depth guarded). */
-function effectiveOutlineLevel(styles: Map<string, StyleInfo>, id: string): number | undefined {
+/** A property through the basedOn chain (cycles and depth guarded). */
+function inherited<T>(styles: Map<string, StyleInfo>, id: string, pick: (style: StyleInfo) => T | undefined): T | undefined {
   let current = styles.get(id);
   for (let depth = 0; current && depth < 20; depth++) {
-    if (current.outlineLevel !== undefined) return current.outlineLevel;
+    const found = pick(current);
+    if (found !== undefined) return found;
     current = current.basedOn ? styles.get(current.basedOn) : undefined;
   }
   return undefined;
+}
+
+function effectiveOutlineLevel(styles: Map<string, StyleInfo>, id: string): number | undefined {
+  return inherited(styles, id, (style) => style.outlineLevel);
 }
 
 /** The paragraph style IDs a document.xml uses. */
@@ -138,17 +151,21 @@ function headingLevelFor(style: StyleInfo | undefined, id: string, styles: Map<s
 export function readStyleFacts(stylesXml: string | undefined, documentXml: string): StyleFacts {
   const { paragraphStyles: styles, slim } = scanStyles(stylesXml);
   const styleMap: string[] = [];
+  const headingStyles: HeadingStyles = { headings: new Set(), numbering: new Map() };
   for (const id of usedParagraphStyles(documentXml)) {
     const style = styles.get(id);
     const selector = `p.${styleMapIdentifier(id)}`;
+    const numId = inherited(styles, id, (s) => s.numId);
+    if (numId !== undefined) headingStyles.numbering.set(id, { numId, level: inherited(styles, id, (s) => s.numLevel) });
     const level = headingLevelFor(style, id, styles);
     if (level !== undefined) {
       styleMap.push(`${selector} => h${level}:fresh`);
+      headingStyles.headings.add(id);
       continue;
     }
     const name = style?.name ?? '';
     if (QUOTE_NAME.test(name)) styleMap.push(`${selector} => blockquote > p:fresh`);
     else if (CODE_NAME.test(name)) styleMap.push(`${selector} => pre:separator('\\n')`);
   }
-  return { styleMap, language: readDefaultLanguage(stylesXml), slimStylesXml: slim };
+  return { styleMap, headingStyles, language: readDefaultLanguage(stylesXml), slimStylesXml: slim };
 }
