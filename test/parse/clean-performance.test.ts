@@ -31,12 +31,12 @@ function bigPage(minBytes: number): string {
 describe('clean step performance', () => {
   it('cleans a 1.5 MB page with onlyMainContent in under 300 ms', async () => {
     // Warm the code paths up the way a running server is.
-    for (const name of ['ars-1', 'wikipedia', 'nytimes-1']) await cleanPage(`html/readability/${name}/source.html`);
+    await cleanPage('html/readability/wikipedia/source.html');
     const html = bigPage(1_500_000);
     expect(Buffer.byteLength(html)).toBeGreaterThanOrEqual(1_500_000);
     const options = parseOptions({});
     let best = Infinity;
-    for (let run = 0; run < 3; run++) {
+    for (let run = 0; run < 2; run++) {
       const read = await readBytes(Buffer.from(html));
       const start = performance.now();
       clean(read, options, 'html');
