@@ -11,6 +11,7 @@
  * Returns the kept include roots (undefined when `includeTags` is not given): the user chose
  * the content, so main-content extraction does not run.
  */
+import { ServiceError } from '../../errors.ts';
 import type { PageIndex } from './page-index.ts';
 
 function usable(selectors: readonly string[] | undefined): string[] {
@@ -21,15 +22,27 @@ function isDocumentLevel(element: Element): boolean {
   return element.localName === 'html' || element.localName === 'body';
 }
 
-/** Positions of the matches inside the body, in document order. */
-function matchPositions(document: Document, index: PageIndex, selectors: string[]): { positions: number[]; documentLevel: boolean } {
-  const matches = Array.from(document.querySelectorAll(selectors.join(', ')));
-  const positions: number[] = [];
-  for (const element of matches) {
-    const i = index.indexOf(element);
-    if (i > 0) positions.push(i);
+function select(document: Document, selector: string, option: string): Element[] {
+  try {
+    return Array.from(document.querySelectorAll(selector));
+  } catch {
+    // selectors.ts validated it; a selector can still fail on elements the probe did not have.
+    throw new ServiceError('BAD_REQUEST', `Invalid options: \`${option}\`: '${selector}' could not be applied to this document. Use a simpler CSS selector.`);
   }
-  return { positions: positions.sort((a, b) => a - b), documentLevel: matches.some(isDocumentLevel) };
+}
+
+/** Positions of the matches inside the body, in document order, each once. */
+function matchPositions(document: Document, index: PageIndex, selectors: string[], option: string): { positions: number[]; documentLevel: boolean } {
+  const positions = new Set<number>();
+  let documentLevel = false;
+  for (const selector of selectors) {
+    for (const element of select(document, selector, option)) {
+      if (isDocumentLevel(element)) documentLevel = true;
+      const i = index.indexOf(element);
+      if (i > 0) positions.add(i);
+    }
+  }
+  return { positions: [...positions].sort((a, b) => a - b), documentLevel };
 }
 
 export function applyTagFilters(
@@ -41,8 +54,8 @@ export function applyTagFilters(
   const include = usable(includeTags);
   const exclude = usable(excludeTags);
   // Both selector lists see the page before either has changed it.
-  const included = include.length > 0 ? matchPositions(document, index, include) : undefined;
-  const excluded = exclude.length > 0 ? matchPositions(document, index, exclude) : undefined;
+  const included = include.length > 0 ? matchPositions(document, index, include, 'includeTags') : undefined;
+  const excluded = exclude.length > 0 ? matchPositions(document, index, exclude, 'excludeTags') : undefined;
 
   if (excluded) {
     if (excluded.documentLevel) index.keepOnly([]);

@@ -118,7 +118,8 @@ export function extractMetadata(document: Document, baseUrl: string | undefined)
   const metadata = emptyMetadata();
   const values = metaValues(document);
 
-  const titleElement = document.head?.getElementsByTagName('title')[0] ?? document.getElementsByTagName('title')[0];
+  // The document's <title>, not an SVG icon's.
+  const titleElement = Array.from(document.getElementsByTagName('title')).find((t) => !t.closest('svg'));
   const title = titleElement ? collapse(titleElement.textContent ?? '') : '';
   metadata.title = title || first(values, 'og:title') || undefined;
   metadata.description = first(values, 'description') || first(values, 'og:description') || undefined;
