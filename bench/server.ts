@@ -3,8 +3,9 @@
  *
  * Starts `tsx src/main.ts serve` as a child process (free port, temp DATA_DIR, an API key made
  * with the CLI), then from this process:
- *   1. autocannon, 16 connections for 10 s (3 s with --quick), POST /v2/parse with a 20 KB HTML
- *      upload (the multipart body is built once) → requests/s and latency percentiles;
+ *   1. autocannon, 16 connections for 10 s (3 s with --quick) after 64 warm-up requests that
+ *      start the parse workers, POST /v2/parse with a 20 KB HTML upload (the multipart body is built
+ *      once) → requests/s and latency percentiles;
  *   2. one 50 MB HTML upload streamed to the server while its RSS (/proc/<pid>/status VmRSS) is
  *      sampled every 20 ms → baseline, peak while the body arrives, peak until the answer, and
  *      the growth compared with the file size.
@@ -23,6 +24,7 @@ const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 const quick = process.argv.includes('--quick');
 const DURATION_S = quick ? 3 : 10;
 const CONNECTIONS = 16;
+const WARMUP_REQUESTS = 4 * CONNECTIONS;
 const SMALL_BYTES = 20 * 1024;
 const BIG_BYTES = 50 * 1024 * 1024;
 const BOUNDARY = 'folio-bench-boundary-Q2xhdWRlQmVuY2g';
@@ -110,14 +112,18 @@ async function loadTest(url: string, key: string) {
   // Check once that the request is answered 200 before measuring.
   const check = await fetch(`${url}/v2/parse`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, body });
   if (check.status !== 200) throw new Error(`the 20 KB upload was answered ${check.status}: ${await check.text()}`);
-  return autocannon({
+  const base = {
     url: `${url}/v2/parse`,
-    method: 'POST',
+    method: 'POST' as const,
     connections: CONNECTIONS,
-    duration: DURATION_S,
     headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
     body,
-  });
+  };
+  // Warm-up, not measured: every parse worker starts (and compiles its modules) on first use. A
+  // fixed number of requests, not a duration: a timed run ends by dropping its in-flight
+  // requests, and a parse whose client went away stops its worker, which then has to restart.
+  await autocannon({ ...base, amount: WARMUP_REQUESTS });
+  return autocannon({ ...base, duration: DURATION_S });
 }
 
 interface UploadMemory {
@@ -130,7 +136,10 @@ interface UploadMemory {
 }
 
 /** Streams a 50 MB HTML file (real content, then a comment as padding) and samples the server's RSS. */
-async function bigUpload(url: string, key: string, pid: number): Promise<UploadMemory> {
+async function bigUpload(url: string, key: string, pid: number, settle: () => Promise<void>): Promise<UploadMemory> {
+  // The timed run dropped its in-flight requests (and so restarted workers): wait until parses
+  // are answered again, so that the upload measures the upload and its parse only.
+  await settle();
   await new Promise((r) => setTimeout(r, 500));
   const baseline = rssBytes(pid);
   let peak = baseline;
@@ -201,12 +210,17 @@ async function main(): Promise<number> {
     server = await startServer(dataDir);
     const idle = rssBytes(server.pid);
     const load = await loadTest(server.url, key);
-    const memory = await bigUpload(server.url, key, server.pid);
+    const small = Buffer.concat([Buffer.from(partHead('article.html')), articleHtml(SMALL_BYTES), Buffer.from(PART_TAIL)]);
+    const settle = async () => {
+      const headers = { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` };
+      await Promise.all([1, 2, 3, 4].map(() => fetch(`${server?.url}/v2/parse`, { method: 'POST', headers, body: small }).then((r) => r.arrayBuffer())));
+    };
+    const memory = await bigUpload(server.url, key, server.pid, settle);
     const fmt = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
     const lines = [
       `folio server benchmark (${os.cpus().length} CPUs, Node ${process.version}${quick ? ', --quick' : ''})`,
       '',
-      `POST /v2/parse, 20 KB HTML upload, ${CONNECTIONS} connections, ${load.duration.toFixed(1)} s`,
+      `POST /v2/parse, 20 KB HTML upload, ${CONNECTIONS} connections, ${load.duration.toFixed(1)} s after ${WARMUP_REQUESTS} warm-up requests`,
       row('requests/s (mean)', load.requests.average.toFixed(1)),
       row('latency p50 / p99 / max', `${load.latency.p50} / ${load.latency.p99} / ${load.latency.max} ms`),
       row('requests (2xx / non-2xx / errors)', `${load['2xx']} / ${load.non2xx} / ${load.errors}`),

@@ -4,8 +4,13 @@
  * unexpected failures (500 without internals), timeouts and the 402/429 shapes. No spool file
  * survives any of them.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../src/errors.ts';
+import { errorHandler } from '../../src/http/error-handler.ts';
+import { createLogger } from '../../src/log.ts';
 import { inProcessRunner, type ParseRunner } from '../../src/http/runner.ts';
 import { readCorpus } from '../helpers/corpus.ts';
 import { BOUNDARY, multipartBody, postParse, request, spoolDrained, startTestService, upload, type RawResponse, type TestService } from './helpers.ts';
@@ -205,5 +210,28 @@ describe('failures of the runner', () => {
   it('402 and 429 carry the same shape', async () => {
     expectError(await postParse(failingService, upload('credits.html', blog)), 402, 'PAYMENT_REQUIRED', 'credits');
     expectError(await postParse(failingService, upload('busy.html', blog)), 429, 'RATE_LIMITED', 'retry');
+  });
+});
+
+describe('the error handler with framework errors', () => {
+  it('body-parser JSON errors become 400 BAD_REQUEST in the spec shape', async () => {
+    // folio's parse route takes no JSON body; later JSON routes share this error handler.
+    const app = express();
+    app.post('/json', express.json({ limit: '1kb' }), (_req, res) => {
+      res.json({ ok: true });
+    });
+    app.use(errorHandler(createLogger({ level: 'silent' })));
+    const server = http.createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/json`;
+    try {
+      const broken = await request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.from('{"a":') });
+      expectError(broken, 400, 'BAD_REQUEST', 'not valid JSON');
+      const big = await request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ a: 'x'.repeat(4000) })) });
+      expectError(big, 400, 'BAD_REQUEST', 'too large');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
