@@ -115,8 +115,11 @@ describe('readHtml: metadata', () => {
     expect((tasks as string[])[0]).toContain('name=News');
   });
 
-  it('falls back to og:title when the page has no <title>', async () => {
-    const text = readCorpus('html', 'readability', 'ars-1', 'source.html').toString('utf8').replace(/<title>[\s\S]*?<\/title>/i, '');
+  it('falls back to og:title when the page has no <title> (an SVG icon\'s <title> does not count)', async () => {
+    const text = readCorpus('html', 'readability', 'ars-1', 'source.html')
+      .toString('utf8')
+      .replace(/<title>[\s\S]*?<\/title>/i, '')
+      .replace(/<body([^>]*)>/, '<body$1><svg viewBox="0 0 10 10"><title>Share this story</title></svg>');
     const { metadata } = await readBytes(Buffer.from(text));
     expect(metadata.title).toBe('Just-released Minecraft exploit makes it easy to crash game servers');
   });
