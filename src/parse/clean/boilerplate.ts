@@ -1,16 +1,21 @@
 /**
  * `onlyMainContent`, first half: removes page furniture of a web page — navigation, page
- * header and footer, sidebars, share bars, breadcrumbs, "related posts", comment sections and
- * forms, newsletter boxes, pop-ups — recognised by tag, ARIA role, and class/id words (split on
- * `-`/`_`, matched word by word: `site-footer` is a footer, `footnote` is not).
+ * header and footer, sidebars, share bars, breadcrumbs, "related posts", comment forms,
+ * newsletter boxes, pop-ups — recognised by tag, ARIA role, and class/id words (split on
+ * `-`/`_`, matched word by word: `site-footer` is a footer, `footnote` is not). Comment threads
+ * are kept: on forums, issue trackers and Q&A pages they are the content (Firecrawl keeps them
+ * too).
  *
  * Guards, so that real content is not dropped:
  *  - `html`, `body`, `main`, `article`, `[role=main]`, `[itemprop=articleBody]` are never
- *    removed;
+ *    removed; inside them an `<aside>` is a callout unless it is a box of links, and a
+ *    `banner`/`contentinfo` role is not the page's header or footer;
  *  - an element that holds the page's title heading is kept (the article's `<header>`);
  *  - an element holding most of the page's text is kept (a wrapper named `has-sidebar`);
- *  - nothing inside `<pre>`/`<code>` is looked at (highlighters name spans `comment`, `nav`…);
- *  - "soft" words (menu, widget, promo, …) only remove link-heavy elements.
+ *  - nothing inside `<pre>`/`<code>` is looked at (highlighters name spans `comment`, `nav`…),
+ *    nor class words on table cells, nor utility-class variants (`md:hidden`);
+ *  - "soft" words (menu, widget, promo, …) only remove link-heavy elements;
+ *  - when everything looks like furniture (a link hub), nothing is removed.
  */
 import type { PageIndex } from './page-index.ts';
 

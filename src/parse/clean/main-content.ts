@@ -14,8 +14,9 @@
  *    step (a standfirst, a closing note), and the headings just before each step are kept.
  *
  * The title heading (title-heading.ts) is kept in front of the container when it lies outside
- * it, with the small block around it (kicker, standfirst) when there is one. Everything works on the page index's
- * counts, so the choice is linear in page size.
+ * it, with the small block around it (kicker, standfirst) when there is one. Everything works on
+ * the page index's counts, so the choice is linear in page size. The thresholds were tuned on
+ * the Readability and Defuddle corpora (test/parse/clean-readability.test.ts holds the ratchet).
  */
 import type { PageIndex } from './page-index.ts';
 
