@@ -14,6 +14,8 @@ export interface ParseJobMessage {
 }
 
 export type WorkerReply =
+  /** Sent once, when every reader is loaded and the worker can take jobs. */
+  | { id: 0; type: 'ready' }
   | { id: number; type: 'done'; data: ParseData }
   | { id: number; type: 'failed'; error: { code: ErrorCode; message: string } | null }
   | { id: number; type: 'progress'; progress: Progress };

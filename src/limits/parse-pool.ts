@@ -33,6 +33,8 @@ export interface ParseRunOptions {
 
 export interface ParsePool {
   run(input: ParseInput, options: ParseOptions, runOptions?: ParseRunOptions): Promise<ParseData>;
+  /** Resolves when every worker has loaded its readers (start-up waits for this). */
+  ready(): Promise<void>;
   /** Parses running and waiting right now. */
   load(): { running: number; queued: number };
   close(): Promise<void>;
@@ -54,8 +56,13 @@ interface Job {
 
 interface Slot {
   worker?: Worker;
+  /** The worker has loaded every reader and said so. */
+  ready: boolean;
   job?: Job;
 }
+
+/** A worker that dies this many times in a row before it is ready means the build is broken. */
+const MAX_BOOT_FAILURES = 3;
 
 const bootstrapUrl = new URL('./parse-worker-bootstrap.mjs', import.meta.url);
 
@@ -67,10 +74,16 @@ export function timeoutError(timeoutMs: number): ServiceError {
 }
 
 export function createParsePool(opts: ParsePoolOptions): ParsePool {
-  const slots: Slot[] = Array.from({ length: opts.size }, () => ({}));
+  const slots: Slot[] = Array.from({ length: opts.size }, () => ({ ready: false }));
   const queue: Job[] = [];
   let nextId = 1;
   let closed = false;
+  let bootFailures = 0;
+  const readyWaiters: { resolve: () => void; reject: (err: Error) => void }[] = [];
+
+  function notifyIfAllReady(): void {
+    if (slots.every((s) => s.ready)) for (const waiter of readyWaiters.splice(0)) waiter.resolve();
+  }
 
   function spawn(slot: Slot): Worker {
     const worker = new Worker(bootstrapUrl, {
@@ -79,7 +92,17 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
       stderr: false,
     });
     worker.unref();
-    worker.on('message', (reply: WorkerReply & { detail?: string }) => onReply(slot, reply));
+    slot.ready = false;
+    worker.on('message', (reply: WorkerReply & { detail?: string }) => {
+      if (reply.type === 'ready') {
+        slot.ready = true;
+        bootFailures = 0;
+        notifyIfAllReady();
+        dispatch();
+      } else {
+        onReply(slot, reply);
+      }
+    });
     worker.on('error', (err: Error & { code?: string }) => onWorkerDeath(slot, worker, err));
     worker.on('exit', () => onWorkerDeath(slot, worker));
     slot.worker = worker;
@@ -92,7 +115,7 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
     if (slot && slot.job === job) slot.job = undefined;
   }
 
-  function onReply(slot: Slot, reply: WorkerReply & { detail?: string }): void {
+  function onReply(slot: Slot, reply: Exclude<WorkerReply, { type: 'ready' }> & { detail?: string }): void {
     const job = slot.job;
     if (!job || job.id !== reply.id) return;
     if (reply.type === 'progress') {
@@ -119,7 +142,9 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
   /** A worker that dies takes its job with it; the slot gets a fresh worker on next use. */
   function onWorkerDeath(slot: Slot, worker: Worker, err?: Error & { code?: string }): void {
     if (slot.worker !== worker) return;
+    const wasReady = slot.ready;
     slot.worker = undefined;
+    slot.ready = false;
     const job = slot.job;
     if (job) {
       finish(slot, job);
@@ -135,7 +160,27 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
         job.reject(new Error('parse worker died'));
       }
     }
-    if (!closed) dispatch();
+    if (!wasReady && !job) {
+      bootFailures++;
+      opts.onUnexpectedError?.(`parse worker failed to start: ${err ? (err.stack ?? err.message) : 'it exited'}`);
+      if (bootFailures >= MAX_BOOT_FAILURES) {
+        // Respawning would loop: fail what waits, and try again only when new work comes.
+        const cannotStart = new Error(`parse workers cannot start: ${err?.message ?? 'they exit while loading'}`);
+        for (const waiting of queue.splice(0)) {
+          finish(undefined, waiting);
+          waiting.reject(cannotStart);
+        }
+        for (const waiter of readyWaiters.splice(0)) waiter.reject(cannotStart);
+        return;
+      }
+    }
+    if (!closed) replenish();
+  }
+
+  /** Every slot without a worker gets one, so boot cost is paid before work arrives. */
+  function replenish(): void {
+    for (const slot of slots) if (!slot.worker && !closed) spawn(slot);
+    dispatch();
   }
 
   /** Stops the job wherever it is: still queued, or running (its worker is terminated). */
@@ -152,26 +197,31 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
     finish(slot, job);
     const worker = slot.worker;
     slot.worker = undefined;
+    slot.ready = false;
     void worker?.terminate();
     job.reject(reason);
-    dispatch();
+    replenish();
   }
 
   function dispatch(): void {
     for (const slot of slots) {
       if (closed || queue.length === 0) return;
-      if (slot.job) continue;
+      if (!slot.worker) spawn(slot);
+      if (slot.job || !slot.ready || !slot.worker) continue;
       const job = queue.shift() as Job;
       slot.job = job;
       job.startedAt = Date.now();
-      const worker = slot.worker ?? spawn(slot);
+      const worker = slot.worker;
       const { bytes } = job.message;
       worker.postMessage(job.message, [bytes.buffer as ArrayBuffer]);
     }
   }
 
+  replenish();
+
   return {
     run(input, options, runOptions = {}) {
+      if (bootFailures >= MAX_BOOT_FAILURES) bootFailures = 0;
       if (closed) return Promise.reject(new ServiceError('UNKNOWN_ERROR', 'The server is shutting down.'));
       if (queue.length >= opts.maxQueue) {
         return Promise.reject(
@@ -194,7 +244,7 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
             options,
           },
           enqueuedAt: Date.now(),
-          waited: slots.every((s) => s.job !== undefined) || queue.length > 0,
+          waited: !slots.some((s) => s.ready && s.job === undefined) || queue.length > 0,
           resolve,
           reject,
           ...(runOptions.onProgress ? { onProgress: runOptions.onProgress } : {}),
@@ -211,11 +261,16 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
         dispatch();
       });
     },
+    ready() {
+      if (slots.every((s) => s.ready)) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => readyWaiters.push({ resolve, reject }));
+    },
     load() {
       return { running: slots.filter((s) => s.job).length, queued: queue.length };
     },
     async close() {
       closed = true;
+      for (const waiter of readyWaiters.splice(0)) waiter.resolve();
       const shutdown = new ServiceError('UNKNOWN_ERROR', 'The server is shutting down.');
       for (const job of queue.splice(0)) {
         finish(undefined, job);
@@ -225,6 +280,7 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
         slots.map(async (slot) => {
           const worker = slot.worker;
           slot.worker = undefined;
+          slot.ready = false;
           if (slot.job) {
             const job = slot.job;
             finish(slot, job);

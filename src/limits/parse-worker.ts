@@ -1,7 +1,7 @@
 /** A parse worker thread: runs parse() for one job at a time and posts the outcome back. */
 import { parentPort } from 'node:worker_threads';
 import { isServiceError } from '../errors.ts';
-import { parse } from '../parse/index.ts';
+import { parse, preloadReaders } from '../parse/index.ts';
 import type { ParseJobMessage, WorkerReply } from './parse-messages.ts';
 
 const port = parentPort;
@@ -10,6 +10,10 @@ if (!port) throw new Error('parse-worker must run in a worker thread');
 function reply(message: WorkerReply): void {
   port?.postMessage(message);
 }
+
+// Load every reader before taking work, so no request pays for a cold start.
+await preloadReaders();
+reply({ id: 0, type: 'ready' });
 
 port.on('message', (job: ParseJobMessage) => {
   const bytes = Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength);

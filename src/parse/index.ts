@@ -10,7 +10,9 @@ import { detectLanguage, sampleText } from './derive/language.ts';
 import { detect, type Detected } from './detect.ts';
 import type { Progress } from './document.ts';
 import { requestedFormats, type ParseOptions } from './options.ts';
-import { READERS } from './readers/index.ts';
+import { readerFor } from './readers/index.ts';
+
+export { preloadReaders } from './readers/index.ts';
 import { toHtml } from './writers/html.ts';
 import { collectImages, collectLinks } from './writers/links.ts';
 import { toMarkdown } from './writers/markdown.ts';
@@ -63,7 +65,8 @@ export async function parse(input: ParseInput, options: ParseOptions, ctx: Parse
   refuseUnbuiltFeatures(options);
   const signal = ctx.signal ?? new AbortController().signal;
   const detected: Detected = detect(input.bytes, input.filename, input.contentType);
-  const read = await READERS[detected.kind]({
+  const reader = await readerFor(detected.kind);
+  const read = await reader({
     bytes: input.bytes,
     filename: input.filename,
     kind: detected.kind,

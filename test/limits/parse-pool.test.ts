@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createParsePool } from '../../src/limits/parse-pool.ts';
 import { parseOptions } from '../../src/parse/options.ts';
 import { readCorpus } from '../helpers/corpus.ts';
@@ -9,6 +9,10 @@ const pool = createParsePool({ size: 1, maxQueue: 2, workerMemoryMb: 512, onUnex
 
 afterAll(async () => {
   await pool.close();
+});
+
+beforeAll(async () => {
+  await pool.ready();
 });
 
 describe('parse pool', () => {
@@ -55,6 +59,19 @@ describe('parse pool', () => {
     await expect(pool.run({ bytes: page, filename: 'over.html' }, parseOptions({}))).rejects.toMatchObject({ code: 'RATE_LIMITED', status: 429 });
     const done = await Promise.all(runs);
     expect(done.map((d) => d.metadata.sourceURL)).toEqual(['file:///q0.html', 'file:///q1.html', 'file:///q2.html']);
+  });
+
+  it('is warm before the first parse: every reader loaded, no cold start on the request path', async () => {
+    const fresh = createParsePool({ size: 1, maxQueue: 1, workerMemoryMb: 512 });
+    try {
+      await fresh.ready();
+      const started = performance.now();
+      await fresh.run({ bytes: readCorpus('pdf', 'pdfjs', 'rotation.pdf'), filename: 'r.pdf' }, parseOptions({}));
+      // A cold worker takes seconds to load pdf.js and the other readers; a warm one parses this page in milliseconds.
+      expect(performance.now() - started).toBeLessThan(1500);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('stops a parse when its signal aborts', async () => {

@@ -1,14 +1,14 @@
-/** One reader per document kind; each produces the same intermediate document. */
+/**
+ * One reader per document kind; each produces the same intermediate document. Readers load on
+ * first use, so a one-off parse (the CLI) pays only for the reader it needs; the parse pool's
+ * workers call `preloadReaders()` before they take work.
+ */
 import { ServiceError } from '../../errors.ts';
 import type { DocumentKind } from '../detect.ts';
 import type { Reader } from '../document.ts';
-import { readDocx } from './docx/index.ts';
-import { readHtml } from './html/index.ts';
-import { readPdf } from './pdf/index.ts';
-import { readSpreadsheet } from './spreadsheet/index.ts';
 
-function notYetSupported(label: string): Reader {
-  return async () => {
+function notYetSupported(label: string): () => Promise<Reader> {
+  return async () => async () => {
     throw new ServiceError(
       'NOT_YET_SUPPORTED',
       `${label} files are accepted by the interface but this folio build cannot read them yet. Convert the file to .docx or .pdf and upload it again.`,
@@ -16,13 +16,30 @@ function notYetSupported(label: string): Reader {
   };
 }
 
-export const READERS: Record<DocumentKind, Reader> = {
-  html: readHtml,
-  pdf: readPdf,
-  docx: readDocx,
-  xlsx: readSpreadsheet,
-  xls: readSpreadsheet,
+const LOADERS: Record<DocumentKind, () => Promise<Reader>> = {
+  html: async () => (await import('./html/index.ts')).readHtml,
+  pdf: async () => (await import('./pdf/index.ts')).readPdf,
+  docx: async () => (await import('./docx/index.ts')).readDocx,
+  xlsx: async () => (await import('./spreadsheet/index.ts')).readSpreadsheet,
+  xls: async () => (await import('./spreadsheet/index.ts')).readSpreadsheet,
   doc: notYetSupported('Word 97–2003 (.doc)'),
   odt: notYetSupported('OpenDocument text (.odt)'),
   rtf: notYetSupported('RTF (.rtf)'),
 };
+
+const loaded = new Map<DocumentKind, Promise<Reader>>();
+
+export function readerFor(kind: DocumentKind): Promise<Reader> {
+  let reader = loaded.get(kind);
+  if (!reader) {
+    reader = LOADERS[kind]();
+    loaded.set(kind, reader);
+  }
+  return reader;
+}
+
+/** Loads every reader (and what it loads lazily itself, where it offers a way). */
+export async function preloadReaders(): Promise<void> {
+  await Promise.all((Object.keys(LOADERS) as DocumentKind[]).map(readerFor));
+  await (await import('./pdf/pdfjs.ts')).loadPdfjs();
+}
