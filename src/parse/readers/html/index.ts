@@ -5,13 +5,14 @@
 import { parseHTML } from 'linkedom';
 import type { ReadInput, ReadResult } from '../../document.ts';
 import { decodeHtml } from './decode.ts';
+import { collectHeadElements } from './head-elements.ts';
 import { attribute, extractMetadata } from './metadata.ts';
 import { normalizeStructure } from './structure.ts';
 
 /** `<base href>` when it is an absolute URL (a relative one has nothing to resolve against). */
-export function absoluteBaseHref(document: Document): string | undefined {
+export function absoluteBaseHref(bases: readonly Element[]): string | undefined {
   let href: string | undefined;
-  for (const base of Array.from(document.getElementsByTagName('base'))) {
+  for (const base of bases) {
     href = attribute(base, 'href')?.trim();
     if (href !== undefined) break;
   }
@@ -30,10 +31,11 @@ export async function readHtml(input: ReadInput): Promise<ReadResult> {
   const { document } = parseHTML(decoded.text);
   normalizeStructure(document);
   input.signal.throwIfAborted();
-  const baseUrl = absoluteBaseHref(document);
+  const head = collectHeadElements(document);
+  const baseUrl = absoluteBaseHref(head.bases);
   const result: ReadResult = {
     document,
-    metadata: extractMetadata(document, baseUrl),
+    metadata: extractMetadata(document, head, baseUrl),
     warnings: decoded.warnings,
     rawHtml: decoded.text,
   };

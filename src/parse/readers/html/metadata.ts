@@ -5,6 +5,7 @@
  * …); a key that occurs more than once becomes an array of strings.
  */
 import { emptyMetadata, type DocumentMetadata } from '../../document.ts';
+import type { HeadElements } from './head-elements.ts';
 
 /** Firecrawl's named fields: response key → the meta `name`/`property` it is read from. */
 const NAMED_FIELDS: ReadonlyArray<readonly [string, string]> = [
@@ -52,9 +53,9 @@ function collapse(text: string): string {
 }
 
 /** All `<meta>` values by key (name or property, as written), in document order. */
-function metaValues(document: Document): Map<string, string[]> {
+function metaValues(metas: readonly Element[]): Map<string, string[]> {
   const values = new Map<string, string[]>();
-  for (const meta of Array.from(document.getElementsByTagName('meta'))) {
+  for (const meta of metas) {
     const key = (attribute(meta, 'name') || attribute(meta, 'property') || '').trim();
     const content = attribute(meta, 'content');
     if (!key || content === null) continue;
@@ -83,8 +84,8 @@ function all(values: Map<string, string[]>, lowerKey: string): string[] {
   return out;
 }
 
-function httpEquiv(document: Document, name: string): string | undefined {
-  for (const meta of Array.from(document.getElementsByTagName('meta'))) {
+function httpEquiv(metas: readonly Element[], name: string): string | undefined {
+  for (const meta of metas) {
     if (attribute(meta, 'http-equiv')?.trim().toLowerCase() === name) {
       const content = attribute(meta, 'content')?.trim();
       if (content) return content;
@@ -94,9 +95,9 @@ function httpEquiv(document: Document, name: string): string | undefined {
 }
 
 /** `<link rel="icon">` (or any rel containing "icon"), resolved against the base when there is one. */
-function favicon(document: Document, baseUrl: string | undefined): string | undefined {
+function favicon(links: readonly Element[], baseUrl: string | undefined): string | undefined {
   let href: string | undefined;
-  for (const link of Array.from(document.getElementsByTagName('link'))) {
+  for (const link of links) {
     const rel = (attribute(link, 'rel') ?? '').toLowerCase().split(/\s+/);
     const value = attribute(link, 'href')?.trim();
     if (!value) continue;
@@ -114,12 +115,11 @@ function favicon(document: Document, baseUrl: string | undefined): string | unde
   }
 }
 
-export function extractMetadata(document: Document, baseUrl: string | undefined): DocumentMetadata {
+export function extractMetadata(document: Document, head: HeadElements, baseUrl: string | undefined): DocumentMetadata {
   const metadata = emptyMetadata();
-  const values = metaValues(document);
+  const values = metaValues(head.metas);
 
-  // The document's <title>, not an SVG icon's.
-  const titleElement = Array.from(document.getElementsByTagName('title')).find((t) => !t.closest('svg'));
+  const titleElement = head.titles[0];
   const title = titleElement ? collapse(titleElement.textContent ?? '') : '';
   metadata.title = title || first(values, 'og:title') || undefined;
   metadata.description = first(values, 'description') || first(values, 'og:description') || undefined;
@@ -127,7 +127,7 @@ export function extractMetadata(document: Document, baseUrl: string | undefined)
 
   const lang = attribute(document.documentElement, 'lang')?.trim();
   const ogLocale = first(values, 'og:locale');
-  metadata.language = lang || httpEquiv(document, 'content-language') || ogLocale?.replace(/_/g, '-') || undefined;
+  metadata.language = lang || httpEquiv(head.metas, 'content-language') || ogLocale?.replace(/_/g, '-') || undefined;
 
   for (const [key, list] of values) {
     metadata.extra[key] = list.length === 1 ? (list[0] as string) : list;
@@ -138,7 +138,7 @@ export function extractMetadata(document: Document, baseUrl: string | undefined)
   }
   const alternates = all(values, 'og:locale:alternate');
   if (alternates.length > 0 && !('ogLocaleAlternate' in metadata.extra)) metadata.extra.ogLocaleAlternate = alternates;
-  const icon = favicon(document, baseUrl);
+  const icon = favicon(head.links, baseUrl);
   if (icon !== undefined && !('favicon' in metadata.extra)) metadata.extra.favicon = icon;
   return metadata;
 }
