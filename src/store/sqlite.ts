@@ -98,7 +98,7 @@ export function openSqliteStore(dataDir: string): SqliteStore {
     insertKey: db.prepare('INSERT INTO api_keys (id, team_id, key_hash, prefix, created_at) VALUES (?, ?, ?, ?, ?)'),
     keyById: db.prepare<[string], ApiKeyRow>(`${keySelect} WHERE k.id = ?`),
     keyByHash: db.prepare<[string], ApiKeyRow>(`${keySelect} WHERE k.key_hash = ?`),
-    allKeys: db.prepare<[], ApiKeyRow>(`${keySelect} ORDER BY k.created_at, k.id`),
+    allKeys: db.prepare<[], ApiKeyRow>(`${keySelect} ORDER BY k.created_at, k.rowid`),
     revoke: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
     touch: db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?'),
   };
