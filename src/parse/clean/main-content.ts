@@ -120,7 +120,7 @@ function descend(index: PageIndex): Choice {
  * Readability's sibling step: when the last step left text-rich, link-poor siblings behind,
  * the parent becomes the container and keeps only them, the container and its leading headings.
  */
-function withContentSiblings(index: PageIndex, choice: Choice): Choice {
+function withContentSiblings(index: PageIndex, choice: Choice, titleHeading: number | undefined): Choice {
   const { container } = choice;
   if (container === 0) return choice;
   const parent = index.parent[container] as number;
@@ -133,6 +133,9 @@ function withContentSiblings(index: PageIndex, choice: Choice): Choice {
       found = true;
     }
   }
+  // The sibling holding the title heading stays in place rather than being moved to the front.
+  const titleSibling = titleHeading === undefined ? undefined : siblings.find((s) => index.contains(s, titleHeading));
+  if (found && titleSibling !== undefined) keep.add(titleSibling);
   if (!found) return choice;
   for (const s of siblings) if (!keep.has(s)) index.remove(s);
   return { container: parent, headings: choice.headings.filter((h) => !keep.has(h)) };
@@ -179,7 +182,7 @@ function standalone(index: PageIndex, container: number, document: Document): { 
 export function pickMainContent(document: Document, index: PageIndex, titleHeading: number | undefined): Element | undefined {
   if (index.mass(0) === 0) return undefined;
   const semantic = semanticContainer(index);
-  const choice = semantic !== undefined ? { container: semantic, headings: [] } : withContentSiblings(index, descend(index));
+  const choice = semantic !== undefined ? { container: semantic, headings: [] } : withContentSiblings(index, descend(index), titleHeading);
   if (choice.container === 0) return undefined;
 
   const kept: number[] = [];
