@@ -1,0 +1,23 @@
+/**
+ * `npm run bench`: every benchmark in turn, each in its own process so one's heap and JIT state
+ * do not colour the next. Pass `--quick` through for the fixed subsets.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const tsx = path.join(here, '..', 'node_modules', '.bin', 'tsx');
+const benches = ['html-markdown.ts', 'docx.ts', 'server.ts'];
+const passThrough = process.argv.slice(2);
+
+let failed = 0;
+for (const bench of benches) {
+  process.stdout.write(`\n=== ${bench} ===\n`);
+  const run = spawnSync(tsx, [path.join(here, bench), ...passThrough], { stdio: 'inherit' });
+  if (run.status !== 0) {
+    failed++;
+    process.stdout.write(`${bench} exited with ${run.status ?? run.signal}\n`);
+  }
+}
+process.exit(failed === 0 ? 0 : 1);
