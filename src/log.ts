@@ -38,8 +38,15 @@ export function createLogger(options: LoggerOptions): Logger {
   return options.destination ? pino(config, options.destination) : pino(config);
 }
 
-/** The path of a request URL without its query string (query strings may carry credentials). */
+const KEY_IN_PATH = /folio_[A-Za-z0-9_-]{8,}/g;
+
+/**
+ * The path of a request URL as logged: without its query string (query strings may carry
+ * credentials), and with anything shaped like an API key masked (legacy clients put the key in
+ * the path, `/{API_KEY}/v2/mcp`).
+ */
 export function pathOnly(url: string): string {
   const q = url.indexOf('?');
-  return q === -1 ? url : url.slice(0, q);
+  const path = q === -1 ? url : url.slice(0, q);
+  return path.replace(KEY_IN_PATH, 'folio_[redacted]');
 }

@@ -128,6 +128,10 @@ describe('logs', () => {
   it('no key used in any request appears in the captured log output', async () => {
     // Also through a 404 and a 500-free error path with the key in the query string.
     await request(`${service.url}/nope?token=${service.key}`, { headers: { authorization: `Bearer ${service.key}`, cookie: `session=${service.key}` } });
+    // The legacy key-in-path form (`/{API_KEY}/v2/mcp`) is logged with the key masked.
+    const legacy = await request(`${service.url}/${service.key}/v2/mcp`, { method: 'POST' });
+    expect(legacy.text).not.toContain(service.key);
+    expect(service.logLines().filter((l) => l.msg === 'request').at(-1)).toMatchObject({ path: '/folio_[redacted]/v2/mcp' });
     const text = service.logText();
     expect(text.length).toBeGreaterThan(0);
     expect(service.logLines().filter((l) => l.msg === 'request').length).toBeGreaterThan(10);
