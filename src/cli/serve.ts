@@ -44,7 +44,17 @@ export async function startService(config: Config, options: ServiceOptions = {})
         maxQueue: config.maxQueuedParses,
         workerMemoryMb: config.parseWorkerMemoryMb,
         onUnexpectedError: (detail) => logger.error({ detail }, 'parse failed unexpectedly'),
+        onWorkerOutput: (line) => logger.debug({ worker: line }, 'parse worker output'),
       });
+  // Workers load every reader before they take work; listening before that would hand the
+  // first requests a cold start that counts against their timeout.
+  try {
+    await pool?.ready();
+  } catch (err) {
+    await pool?.close();
+    await store.close();
+    throw err;
+  }
   const runner: ParseRunner = options.runner ?? ((input, opts, run) => (pool as NonNullable<typeof pool>).run(input, opts, run));
   const app = createApp({ keys: store, runner, logger, spoolDir });
   const server = http.createServer(app);

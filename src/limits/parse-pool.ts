@@ -23,11 +23,16 @@ export interface ParsePoolOptions {
   workerMemoryMb: number;
   /** Called with the details of an unexpected failure (a bug, not the client's input). */
   onUnexpectedError?: (detail: string) => void;
+  /** What a worker's libraries print (SheetJS and pdf.js talk on the console), line by line. */
+  onWorkerOutput?: (line: string) => void;
 }
 
 export interface ParseRunOptions {
   onProgress?: (progress: Progress) => void;
-  /** Aborts the parse (e.g. the client went away); the worker is stopped. */
+  /**
+   * The client went away. A parse still waiting is dropped; one already running finishes
+   * within its timeout, because replacing a worker costs seconds of start-up for everyone.
+   */
   signal?: AbortSignal;
 }
 
@@ -88,10 +93,17 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
   function spawn(slot: Slot): Worker {
     const worker = new Worker(bootstrapUrl, {
       resourceLimits: { maxOldGenerationSizeMb: opts.workerMemoryMb },
-      stdout: false,
-      stderr: false,
+      // Captured rather than inherited: library chatter must not land in the server's log stream.
+      stdout: true,
+      stderr: true,
     });
     worker.unref();
+    for (const stream of [worker.stdout, worker.stderr]) {
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk: string) => {
+        for (const line of chunk.split('\n')) if (line.trim()) opts.onWorkerOutput?.(line);
+      });
+    }
     slot.ready = false;
     worker.on('message', (reply: WorkerReply & { detail?: string }) => {
       if (reply.type === 'ready') {
@@ -253,7 +265,9 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
         job.timer = setTimeout(() => cancel(job, timeoutError(options.timeout)), options.timeout);
         const signal = runOptions.signal;
         if (signal) {
-          const onAbort = () => cancel(job, signal.reason);
+          const onAbort = () => {
+            if (queue.includes(job)) cancel(job, signal.reason);
+          };
           signal.addEventListener('abort', onAbort, { once: true });
           job.detachSignal = () => signal.removeEventListener('abort', onAbort);
         }

@@ -74,11 +74,34 @@ describe('parse pool', () => {
     }
   });
 
-  it('stops a parse when its signal aborts', async () => {
-    const controller = new AbortController();
-    const run = pool.run({ bytes: page, filename: 'gone.html' }, parseOptions({}), { signal: controller.signal });
-    controller.abort(new Error('client went away'));
-    await expect(run).rejects.toThrow('client went away');
+  it('drops a waiting parse when its client goes away, and lets a running one finish', async () => {
+    const first = new AbortController();
+    const second = new AbortController();
+    const running = pool.run({ bytes: page, filename: 'running.html' }, parseOptions({}), { signal: first.signal });
+    const waiting = pool.run({ bytes: page, filename: 'waiting.html' }, parseOptions({}), { signal: second.signal });
+    expect(pool.load()).toEqual({ running: 1, queued: 1 });
+    second.abort(new Error('client went away'));
+    first.abort(new Error('client went away'));
+    await expect(waiting).rejects.toThrow('client went away');
+    // The running parse keeps its worker (no restart for anyone) and completes.
+    await expect(running).resolves.toMatchObject({ metadata: { sourceURL: 'file:///running.html' } });
     expect(pool.load()).toEqual({ running: 0, queued: 0 });
+  });
+
+  it('hands what a worker prints to onWorkerOutput instead of the process output', async () => {
+    const lines: string[] = [];
+    const chatty = createParsePool({ size: 1, maxQueue: 1, workerMemoryMb: 512, onWorkerOutput: (line) => lines.push(line) });
+    try {
+      await chatty.ready();
+      // SheetJS reports this damaged workbook on the console while reading it.
+      const xls = readCorpus('office', 'xls', 'tika-testEXCEL.xls');
+      const damaged = Buffer.from(xls);
+      for (let i = 600; i < damaged.length; i += 97) damaged[i] = (damaged[i] ?? 0) ^ 0xff;
+      await chatty.run({ bytes: damaged, filename: 'damaged.xls' }, parseOptions({})).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(lines.length).toBeGreaterThan(0);
+    } finally {
+      await chatty.close();
+    }
   });
 });

@@ -3,6 +3,7 @@
  * format applied) and formulas as their cached values; styles, formulas and VBA are not kept.
  * The codepage tables are loaded so that BIFF5/BIFF8 strings in legacy codepages decode.
  */
+import zlib from 'node:zlib';
 import * as XLSX from 'xlsx';
 import * as cpexcel from 'xlsx/dist/cpexcel.full.mjs';
 import { ServiceError } from '../../../errors.ts';
@@ -10,6 +11,10 @@ import { decodeHtml } from '../html/decode.ts';
 
 // The ESM build exports the tables and `utils` side by side; SheetJS wants the namespace.
 XLSX.set_cptable(cpexcel);
+
+// SheetJS's own pure-JS inflate can spin forever on damaged deflate data (found by the fuzz
+// test: a few flipped bytes in an .xlsx). Node's zlib stops at the damage and throws instead.
+XLSX.CFB.utils.use_zlib(zlib);
 
 /** The read options: displayed values, number formats kept, nothing else. */
 export function readOptions(maxRows: number): XLSX.ParsingOptions {
