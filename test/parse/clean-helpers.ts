@@ -5,19 +5,13 @@ import type { ReadResult } from '../../src/parse/document.ts';
 import { parseOptions, type ParseOptionsInput } from '../../src/parse/options.ts';
 import { readHtml } from '../../src/parse/readers/html/index.ts';
 import { readCorpus } from '../helpers/corpus.ts';
+import { readInput } from '../helpers/read-input.ts';
 
 /** Readability's tests resolve the saved pages against this URL. */
 export const READABILITY_BASE = 'http://fakehost/test/page.html';
 
 export async function readBytes(bytes: Buffer, options: ParseOptionsInput = {}): Promise<ReadResult> {
-  return readHtml({
-    bytes,
-    filename: 'page.html',
-    kind: 'html',
-    format: 'html',
-    options: parseOptions(options),
-    signal: new AbortController().signal,
-  });
+  return readHtml(readInput('html', bytes, { filename: 'page.html', options }));
 }
 
 export async function readPage(corpusRelative: string): Promise<ReadResult> {

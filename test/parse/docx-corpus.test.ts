@@ -7,21 +7,15 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isServiceError } from '../../src/errors.ts';
 import type { ReadResult } from '../../src/parse/document.ts';
-import { parseOptions, type ParseOptionsInput } from '../../src/parse/options.ts';
+import type { ParseOptionsInput } from '../../src/parse/options.ts';
 import { readDocx } from '../../src/parse/readers/docx/index.ts';
 import { corpusFiles, corpusPath, readCorpus } from '../helpers/corpus.ts';
+import { readInput } from '../helpers/read-input.ts';
 
 const PER_FILE_MS = 5_000;
 
 function read(file: string, options: ParseOptionsInput = {}): Promise<ReadResult> {
-  return readDocx({
-    bytes: readCorpus('office', 'docx', file),
-    filename: file,
-    kind: 'docx',
-    format: 'docx',
-    options: parseOptions(options),
-    signal: new AbortController().signal,
-  });
+  return readDocx(readInput('docx', readCorpus('office', 'docx', file), { filename: file, options }));
 }
 
 describe('every corpus .docx', () => {

@@ -7,26 +7,18 @@ import { strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { isServiceError } from '../../src/errors.ts';
 import type { ReadResult } from '../../src/parse/document.ts';
-import { parseOptions } from '../../src/parse/options.ts';
 import { readDocx } from '../../src/parse/readers/docx/index.ts';
 import { DocxPackage } from '../../src/parse/readers/docx/package.ts';
 import { readCorpus } from '../helpers/corpus.ts';
+import { readInput, serviceFailure } from '../helpers/read-input.ts';
 
 const SAMPLE = 'mammoth-single-paragraph.docx';
 
 function read(bytes: Uint8Array, signal = new AbortController().signal): Promise<ReadResult> {
-  return readDocx({ bytes: Buffer.from(bytes), filename: 'x.docx', kind: 'docx', format: 'docx', options: parseOptions({}), signal });
+  return readDocx(readInput('docx', bytes, { filename: 'x.docx', signal }));
 }
 
-async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await promise;
-  } catch (err) {
-    if (isServiceError(err)) return { code: err.code, message: err.message };
-    throw err;
-  }
-  throw new Error('expected a ServiceError');
-}
+const failure = serviceFailure;
 
 /** The sample's parts, with some replaced or removed, zipped again. */
 function repack(changes: Record<string, Uint8Array | null>): Uint8Array {

@@ -5,19 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ReadResult } from '../../src/parse/document.ts';
-import { parseOptions, type ParseOptionsInput } from '../../src/parse/options.ts';
+import type { ParseOptionsInput } from '../../src/parse/options.ts';
 import { readDocx } from '../../src/parse/readers/docx/index.ts';
 import { readCorpus } from '../helpers/corpus.ts';
+import { readInput } from '../helpers/read-input.ts';
 
 function read(file: string, options: ParseOptionsInput = {}): Promise<ReadResult> {
-  return readDocx({
-    bytes: readCorpus('office', 'docx', file),
-    filename: file,
-    kind: 'docx',
-    format: 'docx',
-    options: parseOptions(options),
-    signal: new AbortController().signal,
-  });
+  return readDocx(readInput('docx', readCorpus('office', 'docx', file), { filename: file, options }));
 }
 
 function texts(root: Element, selector: string): string[] {

@@ -1,42 +1,19 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { isServiceError } from '../../src/errors.ts';
 import type { Progress, ReadResult } from '../../src/parse/document.ts';
-import { parseOptions, type ParseOptionsInput } from '../../src/parse/options.ts';
 import { readPdf } from '../../src/parse/readers/pdf/index.ts';
 import { readCorpus } from '../helpers/corpus.ts';
+import { readInput, serviceFailure, type ReadInputOverrides } from '../helpers/read-input.ts';
 
-interface Extra {
-  options?: ParseOptionsInput;
-  signal?: AbortSignal;
-  onProgress?: (p: Progress) => void;
+function readBytes(bytes: Buffer, extra: ReadInputOverrides = {}): Promise<ReadResult> {
+  return readPdf(readInput('pdf', bytes, extra));
 }
 
-function readBytes(bytes: Buffer, extra: Extra = {}): Promise<ReadResult> {
-  return readPdf({
-    bytes,
-    filename: 'document.pdf',
-    kind: 'pdf',
-    format: 'pdf',
-    options: parseOptions(extra.options ?? {}),
-    signal: extra.signal ?? new AbortController().signal,
-    ...(extra.onProgress ? { onProgress: extra.onProgress } : {}),
-  });
-}
-
-function read(file: string, extra: Extra = {}): Promise<ReadResult> {
+function read(file: string, extra: ReadInputOverrides = {}): Promise<ReadResult> {
   return readBytes(readCorpus('pdf', ...file.split('/')), extra);
 }
 
-async function failure(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await promise;
-  } catch (err) {
-    if (isServiceError(err)) return { code: err.code, message: err.message };
-    throw err;
-  }
-  throw new Error('expected a ServiceError');
-}
+const failure = serviceFailure;
 
 function pageParagraphs(result: ReadResult, page: number): string[] {
   return [...result.document.querySelectorAll(`section[data-page="${page}"] > p`)].map((p) => p.textContent ?? '');

@@ -6,6 +6,7 @@ import { workbookToHtml } from '../../src/parse/readers/spreadsheet/index.ts';
 import { loadWorkbook } from '../../src/parse/readers/spreadsheet/load.ts';
 import { readSpreadsheet } from '../../src/parse/readers/spreadsheet/index.ts';
 import { readCorpus } from '../helpers/corpus.ts';
+import { readInput } from '../helpers/read-input.ts';
 
 function read(file: string, extra: { signal?: AbortSignal; onProgress?: (p: Progress) => void; format?: string } = {}): Promise<ReadResult> {
   const kind = file.endsWith('.xls') ? 'xls' : 'xlsx';
@@ -250,7 +251,7 @@ describe('spreadsheet reader: HTML saved as .xls', () => {
       Buffer.from([0xf6, 0xdf, 0x65, 0x20, 0x80]),
       Buffer.from('</td><td>Wert</td></tr><tr><td colspan="2">zusammen</td></tr></table></body></html>'),
     ]);
-    const result = await readSpreadsheet({ bytes, filename: 'export.xls', kind: 'xls', format: 'html', options: parseOptions({}), signal: new AbortController().signal });
+    const result = await readSpreadsheet(readInput('xls', bytes, { filename: 'export.xls', format: 'html' }));
     expect(rowTexts(tableAfter(result, 'Sheet1'))).toEqual([['Größe €', 'Wert'], ['zusammen']]);
     expect(result.document.querySelector('td')?.getAttribute('colspan')).toBe('2');
   });
