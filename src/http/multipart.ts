@@ -23,7 +23,7 @@ const ENVELOPE_ALLOWANCE = MAX_OPTIONS_BYTES + 64 * 1024;
 export const EXPECTED_FORM =
   "Send multipart/form-data with a 'file' part (the document, with a filename) and an optional 'options' part (a JSON object).";
 
-export interface ReceivedUpload {
+export interface ReceivedUpload<T> {
   /** The spool file holding the bytes. */
   path: string;
   size: number;
@@ -31,17 +31,17 @@ export interface ReceivedUpload {
   filename: string;
   /** The part's Content-Type, when it sent one. */
   contentType?: string;
-  /** The text of the `options` part, when there was one. */
-  optionsText?: string;
+  /** The `options` part as `readOptions` returned it, when there was one. */
+  options?: T;
 }
 
-export interface ReceiveOptions {
+export interface ReceiveOptions<T> {
   spool: UploadSpool;
   /**
-   * Called as soon as the `options` part has arrived; a ServiceError it throws ends the upload
-   * at once (bad options are answered before a large file is received).
+   * Reads the `options` part as soon as it has arrived; a ServiceError it throws ends the
+   * upload at once (bad options are answered before a large file is received).
    */
-  checkOptions?: (text: string) => void;
+  readOptions: (text: string) => T;
 }
 
 export function fileTooLarge(): ServiceError {
@@ -72,7 +72,7 @@ function checkHead(req: IncomingMessage): void {
  * Reads the multipart body into the spool. Rejects with a ServiceError for anything the client
  * must fix; on rejection the request may be partly unread (`req.complete` is false).
  */
-export function receiveUpload(req: IncomingMessage, { spool, checkOptions }: ReceiveOptions): Promise<ReceivedUpload> {
+export function receiveUpload<T>(req: IncomingMessage, { spool, readOptions }: ReceiveOptions<T>): Promise<ReceivedUpload<T>> {
   checkHead(req);
   let parser: busboy.Busboy;
   try {
@@ -91,10 +91,11 @@ export function receiveUpload(req: IncomingMessage, { spool, checkOptions }: Rec
     throw badRequest(`Invalid multipart/form-data request: ${reason} (the Content-Type header needs a boundary parameter). ${EXPECTED_FORM}`);
   }
 
-  return new Promise<ReceivedUpload>((resolve, reject) => {
+  return new Promise<ReceivedUpload<T>>((resolve, reject) => {
     let settled = false;
     let file: { path: string; filename: string; contentType?: string; written: Promise<number> } | undefined;
-    let optionsText: string | undefined;
+    let optionsSeen = false;
+    let options: T | undefined;
 
     const fail = (err: unknown): void => {
       if (settled) return;
@@ -120,13 +121,13 @@ export function receiveUpload(req: IncomingMessage, { spool, checkOptions }: Rec
     };
 
     const acceptOptions = (text: string): void => {
-      if (optionsText !== undefined) {
+      if (optionsSeen) {
         fail(badRequest("The request has more than one 'options' part; send one JSON object."));
         return;
       }
-      optionsText = text;
+      optionsSeen = true;
       try {
-        checkOptions?.(text);
+        options = readOptions(text);
       } catch (err) {
         fail(err);
       }
@@ -220,7 +221,7 @@ export function receiveUpload(req: IncomingMessage, { spool, checkOptions }: Rec
             size,
             filename: received.filename,
             ...(received.contentType ? { contentType: received.contentType } : {}),
-            ...(optionsText !== undefined ? { optionsText } : {}),
+            ...(options !== undefined ? { options } : {}),
           });
         },
         (err: unknown) => fail(err),

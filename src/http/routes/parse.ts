@@ -24,8 +24,8 @@ export function parseRoute({ runner, spoolDir }: ParseRouteDeps) {
     };
     res.on('close', onClose);
     try {
-      const upload = await receiveUpload(req, { spool, checkOptions: (text) => void parseOptionsJson(text) });
-      const options: ParseOptions = upload.optionsText === undefined ? parseOptions({}) : parseOptionsJson(upload.optionsText);
+      const upload = await receiveUpload(req, { spool, readOptions: parseOptionsJson });
+      const options: ParseOptions = upload.options ?? parseOptions({});
       const bytes = await fs.readFile(upload.path);
       // The bytes are in memory now; the spool file is not needed while the parse runs.
       await spool.dispose();
