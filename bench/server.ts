@@ -1,8 +1,8 @@
 /**
  * Server benchmark (`npx tsx bench/server.ts [--quick]`).
  *
- * Starts `tsx src/main.ts serve` as a child process (free port, temp DATA_DIR, an API key made
- * with the CLI), then from this process:
+ * Builds, then starts the compiled server as `npm start` does (`node dist/src/main.js serve`: free
+ * port, temp DATA_DIR, an API key made with the CLI) as a child process, then from this process:
  *   1. autocannon, 16 connections for 10 s (3 s with --quick) after 64 warm-up requests that
  *      start the parse workers, POST /v2/parse with a 20 KB HTML upload (the multipart body is built
  *      once) → requests/s and latency percentiles;
@@ -20,7 +20,14 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+const tsc = path.join(root, 'node_modules', '.bin', 'tsc');
+const mainJs = path.join(root, 'dist', 'src', 'main.js');
+
+/** The same build `npm start` runs first, so the benchmark measures what users run. */
+function build(): void {
+  const run = spawnSync(tsc, ['-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`build failed: ${run.stdout}${run.stderr}`);
+}
 const quick = process.argv.includes('--quick');
 const DURATION_S = quick ? 3 : 10;
 const CONNECTIONS = 16;
@@ -50,26 +57,10 @@ function partHead(filename: string): string {
 const PART_TAIL = `\r\n--${BOUNDARY}--\r\n`;
 
 function createKey(dataDir: string): string {
-  const run = spawnSync(tsx, ['src/main.ts', 'keys', 'create', '--team', 'bench'], { cwd: root, env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [mainJs, 'keys', 'create', '--team', 'bench'], { cwd: root, env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' });
   const key = run.stdout.trim();
   if (run.status !== 0 || !/^folio_/.test(key)) throw new Error(`keys create failed: ${run.stderr}`);
   return key;
-}
-
-/** `tsx` runs the program in a child node process: the server is the deepest descendant. */
-function serverPid(launcher: number): number {
-  let pid = launcher;
-  for (let depth = 0; depth < 3; depth++) {
-    let children: string[] = [];
-    try {
-      children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
-    } catch {
-      break;
-    }
-    if (children.length === 0) break;
-    pid = Number(children[0]);
-  }
-  return pid;
 }
 
 function rssBytes(pid: number): number {
@@ -79,7 +70,7 @@ function rssBytes(pid: number): number {
 }
 
 async function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string; pid: number }> {
-  const child = spawn(tsx, ['src/main.ts', 'serve'], {
+  const child = spawn(process.execPath, [mainJs, 'serve'], {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -104,7 +95,7 @@ async function startServer(dataDir: string): Promise<{ child: ChildProcess; url:
     stdout.on('data', onData);
     child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
   });
-  return { child, url, pid: serverPid(child.pid ?? 0) };
+  return { child, url, pid: child.pid ?? 0 };
 }
 
 async function loadTest(url: string, key: string) {
@@ -206,6 +197,7 @@ async function main(): Promise<number> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-'));
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
+    build();
     const key = createKey(dataDir);
     server = await startServer(dataDir);
     const idle = rssBytes(server.pid);

@@ -69,7 +69,13 @@ interface Slot {
 /** A worker that dies this many times in a row before it is ready means the build is broken. */
 const MAX_BOOT_FAILURES = 3;
 
-const bootstrapUrl = new URL('./parse-worker-bootstrap.mjs', import.meta.url);
+/**
+ * Compiled (`npm start` runs dist/), the worker is plain JavaScript. From the TypeScript sources
+ * (tests, `tsx`), a bootstrap teaches the worker thread TypeScript first.
+ */
+const workerUrl = import.meta.url.endsWith('.ts')
+  ? new URL('./parse-worker-bootstrap.mjs', import.meta.url)
+  : new URL('./parse-worker.js', import.meta.url);
 
 export function timeoutError(timeoutMs: number): ServiceError {
   return new ServiceError(
@@ -91,7 +97,7 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
   }
 
   function spawn(slot: Slot): Worker {
-    const worker = new Worker(bootstrapUrl, {
+    const worker = new Worker(workerUrl, {
       resourceLimits: { maxOldGenerationSizeMb: opts.workerMemoryMb },
       // Captured rather than inherited: library chatter must not land in the server's log stream.
       stdout: true,
