@@ -14,7 +14,14 @@ XLSX.set_cptable(cpexcel);
 
 // SheetJS's own pure-JS inflate can spin forever on damaged deflate data (found by the fuzz
 // test: a few flipped bytes in an .xlsx). Node's zlib stops at the damage and throws instead.
-XLSX.CFB.utils.use_zlib(zlib);
+// SheetJS reads `bytesRead`, a deprecated alias of `bytesWritten` that warns on first use; the
+// subclass answers it with the current property, so no DeprecationWarning reaches a CLI user.
+class InflateRaw extends zlib.InflateRaw {
+  override get bytesRead(): number {
+    return this.bytesWritten;
+  }
+}
+XLSX.CFB.utils.use_zlib({ ...zlib, InflateRaw });
 
 /** The read options: displayed values, number formats kept, nothing else. */
 export function readOptions(maxRows: number): XLSX.ParsingOptions {
