@@ -22,7 +22,7 @@ const LOADERS: Record<DocumentKind, () => Promise<Reader>> = {
   docx: async () => (await import('./docx/index.ts')).readDocx,
   xlsx: async () => (await import('./spreadsheet/index.ts')).readSpreadsheet,
   xls: async () => (await import('./spreadsheet/index.ts')).readSpreadsheet,
-  doc: notYetSupported('Word 97–2003 (.doc)'),
+  doc: async () => (await import('./doc/index.ts')).readDoc,
   odt: notYetSupported('OpenDocument text (.odt)'),
   rtf: notYetSupported('RTF (.rtf)'),
 };

@@ -1,0 +1,80 @@
+/**
+ * The text of an OLE .doc through word-extractor, kept raw: word-extractor reads the FIB, the
+ * piece table, deletions (tracked changes) and the header stories, then its clean-up turns cell
+ * marks into tabs and drops field codes. folio subclasses its extractor to keep the piece text
+ * before that clean-up, and the WordDocument and table streams for the properties it reads
+ * itself (paragraph properties, styles, note positions: properties.ts).
+ */
+import BufferReader from 'word-extractor/lib/buffer-reader.js';
+import WordOleExtractor from 'word-extractor/lib/word-ole-extractor.js';
+
+export interface Piece {
+  startCp: number;
+  endCp: number;
+  /** Byte offset of the piece's first character in the WordDocument stream. */
+  startFilePos: number;
+  /** Bytes per character: 1 (cp1252) or 2 (UTF-16). */
+  bpc: number;
+}
+
+export interface RawDoc {
+  /** Every story's text, in CP order: main text, footnotes, headers, comments, endnotes, text boxes. */
+  text: string;
+  pieces: Piece[];
+  ccpText: number;
+  ccpFtn: number;
+  ccpHdd: number;
+  ccpAtn: number;
+  ccpEdn: number;
+  ccpTxbx: number;
+  /** Raw text of each header and footer story, in the file's order. */
+  headers: string[];
+  footers: string[];
+  wordDocument: Buffer;
+  table: Buffer;
+}
+
+class RawExtractor extends WordOleExtractor {
+  streams: { wordDocument: Buffer; table: Buffer } | undefined;
+  raw: RawDoc | undefined;
+
+  protected override writeParagraphProperties(buffer: Buffer, tableBuffer: Buffer): void {
+    this.streams = { wordDocument: buffer, table: tableBuffer };
+    super.writeParagraphProperties(buffer, tableBuffer);
+  }
+
+  protected override buildDocument(): WordOleExtractor.ExtractedDocument {
+    const document = super.buildDocument();
+    const streams = this.streams;
+    if (!streams) throw new Error('no streams');
+    const b = this._boundaries;
+    this.raw = {
+      text: this._pieces.map((piece) => piece.text).join(''),
+      pieces: this._pieces.map(({ startCp, endCp, startFilePos, bpc }) => ({ startCp, endCp, startFilePos, bpc })),
+      ccpText: b.ccpText,
+      ccpFtn: b.ccpFtn,
+      ccpHdd: b.ccpHdd,
+      ccpAtn: b.ccpAtn,
+      ccpEdn: b.ccpEdn,
+      ccpTxbx: b.ccpTxbx,
+      headers: this._taggedHeaders.filter((s) => s.type === 'headers').map((s) => s.text),
+      footers: this._taggedHeaders.filter((s) => s.type === 'footers').map((s) => s.text),
+      ...streams,
+    };
+    return document;
+  }
+}
+
+/** Rejects with word-extractor's own error on anything it cannot read (the caller maps it). */
+export async function extractRaw(bytes: Buffer): Promise<RawDoc> {
+  const reader = new BufferReader(bytes);
+  await reader.open();
+  try {
+    const extractor = new RawExtractor();
+    await extractor.extract(reader);
+    if (!extractor.raw) throw new Error('no text');
+    return extractor.raw;
+  } finally {
+    await reader.close();
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * The OLE .doc reader: container and FIB checks (container.ts), raw text through word-extractor
+ * (ole-text.ts), paragraph properties and styles (properties.ts), each story to HTML
+ * (story.ts). Main text first, running headers and footers as page furniture, text boxes after
+ * the main text, footnotes then endnotes as one numbered list after an `<hr>` (the body's
+ * references read `[n]`), comments left out (as the DOCX reader does).
+ */
+import { isServiceError, ServiceError } from '../../../errors.ts';
+import { documentFromHtml, type ReadInput, type ReadResult } from '../../document.ts';
+import { fibState, openContainer } from './container.ts';
+import { extractRaw, type RawDoc } from './ole-text.ts';
+import { DocProperties } from './properties.ts';
+import { storyHtml } from './story.ts';
+import { readSummaryInformation } from './summary-info.ts';
+
+export function damaged(reason: string): ServiceError {
+  return new ServiceError('CORRUPT_FILE', `The Word 97–2003 document could not be read: ${reason} Re-save it from Word (or export it again) and upload it again.`);
+}
+
+function encrypted(): ServiceError {
+  return new ServiceError('ENCRYPTED_FILE', 'The Word 97–2003 document is password-protected. Remove the password in Word and upload it again.');
+}
+
+interface Note {
+  html: string;
+}
+
+/** Splits a note story into its notes by the PLC of note texts; labels the body's references. */
+function readNotes(raw: RawDoc, storyStart: number, storyLength: number, texts: number[], refs: number[], firstNumber: number, labels: Map<number, string>, properties: DocProperties | undefined): Note[] {
+  const notes: Note[] = [];
+  if (storyLength <= 0) return notes;
+  const story = raw.text.slice(storyStart, storyStart + storyLength);
+  const bounds = texts.length >= 2 ? texts : [0, storyLength];
+  for (let i = 0; i + 1 < bounds.length; i++) {
+    const start = Math.max(0, Math.min(bounds[i] as number, storyLength));
+    const end = Math.max(start, Math.min(bounds[i + 1] as number, storyLength));
+    const html = storyHtml(story.slice(start, end), { cpStart: storyStart + start, ...(properties ? { properties } : {}) });
+    if (html === '') continue;
+    const number = firstNumber + notes.length;
+    const ref = refs[i];
+    if (ref !== undefined) labels.set(ref, `[${number}]`);
+    notes.push({ html });
+  }
+  return notes;
+}
+
+function furniture(tag: 'header' | 'footer', stories: string[]): string {
+  const seen = new Set<string>();
+  const parts: string[] = [];
+  for (const story of stories) {
+    const html = storyHtml(story, { cpStart: 0 });
+    if (html === '' || seen.has(html)) continue;
+    seen.add(html);
+    parts.push(`<${tag} data-furniture="${tag}">${html}</${tag}>`);
+  }
+  return parts.join('\n');
+}
+
+export async function readOleDoc(input: ReadInput): Promise<ReadResult> {
+  const { signal } = input;
+  let container;
+  try {
+    container = openContainer(input.bytes);
+  } catch {
+    throw damaged('the OLE container is damaged or truncated.');
+  }
+  if (!container.wordDocument) throw damaged('it has no WordDocument stream.');
+  const state = fibState(container.wordDocument);
+  if (state === 'encrypted') throw encrypted();
+  if (state === 'not-word') throw damaged('its WordDocument stream does not start with a Word file information block.');
+  signal.throwIfAborted();
+
+  let raw: RawDoc;
+  try {
+    raw = await extractRaw(input.bytes);
+  } catch (err) {
+    if (isServiceError(err) || signal.aborted) throw err;
+    throw damaged('its text or piece table is damaged.');
+  }
+  signal.throwIfAborted();
+
+  const warnings: string[] = [];
+  let properties: DocProperties | undefined;
+  try {
+    properties = new DocProperties(raw.wordDocument, raw.table, raw.pieces);
+  } catch {
+    warnings.push('The paragraph properties of this .doc are damaged: tables and headings may show as plain paragraphs.');
+  }
+
+  const labels = new Map<number, string>();
+  const notesAt = raw.ccpText;
+  const endnotesAt = raw.ccpText + raw.ccpFtn + raw.ccpHdd + raw.ccpAtn;
+  const footnotes = readNotes(raw, notesAt, raw.ccpFtn, properties?.notes.footnoteTexts ?? [], properties?.notes.footnoteRefs ?? [], 1, labels, properties);
+  const endnotes = readNotes(raw, endnotesAt, raw.ccpEdn, properties?.notes.endnoteTexts ?? [], properties?.notes.endnoteRefs ?? [], footnotes.length + 1, labels, properties);
+  signal.throwIfAborted();
+
+  const body = storyHtml(raw.text.slice(0, raw.ccpText), { cpStart: 0, noteLabels: labels, ...(properties ? { properties } : {}) });
+  const textboxesAt = endnotesAt + raw.ccpEdn;
+  const textboxes = raw.ccpTxbx > 0 ? storyHtml(raw.text.slice(textboxesAt, textboxesAt + raw.ccpTxbx), { cpStart: textboxesAt }) : '';
+  const notes = [...footnotes, ...endnotes];
+  const parts = [
+    furniture('header', raw.headers),
+    body,
+    textboxes,
+    notes.length > 0 ? `<hr><ol>${notes.map((note) => `<li>${note.html}</li>`).join('')}</ol>` : '',
+    furniture('footer', raw.footers),
+  ];
+  const document = documentFromHtml(parts.filter(Boolean).join('\n'));
+  if (raw.ccpAtn > 0) warnings.push('Comments in the document are left out of the output.');
+  return {
+    document,
+    metadata: readSummaryInformation(container.summaryInformation),
+    warnings,
+    rawHtml: `<!DOCTYPE html>\n${document.documentElement.outerHTML}`,
+  };
+}

@@ -1,0 +1,276 @@
+/**
+ * What folio reads from a .doc's FIB and table stream beyond word-extractor (MS-DOC §2.5, §2.9):
+ * paragraph properties from the PAPX FKPs (style index, in-table and table-row-end flags,
+ * outline level), the style sheet's built-in style ids and names (headings), and the CPs of the
+ * footnote and endnote references and texts. Every read is bounds-checked: a damaged structure
+ * yields fewer properties (the text still reads), never an exception beyond OutOfRange.
+ */
+import type { Piece } from './ole-text.ts';
+
+export interface ParagraphProps {
+  /** Index of the paragraph's style in the style sheet. */
+  istd: number;
+  inTable: boolean;
+  /** The paragraph is a table row's end mark. */
+  rowEnd: boolean;
+  /** Direct outline level (sprmPOutLvl): 0–8 a heading level, 9 body text. */
+  outlineLevel?: number;
+}
+
+export class OutOfRange extends Error {}
+
+function u8(buf: Buffer, at: number): number {
+  if (at < 0 || at + 1 > buf.length) throw new OutOfRange('u8');
+  return buf[at] as number;
+}
+function u16(buf: Buffer, at: number): number {
+  if (at < 0 || at + 2 > buf.length) throw new OutOfRange('u16');
+  return buf.readUInt16LE(at);
+}
+function u32(buf: Buffer, at: number): number {
+  if (at < 0 || at + 4 > buf.length) throw new OutOfRange('u32');
+  return buf.readUInt32LE(at);
+}
+
+/** A table-stream structure named by an fc/lcb pair of the FIB. */
+function fibSlice(fib: Buffer, table: Buffer, fcAt: number): Buffer | undefined {
+  const fc = u32(fib, fcAt);
+  const lcb = u32(fib, fcAt + 4);
+  if (lcb === 0 || fc + lcb > table.length) return undefined;
+  return table.subarray(fc, fc + lcb);
+}
+
+const FIB_STSHF = 0x00a2;
+const FIB_PLCFFNDREF = 0x00aa;
+const FIB_PLCFFNDTXT = 0x00b2;
+const FIB_PLCFBTEPAPX = 0x0102;
+const FIB_PLCFENDREF = 0x020a;
+const FIB_PLCFENDTXT = 0x0212;
+
+const SPRM_P_FINTABLE = 0x2416;
+const SPRM_P_FTTP = 0x2417;
+const SPRM_P_OUTLVL = 0x2640;
+const SPRM_P_ITAP = 0x6649;
+const SPRM_T_DEFTABLE = 0xd608;
+
+/** Operand size of a sprm (MS-DOC §2.6.1 Sprm.spra), or undefined when it cannot be known. */
+function operandSize(sprm: number, buf: Buffer, at: number): number | undefined {
+  switch ((sprm >> 13) & 7) {
+    case 0:
+    case 1:
+      return 1;
+    case 2:
+    case 4:
+    case 5:
+      return 2;
+    case 3:
+      return 4;
+    case 7:
+      return 3;
+    default:
+      if (sprm === SPRM_T_DEFTABLE) return 2 + Math.max(0, u16(buf, at) - 1);
+      if (at >= buf.length) return undefined;
+      return 1 + u8(buf, at);
+  }
+}
+
+function readGrpprl(grpprl: Buffer, istd: number): ParagraphProps {
+  const props: ParagraphProps = { istd, inTable: false, rowEnd: false };
+  let at = 0;
+  while (at + 2 <= grpprl.length) {
+    const sprm = u16(grpprl, at);
+    at += 2;
+    const size = operandSize(sprm, grpprl, at);
+    if (size === undefined || at + size > grpprl.length) break;
+    if (sprm === SPRM_P_FINTABLE) props.inTable = u8(grpprl, at) !== 0;
+    else if (sprm === SPRM_P_FTTP) props.rowEnd = u8(grpprl, at) !== 0;
+    else if (sprm === SPRM_P_ITAP) props.inTable = props.inTable || u32(grpprl, at) > 0;
+    else if (sprm === SPRM_P_OUTLVL) props.outlineLevel = u8(grpprl, at);
+    at += size;
+  }
+  return props;
+}
+
+interface Run {
+  fcStart: number;
+  fcEnd: number;
+  props: ParagraphProps;
+}
+
+/** Paragraph properties by file position (MS-DOC §2.9.178 PlcBtePapx, §2.9.175 PapxFkp). */
+function readPapxRuns(fib: Buffer, table: Buffer): Run[] {
+  const plc = fibSlice(fib, table, FIB_PLCFBTEPAPX);
+  if (!plc) return [];
+  const count = Math.floor((plc.length - 4) / 8);
+  const runs: Run[] = [];
+  for (let i = 0; i < count; i++) {
+    const pn = u32(plc, (count + 1) * 4 + i * 4) & 0x3fffff;
+    const page = pn * 512;
+    if (page + 512 > fib.length) continue;
+    const fkp = fib.subarray(page, page + 512);
+    const crun = u8(fkp, 511);
+    for (let j = 0; j < crun; j++) {
+      const fcStart = u32(fkp, j * 4);
+      const fcEnd = u32(fkp, (j + 1) * 4);
+      const bOffset = u8(fkp, (crun + 1) * 4 + j * 13) * 2;
+      let props: ParagraphProps = { istd: 0, inTable: false, rowEnd: false };
+      if (bOffset > 0) {
+        const cb = u8(fkp, bOffset);
+        const start = cb !== 0 ? bOffset + 1 : bOffset + 2;
+        const length = cb !== 0 ? 2 * cb - 1 : 2 * u8(fkp, bOffset + 1);
+        const papx = fkp.subarray(start, Math.min(fkp.length, start + length));
+        if (papx.length >= 2) props = readGrpprl(papx.subarray(2), u16(papx, 0));
+      }
+      runs.push({ fcStart, fcEnd, props });
+    }
+  }
+  return runs.sort((a, b) => a.fcStart - b.fcStart);
+}
+
+interface StyleFacts {
+  sti: number;
+  istdBase: number;
+  /** sprmPOutLvl in the style's paragraph properties, when present. */
+  outlineLevel?: number;
+}
+
+const STI_TITLE = 62;
+const STI_NIL = 0x0fff;
+
+/** The outline level a paragraph style's UPX (MS-DOC §2.9.317 UpxPapx) sets, if any. */
+function styleOutlineLevel(stsh: Buffer, upxAt: number, end: number): number | undefined {
+  if (upxAt + 2 > end) return undefined;
+  const cbUpx = u16(stsh, upxAt);
+  const grpprlStart = upxAt + 4;
+  const grpprlEnd = Math.min(end, upxAt + 2 + cbUpx);
+  if (grpprlStart > grpprlEnd) return undefined;
+  return readGrpprl(stsh.subarray(grpprlStart, grpprlEnd), 0).outlineLevel;
+}
+
+/**
+ * Heading level (1–6) of each paragraph style (MS-DOC §2.9.271 STSH): a built-in heading
+ * (sti 1–9), the built-in Title (sti 62, as level 1), or a style whose paragraph properties
+ * (own or inherited through istdBase) set an outline level — how localized and LibreOffice
+ * heading styles mark themselves.
+ */
+function readHeadingStyles(fib: Buffer, table: Buffer): Map<number, number> {
+  const levels = new Map<number, number>();
+  const stsh = fibSlice(fib, table, FIB_STSHF);
+  if (!stsh) return levels;
+  const cbStshi = u16(stsh, 0);
+  const cstd = Math.min(u16(stsh, 2), 4096);
+  const cbStdBase = u16(stsh, 4);
+  const styles = new Map<number, StyleFacts>();
+  let at = 2 + cbStshi;
+  for (let istd = 0; istd < cstd && at + 2 <= stsh.length; istd++) {
+    const cbStd = u16(stsh, at);
+    const std = at + 2;
+    at = std + cbStd;
+    if (cbStd < 6 || at > stsh.length) continue;
+    const sti = u16(stsh, std) & 0x0fff;
+    const stk = u16(stsh, std + 2) & 0x000f;
+    const istdBase = u16(stsh, std + 2) >> 4;
+    const facts: StyleFacts = { sti, istdBase };
+    const nameAt = std + cbStdBase;
+    if (stk === 1 && nameAt + 2 <= at) {
+      const upxAt = nameAt + 2 + u16(stsh, nameAt) * 2 + 2;
+      const level = styleOutlineLevel(stsh, upxAt + (upxAt % 2), at);
+      if (level !== undefined) facts.outlineLevel = level;
+    }
+    if (stk === 1) styles.set(istd, facts);
+  }
+  for (const [istd, facts] of styles) {
+    if (facts.sti >= 1 && facts.sti <= 9) levels.set(istd, Math.min(facts.sti, 6));
+    else if (facts.sti === STI_TITLE) levels.set(istd, 1);
+    else {
+      let current: StyleFacts | undefined = facts;
+      for (let hops = 0; current && hops < 10; hops++) {
+        if (current.outlineLevel !== undefined) {
+          if (current.outlineLevel < 9) levels.set(istd, Math.min(current.outlineLevel + 1, 6));
+          break;
+        }
+        current = current.istdBase === STI_NIL ? undefined : styles.get(current.istdBase);
+      }
+    }
+  }
+  return levels;
+}
+
+/** CPs of a PLC without data (n+1 CPs), or of one with `dataSize` bytes per entry. */
+function plcCps(plc: Buffer | undefined, dataSize: number): number[] {
+  if (!plc) return [];
+  const n = dataSize === 0 ? Math.floor(plc.length / 4) - 1 : Math.floor((plc.length - 4) / (4 + dataSize));
+  const cps: number[] = [];
+  for (let i = 0; i <= n; i++) cps.push(u32(plc, i * 4));
+  return cps;
+}
+
+export interface NotePositions {
+  /** CPs (in the main text) of footnote references, in order; CP ranges (in the footnote story) of their texts. */
+  footnoteRefs: number[];
+  footnoteTexts: number[];
+  endnoteRefs: number[];
+  endnoteTexts: number[];
+}
+
+export class DocProperties {
+  private readonly runs: Run[];
+  private readonly headingStyles: Map<number, number>;
+  readonly notes: NotePositions;
+
+  constructor(
+    fib: Buffer,
+    table: Buffer,
+    private readonly pieces: Piece[],
+  ) {
+    this.runs = readPapxRuns(fib, table);
+    this.headingStyles = readHeadingStyles(fib, table);
+    const refs = (at: number) => plcCps(fibSlice(fib, table, at), 2).slice(0, -1);
+    const texts = (at: number) => plcCps(fibSlice(fib, table, at), 0);
+    this.notes = {
+      footnoteRefs: refs(FIB_PLCFFNDREF),
+      footnoteTexts: texts(FIB_PLCFFNDTXT),
+      endnoteRefs: refs(FIB_PLCFENDREF),
+      endnoteTexts: texts(FIB_PLCFENDTXT),
+    };
+  }
+
+  /** File position of a CP, through the piece table. */
+  private fcOf(cp: number): number | undefined {
+    const pieces = this.pieces;
+    let lo = 0;
+    let hi = pieces.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const piece = pieces[mid] as Piece;
+      if (cp < piece.startCp) hi = mid - 1;
+      else if (cp >= piece.endCp) lo = mid + 1;
+      else return piece.startFilePos + (cp - piece.startCp) * piece.bpc;
+    }
+    return undefined;
+  }
+
+  /** Properties of the paragraph whose mark is at `cp`. */
+  paragraphAt(cp: number): ParagraphProps | undefined {
+    const fc = this.fcOf(cp);
+    if (fc === undefined) return undefined;
+    const runs = this.runs;
+    let lo = 0;
+    let hi = runs.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const run = runs[mid] as Run;
+      if (fc < run.fcStart) hi = mid - 1;
+      else if (fc >= run.fcEnd) lo = mid + 1;
+      else return run.props;
+    }
+    return undefined;
+  }
+
+  /** Heading level 1–6 of a paragraph, from its style or its direct outline level. */
+  headingLevel(props: ParagraphProps): number | undefined {
+    // Direct formatting wins over the style: level 9 ("body text") makes a heading style's paragraph plain.
+    if (props.outlineLevel !== undefined) return props.outlineLevel < 9 ? Math.min(props.outlineLevel + 1, 6) : undefined;
+    return this.headingStyles.get(props.istd);
+  }
+}
