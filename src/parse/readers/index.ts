@@ -24,7 +24,7 @@ const LOADERS: Record<DocumentKind, () => Promise<Reader>> = {
   xls: async () => (await import('./spreadsheet/index.ts')).readSpreadsheet,
   doc: async () => (await import('./doc/index.ts')).readDoc,
   odt: notYetSupported('OpenDocument text (.odt)'),
-  rtf: notYetSupported('RTF (.rtf)'),
+  rtf: async () => (await import('./rtf/index.ts')).readRtf,
 };
 
 const loaded = new Map<DocumentKind, Promise<Reader>>();

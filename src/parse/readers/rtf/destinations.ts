@@ -1,0 +1,25 @@
+/**
+ * Destinations (RTF spec, "Destinations"): groups whose text is not document text. Those read
+ * for something (fonts, styles, lists, `\info`, fields, notes, headers) are handled by the
+ * interpreter; these are skipped whole. An unknown destination marked `\*` is skipped too.
+ */
+
+export const SKIPPED_DESTINATIONS = new Set([
+  'colortbl', 'themedata', 'colorschememapping', 'datastore', 'latentstyles', 'filetbl', 'revtbl', 'rsidtbl', 'xmlnstbl',
+  'mmathPr', 'generator', 'pntext', 'listtext', 'pntxta', 'pntxtb', 'nonshppict', 'bkmkstart', 'bkmkend', 'txe', 'xe', 'tc',
+  'tcn', 'rxe', 'docvar', 'userprops', 'template', 'ftnsep', 'ftnsepc', 'ftncn', 'aftnsep', 'aftnsepc', 'aftncn', 'objdata',
+  'objclass', 'objname', 'picprop', 'blipuid', 'wgrffmtfilter', 'pgdsctbl', 'listpicture', 'protusertbl', 'passwordhash',
+  'fchars', 'lchars', 'shpinst', 'do', 'atnid', 'atnauthor', 'annotation', 'atrfstart', 'atrfend', 'atndate', 'atnicn',
+  'atntime', 'atnparent', 'atnref', 'falt', 'panose', 'fname', 'fontemb', 'fontfile', 'keycode', 'printim', 'buptim',
+  'nextfile', 'hlinkbase', 'oldcprops', 'oldpprops', 'oldsprops', 'oldtprops', 'mmath', 'ud', 'background', 'private',
+  'xform', 'formfield', 'datafield', 'sp', 'sn', 'sv', 'svb', 'listname', 'leveltext', 'levelnumbers',
+]);
+
+/** Picture destinations: a placeholder for the picture, its data skipped. */
+export const PICTURE_DESTINATIONS = new Set(['pict', 'object']);
+
+export const HEADER_DESTINATIONS = new Set(['header', 'headerl', 'headerr', 'headerf']);
+export const FOOTER_DESTINATIONS = new Set(['footer', 'footerl', 'footerr', 'footerf']);
+
+/** Destinations (also behind `\*`) whose content stays document text. */
+export const TRANSPARENT_DESTINATIONS = new Set(['shppict', 'shprslt', 'result', 'fldrslt', 'shp']);

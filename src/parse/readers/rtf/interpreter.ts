@@ -1,0 +1,616 @@
+/**
+ * The RTF interpreter: a group stack over the tokens. Each group has a destination (where its
+ * text goes), character formatting, the current font and `\ucN`; paragraph and table state
+ * belong to the story (main text, a footnote, a header, a footer) the text goes to.
+ */
+import { ServiceError } from '../../../errors.ts';
+import { charsetCodePage, PendingBytes } from './code-pages.ts';
+import { FOOTER_DESTINATIONS, HEADER_DESTINATIONS, PICTURE_DESTINATIONS, SKIPPED_DESTINATIONS, TRANSPARENT_DESTINATIONS } from './destinations.ts';
+import { hyperlinkTarget, type Field } from './fields.ts';
+import { PLAIN, type CharFormat } from './format.ts';
+import { INFO_TEXT_KEYS, INFO_TIME_KEYS, infoTimeToIso, lcidToLanguage, type InfoTime, type InfoValues } from './metadata.ts';
+import { defaultParagraph, Story, type ParagraphContext, type ParagraphProps } from './story.ts';
+import { Tokenizer } from './tokenizer.ts';
+
+export const MAX_DEPTH = 1000;
+
+type Destination =
+  | 'text'
+  | 'skip'
+  | 'fonttbl'
+  | 'stylesheet'
+  | 'style'
+  | 'info'
+  | 'info-text'
+  | 'info-time'
+  | 'fldinst'
+  | 'listtable'
+  | 'listoverridetable'
+  | 'pn';
+
+interface Group {
+  dest: Destination;
+  story: Story;
+  format: CharFormat;
+  font: number;
+  uc: number;
+  /** `\*` opened the group: the next control word is an optional destination. */
+  star: boolean;
+  /** Index of the group's first token. */
+  first: number;
+  field?: Field | undefined;
+  fieldDest?: Destination | undefined;
+  /** Collected text of an `\info` entry or style name. */
+  collect?: string[] | undefined;
+  infoKey?: string | undefined;
+  infoTime?: InfoTime | undefined;
+  style?: { number: number; outline: number; paragraph: boolean } | undefined;
+  list?: { id: number; levels: number[] } | undefined;
+  override?: { listId: number; ls: number } | undefined;
+  onEnd?: (() => void) | undefined;
+}
+
+const SYMBOLS: Record<string, string> = {
+  '~': '\u00a0',
+  _: '\u2011',
+  '-': '',
+  '\\': '\\',
+  '{': '{',
+  '}': '}',
+  '|': '',
+  ':': '',
+};
+
+const SPECIAL_WORDS: Record<string, string> = {
+  tab: '\t',
+  emdash: '\u2014',
+  endash: '\u2013',
+  emspace: '\u2003',
+  enspace: '\u2002',
+  qmspace: '\u2005',
+  bullet: '\u2022',
+  lquote: '\u2018',
+  rquote: '\u2019',
+  ldblquote: '\u201c',
+  rdblquote: '\u201d',
+  zwj: '\u200d',
+  zwnj: '\u200c',
+  zwbo: '\u200b',
+  ltrmark: '',
+  rtlmark: '',
+};
+
+const HEADING_STYLE = /^(?:heading|überschrift|titre|titolo|encabezado|kop)\s*([1-6])$/i;
+
+export interface Interpretation {
+  main: Story;
+  footnotes: Story[];
+  headers: Story[];
+  footers: Story[];
+  info: InfoValues;
+  warnings: string[];
+}
+
+function corrupt(reason: string): ServiceError {
+  return new ServiceError('CORRUPT_FILE', `The RTF document could not be read: ${reason} Re-save it from the program that made it and upload it again.`);
+}
+
+export class Interpreter implements ParagraphContext {
+  private readonly tokens: Tokenizer;
+  private readonly pending = new PendingBytes();
+  private readonly stack: Group[] = [];
+  private group: Group;
+  private codePage = 1252;
+  private defaultFont = -1;
+  private readonly fontCodePages = new Map<number, number>();
+  private fontEntry = 0;
+  private readonly headingStyles = new Map<number, number>();
+  private readonly lists = new Map<number, number[]>();
+  private readonly overrides = new Map<number, number>();
+  private skipCount = 0;
+  private count = 0;
+  private readonly info: InfoValues = { text: new Map(), times: new Map() };
+  private bodyLanguage: number | undefined;
+  private readonly main: Story;
+  private readonly footnotes: Story[] = [];
+  private readonly headers: Story[] = [];
+  private readonly footers: Story[] = [];
+
+  constructor(
+    bytes: Uint8Array,
+    private readonly signal: AbortSignal,
+  ) {
+    this.tokens = new Tokenizer(bytes);
+    this.main = new Story(this);
+    this.group = { dest: 'text', story: this.main, format: PLAIN, font: -1, uc: 1, star: false, first: 0 };
+  }
+
+  headingLevel(props: ParagraphProps): number {
+    if (props.outline >= 0 && props.outline < 9) return Math.min(props.outline + 1, 6);
+    return this.headingStyles.get(props.style) ?? 0;
+  }
+
+  listTag(props: ParagraphProps): 'ul' | 'ol' {
+    const listId = this.overrides.get(props.list);
+    const levels = listId === undefined ? undefined : this.lists.get(listId);
+    const nfc = levels?.[props.level] ?? levels?.[0];
+    return nfc === undefined || nfc === 23 || nfc === 255 ? 'ul' : 'ol';
+  }
+
+  run(): Interpretation {
+    const tokens = this.tokens;
+    const header = tokens.next() === 'open' && tokens.next() === 'word' ? tokens.name : '';
+    if (header !== 'rtf') throw corrupt('it does not start with the RTF header ({\\rtf).');
+    this.stack.push(this.group);
+    this.group = { ...this.group };
+    let count = 0;
+    let closed = false;
+    for (let type = tokens.next(); type !== 'end'; type = tokens.next()) {
+      this.count = ++count;
+      if ((count & 0xffff) === 0) this.signal.throwIfAborted();
+      if (type === 'text' || type === 'hex') {
+        this.bytes(type);
+        continue;
+      }
+      this.flush();
+      if (type === 'open') {
+        this.skipCount = 0;
+        if (this.stack.length >= MAX_DEPTH) throw corrupt(`its groups are nested more than ${MAX_DEPTH} deep.`);
+        this.stack.push(this.group);
+        this.group = { ...this.group, star: false, first: count + 1, onEnd: undefined };
+      } else if (type === 'close') {
+        this.skipCount = 0;
+        this.group.onEnd?.();
+        const parent = this.stack.pop();
+        if (!parent || this.stack.length === 0) {
+          closed = true;
+          break;
+        }
+        this.group = parent;
+      } else if (this.skipCount > 0) {
+        this.skipCount--;
+        if (type === 'word' && tokens.name === 'bin' && tokens.hasParam) tokens.skip(tokens.param);
+      } else if (type === 'word') {
+        this.word(tokens.name, tokens.hasParam ? tokens.param : undefined);
+      } else {
+        this.symbol(tokens.name);
+      }
+    }
+    this.flush();
+    if (!closed) throw corrupt('it ends before its groups close (the file is probably truncated).');
+    const language = this.languageOf();
+    if (language) this.info.language = language;
+    return { main: this.main, footnotes: this.footnotes, headers: this.headers, footers: this.footers, info: this.info, warnings: [] };
+  }
+
+  private deflang: number | undefined;
+
+  private languageOf(): string | undefined {
+    const lcid = this.deflang ?? this.bodyLanguage;
+    return lcid === undefined ? undefined : lcidToLanguage(lcid);
+  }
+
+  private fontCodePage(): number {
+    const font = this.group.font >= 0 ? this.group.font : this.defaultFont;
+    return this.fontCodePages.get(font) ?? this.codePage;
+  }
+
+  private bytes(type: 'text' | 'hex'): void {
+    const tokens = this.tokens;
+    if (type === 'hex') {
+      if (this.skipCount > 0) {
+        this.skipCount--;
+        return;
+      }
+      this.pending.push(tokens.byte);
+      return;
+    }
+    let run = tokens.textBytes();
+    if (this.skipCount > 0) {
+      const skipped = Math.min(this.skipCount, run.length);
+      this.skipCount -= skipped;
+      run = run.subarray(skipped);
+    }
+    if (run.length > 0) this.pending.pushAll(run);
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    this.text(this.pending.take(this.fontCodePage()));
+  }
+
+  private text(text: string): void {
+    const group = this.group;
+    switch (group.dest) {
+      case 'text':
+        group.story.addText(text, group.format);
+        break;
+      case 'fldinst':
+        group.field?.instruction.push(text);
+        break;
+      case 'info-text':
+      case 'style':
+        group.collect?.push(text);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private symbol(name: string): void {
+    const group = this.group;
+    if (name === '*') {
+      group.star = this.count === group.first;
+      return;
+    }
+    if (group.dest !== 'text' && group.dest !== 'fldinst' && group.dest !== 'info-text') return;
+    const text = SYMBOLS[name];
+    if (text !== undefined && text !== '') this.text(text);
+  }
+
+  private setFormat(change: Partial<CharFormat>): void {
+    this.group.format = { ...this.group.format, ...change };
+  }
+
+  /** A control word that may start a destination; true when it did. */
+  private destination(name: string): boolean {
+    const group = this.group;
+    const star = group.star;
+    group.star = false;
+    if (SKIPPED_DESTINATIONS.has(name)) {
+      group.dest = 'skip';
+      return true;
+    }
+    if (group.dest === 'skip') return true;
+    if (PICTURE_DESTINATIONS.has(name)) {
+      if (group.dest === 'text') group.story.addImage();
+      group.dest = 'skip';
+      return true;
+    }
+    if (TRANSPARENT_DESTINATIONS.has(name)) {
+      if (name === 'fldrslt') this.fieldResult();
+      return true;
+    }
+    switch (name) {
+      case 'fonttbl':
+        group.dest = 'fonttbl';
+        return true;
+      case 'stylesheet':
+        group.dest = 'stylesheet';
+        return true;
+      case 'info':
+        group.dest = 'info';
+        return true;
+      case 'listtable':
+        group.dest = 'listtable';
+        return true;
+      case 'listoverridetable':
+        group.dest = 'listoverridetable';
+        return true;
+      case 'pn':
+        if (group.dest === 'text') {
+          group.dest = 'pn';
+          group.story.para.oldList ??= 'ol';
+        } else {
+          group.dest = 'skip';
+        }
+        return true;
+      case 'field': {
+        const field: Field = { instruction: [] };
+        group.field = field;
+        group.fieldDest = group.dest;
+        return true;
+      }
+      case 'fldinst':
+        group.dest = group.field ? 'fldinst' : 'skip';
+        return true;
+      case 'footnote':
+        if (group.dest === 'text' && group.story === this.main) this.startFootnote();
+        else group.dest = 'skip';
+        return true;
+      default:
+        break;
+    }
+    if (HEADER_DESTINATIONS.has(name) || FOOTER_DESTINATIONS.has(name)) {
+      const story = new Story(this);
+      (HEADER_DESTINATIONS.has(name) ? this.headers : this.footers).push(story);
+      group.story = story;
+      group.dest = 'text';
+      group.format = PLAIN;
+      return true;
+    }
+    if (group.dest === 'info' && (INFO_TEXT_KEYS.has(name) || INFO_TIME_KEYS.has(name))) {
+      this.startInfo(name);
+      return true;
+    }
+    if (star && !(group.dest === 'stylesheet' && (name === 'cs' || name === 'ds' || name === 'ts'))) {
+      group.dest = 'skip';
+      return true;
+    }
+    return false;
+  }
+
+  private startInfo(key: string): void {
+    const group = this.group;
+    if (INFO_TIME_KEYS.has(key)) {
+      const time: InfoTime = {};
+      group.dest = 'info-time';
+      group.infoTime = time;
+      group.onEnd = () => {
+        const iso = infoTimeToIso(time);
+        if (iso) this.info.times.set(key, iso);
+      };
+      return;
+    }
+    const collect: string[] = [];
+    group.dest = 'info-text';
+    group.collect = collect;
+    group.onEnd = () => {
+      this.flush();
+      const text = collect.join('');
+      if (!this.info.text.has(key) && text.trim() !== '') this.info.text.set(key, text);
+    };
+  }
+
+  private fieldResult(): void {
+    const group = this.group;
+    const field = group.field;
+    if (!field) return;
+    group.dest = group.fieldDest === 'text' ? 'text' : 'skip';
+    const target = hyperlinkTarget(field.instruction.join(''));
+    if (target) group.format = { ...group.format, href: target };
+  }
+
+  private startFootnote(): void {
+    const number = this.footnotes.length + 1;
+    this.main.addMarker(`[${number}]`);
+    const story = new Story(this);
+    story.addMarker(`[${number}] `);
+    this.footnotes.push(story);
+    this.group.story = story;
+    this.group.format = PLAIN;
+  }
+
+  private word(name: string, param: number | undefined): void {
+    const group = this.group;
+    if (name === 'bin') {
+      if (param !== undefined && param > 0) this.tokens.skip(param);
+      return;
+    }
+    if (this.destination(name)) return;
+    switch (group.dest) {
+      case 'text':
+        this.textWord(name, param);
+        return;
+      case 'fonttbl':
+        if (name === 'f' && param !== undefined) this.fontEntry = param;
+        else if (name === 'fcharset' && param !== undefined) {
+          const codePage = charsetCodePage(param);
+          if (codePage !== undefined && !this.fontCodePages.has(this.fontEntry)) this.fontCodePages.set(this.fontEntry, codePage);
+        } else if (name === 'cpg' && param !== undefined && param > 0) this.fontCodePages.set(this.fontEntry, param);
+        return;
+      case 'stylesheet':
+      case 'style':
+        this.styleWord(name, param);
+        return;
+      case 'info-time':
+        if (group.infoTime && param !== undefined && (name === 'yr' || name === 'mo' || name === 'dy' || name === 'hr' || name === 'min' || name === 'sec')) group.infoTime[name] = param;
+        return;
+      case 'listtable':
+        this.listWord(name, param);
+        return;
+      case 'listoverridetable':
+        this.overrideWord(name, param);
+        return;
+      case 'pn':
+        if (name === 'pnlvlblt') group.story.para.oldList = 'ul';
+        else if (name === 'pnlvlbody' || name === 'pnlvl') group.story.para.oldList = 'ol';
+        return;
+      case 'fldinst':
+      case 'info-text':
+        if (name === 'u' && param !== undefined) this.unicode(param);
+        else if (name === 'uc' && param !== undefined) group.uc = Math.max(0, param);
+        else if (name === 'f' && param !== undefined) group.font = param;
+        return;
+      default:
+        return;
+    }
+  }
+
+  private styleWord(name: string, param: number | undefined): void {
+    const group = this.group;
+    if (group.dest === 'stylesheet') {
+      // The first word of a style entry's group starts the entry.
+      if (this.stack.length === 0) return;
+      const parent = this.stack[this.stack.length - 1];
+      if (parent?.dest !== 'stylesheet' || group.style) return;
+      const style = { number: 0, outline: -1, paragraph: true };
+      const collect: string[] = [];
+      group.dest = 'style';
+      group.style = style;
+      group.collect = collect;
+      group.onEnd = () => {
+        this.flush();
+        if (!style.paragraph) return;
+        const styleName = collect.join('').replace(/;\s*$/, '').trim();
+        const match = HEADING_STYLE.exec(styleName);
+        const level = style.outline >= 0 && style.outline < 9 ? Math.min(style.outline + 1, 6) : match ? Number(match[1]) : /^title$/i.test(styleName) ? 1 : 0;
+        if (level > 0 && !this.headingStyles.has(style.number)) this.headingStyles.set(style.number, level);
+      };
+    }
+    const style = group.style;
+    if (!style) return;
+    if (name === 's' && param !== undefined) style.number = param;
+    else if (name === 'cs' || name === 'ds' || name === 'ts' || name === 'tsrowd') style.paragraph = false;
+    else if (name === 'outlinelevel' && param !== undefined) style.outline = param;
+  }
+
+  private listWord(name: string, param: number | undefined): void {
+    const group = this.group;
+    if (name === 'list') {
+      const list = { id: 0, levels: [] as number[] };
+      group.list = list;
+      group.onEnd = () => {
+        if (!this.lists.has(list.id)) this.lists.set(list.id, list.levels);
+      };
+    } else if (name === 'listid' && param !== undefined && group.list) {
+      group.list.id = param;
+    } else if (name === 'listlevel' && group.list) {
+      group.list.levels.push(0);
+    } else if ((name === 'levelnfc' || name === 'levelnfcn') && param !== undefined && group.list && group.list.levels.length > 0) {
+      group.list.levels[group.list.levels.length - 1] = param;
+    }
+  }
+
+  private overrideWord(name: string, param: number | undefined): void {
+    const group = this.group;
+    if (name === 'listoverride') {
+      const override = { listId: 0, ls: 0 };
+      group.override = override;
+      group.onEnd = () => {
+        if (override.ls > 0 && !this.overrides.has(override.ls)) this.overrides.set(override.ls, override.listId);
+      };
+    } else if (name === 'listid' && param !== undefined && group.override) {
+      group.override.listId = param;
+    } else if (name === 'ls' && param !== undefined && group.override) {
+      group.override.ls = param;
+    }
+  }
+
+  private unicode(param: number): void {
+    const code = param < 0 ? param + 65536 : param;
+    if (code >= 0 && code <= 0xffff) this.text(String.fromCharCode(code));
+    this.skipCount = this.group.uc;
+  }
+
+  private textWord(name: string, param: number | undefined): void {
+    const group = this.group;
+    const story = group.story;
+    const para = story.para;
+    const on = param === undefined || param !== 0;
+    const special = SPECIAL_WORDS[name];
+    if (special !== undefined) {
+      if (special !== '') this.text(special);
+      return;
+    }
+    switch (name) {
+      case 'ansicpg':
+        if (param !== undefined && param > 0) this.codePage = param;
+        return;
+      case 'mac':
+        this.codePage = 10000;
+        return;
+      case 'pc':
+        this.codePage = 437;
+        return;
+      case 'pca':
+        this.codePage = 850;
+        return;
+      case 'deff':
+        if (param !== undefined) this.defaultFont = param;
+        return;
+      case 'deflang':
+        if (param !== undefined && this.deflang === undefined && lcidToLanguage(param)) this.deflang = param;
+        return;
+      case 'lang':
+        if (param !== undefined && this.bodyLanguage === undefined && lcidToLanguage(param)) this.bodyLanguage = param;
+        return;
+      case 'f':
+        if (param !== undefined) group.font = param;
+        return;
+      case 'u':
+        if (param !== undefined) this.unicode(param);
+        return;
+      case 'uc':
+        if (param !== undefined) group.uc = Math.max(0, Math.min(param, 10));
+        return;
+      case 'par':
+      case 'sect':
+        story.endParagraph();
+        return;
+      case 'line':
+        story.addBreak();
+        return;
+      case 'pard':
+        story.para = defaultParagraph();
+        return;
+      case 'plain':
+        group.format = group.format.href ? { ...PLAIN, href: group.format.href } : PLAIN;
+        return;
+      case 'b':
+        this.setFormat({ bold: on });
+        return;
+      case 'i':
+        this.setFormat({ italic: on });
+        return;
+      case 'strike':
+      case 'striked':
+        this.setFormat({ strike: on });
+        return;
+      case 'super':
+        this.setFormat({ sup: true, sub: false });
+        return;
+      case 'sub':
+        this.setFormat({ sub: true, sup: false });
+        return;
+      case 'nosupersub':
+        this.setFormat({ sup: false, sub: false });
+        return;
+      case 'v':
+        this.setFormat({ hidden: on });
+        return;
+      case 's':
+        if (param !== undefined) para.style = param;
+        return;
+      case 'outlinelevel':
+        if (param !== undefined) para.outline = param;
+        return;
+      case 'ls':
+        if (param !== undefined) para.list = Math.max(0, param);
+        return;
+      case 'li':
+      case 'lin':
+        if (param !== undefined) para.indent = param;
+        return;
+      case 'ilvl':
+        if (param !== undefined) para.level = Math.max(0, param);
+        return;
+      case 'intbl':
+        para.inTable = true;
+        return;
+      case 'itap':
+        para.inTable = param !== undefined && param > 0;
+        return;
+      case 'cell':
+        story.endCell(false);
+        return;
+      case 'nestcell':
+      case 'nestrow':
+        story.endCell(true);
+        return;
+      case 'row':
+        story.endRow();
+        return;
+      case 'trowd':
+        story.startRowDefinition();
+        return;
+      case 'cellx':
+        story.endCellDef(param ?? 0);
+        return;
+      case 'clmgf':
+        story.cellDef.mergeFirst = true;
+        return;
+      case 'clmrg':
+        story.cellDef.mergeNext = true;
+        return;
+      case 'clvmgf':
+        story.cellDef.vmergeFirst = true;
+        return;
+      case 'clvmrg':
+        story.cellDef.vmergeNext = true;
+        return;
+      default:
+        return;
+    }
+  }
+}
