@@ -113,6 +113,18 @@ describe('doc reader: links, notes, furniture, text boxes', () => {
     expect(document.body.querySelector('p')?.textContent).toBe('Italic Test before link hyperlink italics Italic text after hyperlink');
   });
 
+  it('reads bold and italic from the character properties, nested around links', async () => {
+    const runs = await read('tika-testWORD_bold_character_runs2.doc');
+    expect(runs.document.body.querySelector('p')?.innerHTML).toBe('F<strong>oob</strong>a<strong>r</strong>');
+    const bold = await read('tika-testWORD_boldHyperlink.doc');
+    expect(bold.document.body.querySelector('p')?.innerHTML).toBe(
+      'This is a bold <a href="http://tika.apache.org/">hyper  <strong>link</strong></a>; bold, I say. <a href="http://tika.apache.org/"><strong>hyper</strong>  link</a>; bold, I say.',
+    );
+    const italic = await read('tika-testWORD_italicsSurroundingHyperlink.doc');
+    expect(texts(italic.document.body, 'p > em')).toEqual(['Italic Test before link', 'Italic text after hyperlink']);
+    expect(italic.document.body.querySelector('a > strong > em')?.textContent).toBe('hyperlink italics');
+  });
+
   it('puts footnotes then endnotes after a rule, the body’s references numbered', async () => {
     const { document } = await read('word-extractor-test13.doc');
     expect(texts(document.body, 'p').slice(0, 3)).toEqual(['Endnotes and footnotes test', 'Paragraph 1[1]', 'Paragraph 2[2]']);

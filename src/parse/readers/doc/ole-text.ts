@@ -3,10 +3,13 @@
  * piece table, deletions (tracked changes) and the header stories, then its clean-up turns cell
  * marks into tabs and drops field codes. folio subclasses its extractor to keep the piece text
  * before that clean-up, and the WordDocument and table streams for the properties it reads
- * itself (paragraph properties, styles, note positions: properties.ts).
+ * itself (paragraph properties, styles, note positions: properties.ts; character properties:
+ * character.ts).
  */
 import BufferReader from 'word-extractor/lib/buffer-reader.js';
 import WordOleExtractor from 'word-extractor/lib/word-ole-extractor.js';
+import { blankDeletions, readCharacterRuns, type CharacterRun } from './character.ts';
+import { OutOfRange } from './properties.ts';
 
 export interface Piece {
   startCp: number;
@@ -32,16 +35,38 @@ export interface RawDoc {
   footers: string[];
   wordDocument: Buffer;
   table: Buffer;
+  /** Bold or italic character runs, by file position. */
+  formatRuns: CharacterRun[];
+  /** The character properties were damaged: deletions may show and formatting is missing. */
+  characterPropertiesDamaged: boolean;
 }
 
 class RawExtractor extends WordOleExtractor {
   streams: { wordDocument: Buffer; table: Buffer } | undefined;
   raw: RawDoc | undefined;
 
-  protected override writeParagraphProperties(buffer: Buffer, tableBuffer: Buffer): void {
+  formatRuns: CharacterRun[] = [];
+  characterPropertiesDamaged = false;
+
+  /** Deletions and formatting read by folio (character.ts) instead of word-extractor's quadratic pass. */
+  protected override writeCharacterProperties(buffer: Buffer, tableBuffer: Buffer): void {
     this.streams = { wordDocument: buffer, table: tableBuffer };
-    super.writeParagraphProperties(buffer, tableBuffer);
+    try {
+      const runs = readCharacterRuns(buffer, tableBuffer);
+      blankDeletions(this._pieces, runs);
+      this.formatRuns = runs.filter((run) => run.bold || run.italic);
+    } catch (err) {
+      if (!(err instanceof OutOfRange || err instanceof RangeError)) throw err;
+      this.characterPropertiesDamaged = true;
+    }
   }
+
+  /**
+   * word-extractor turns each table row's end mark into a newline here, rewriting a piece's
+   * whole text per row (quadratic on long tables); folio reads row ends from the paragraph
+   * properties itself (properties.ts), so this pass is skipped.
+   */
+  protected override writeParagraphProperties(): void {}
 
   protected override buildDocument(): WordOleExtractor.ExtractedDocument {
     const document = super.buildDocument();
@@ -60,6 +85,8 @@ class RawExtractor extends WordOleExtractor {
       headers: this._taggedHeaders.filter((s) => s.type === 'headers').map((s) => s.text),
       footers: this._taggedHeaders.filter((s) => s.type === 'footers').map((s) => s.text),
       ...streams,
+      formatRuns: this.formatRuns,
+      characterPropertiesDamaged: this.characterPropertiesDamaged,
     };
     return document;
   }

@@ -8,6 +8,7 @@
 import { isServiceError, ServiceError } from '../../../errors.ts';
 import { documentFromHtml, type ReadInput, type ReadResult } from '../../document.ts';
 import { fibState, openContainer } from './container.ts';
+import { formatChanges } from './character.ts';
 import { extractRaw, type RawDoc } from './ole-text.ts';
 import { DocProperties } from './properties.ts';
 import { storyHtml } from './story.ts';
@@ -34,7 +35,12 @@ function readNotes(raw: RawDoc, storyStart: number, storyLength: number, texts: 
   for (let i = 0; i + 1 < bounds.length; i++) {
     const start = Math.max(0, Math.min(bounds[i] as number, storyLength));
     const end = Math.max(start, Math.min(bounds[i + 1] as number, storyLength));
-    const html = storyHtml(story.slice(start, end), { cpStart: storyStart + start, ...(properties ? { properties } : {}) });
+    const cpStart = storyStart + start;
+    const html = storyHtml(story.slice(start, end), {
+      cpStart,
+      formatChanges: formatChanges(raw.pieces, raw.formatRuns, cpStart, storyStart + end),
+      ...(properties ? { properties } : {}),
+    });
     if (html === '') continue;
     const number = firstNumber + notes.length;
     const ref = refs[i];
@@ -94,7 +100,12 @@ export async function readOleDoc(input: ReadInput): Promise<ReadResult> {
   const endnotes = readNotes(raw, endnotesAt, raw.ccpEdn, properties?.notes.endnoteTexts ?? [], properties?.notes.endnoteRefs ?? [], footnotes.length + 1, labels, properties);
   signal.throwIfAborted();
 
-  const body = storyHtml(raw.text.slice(0, raw.ccpText), { cpStart: 0, noteLabels: labels, ...(properties ? { properties } : {}) });
+  const body = storyHtml(raw.text.slice(0, raw.ccpText), {
+    cpStart: 0,
+    noteLabels: labels,
+    formatChanges: formatChanges(raw.pieces, raw.formatRuns, 0, raw.ccpText),
+    ...(properties ? { properties } : {}),
+  });
   const textboxesAt = endnotesAt + raw.ccpEdn;
   const textboxes = raw.ccpTxbx > 0 ? storyHtml(raw.text.slice(textboxesAt, textboxesAt + raw.ccpTxbx), { cpStart: textboxesAt }) : '';
   const notes = [...footnotes, ...endnotes];
@@ -106,6 +117,7 @@ export async function readOleDoc(input: ReadInput): Promise<ReadResult> {
     furniture('footer', raw.footers),
   ];
   const document = documentFromHtml(parts.filter(Boolean).join('\n'));
+  if (raw.characterPropertiesDamaged) warnings.push('The character properties of this .doc are damaged: bold and italic are missing and deleted (tracked) text may show.');
   if (raw.ccpAtn > 0) warnings.push('Comments in the document are left out of the output.');
   return {
     document,

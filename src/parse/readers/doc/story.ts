@@ -1,12 +1,12 @@
 /**
  * One story of a .doc (main text, a note, a header) from its raw characters to the intermediate
  * document's HTML (MS-DOC §2.4 "Document Parts", §2.8.25 fields). Word's marks drive the
- * structure: 0x0D ends a paragraph, 0x07 ends a table cell, the row-end paragraph (which
- * word-extractor turns into 0x0A) ends a row, 0x0B is a line break, 0x0C a page or section
- * break; fields run 0x13 code 0x14 result 0x15 and a `HYPERLINK "url"` field becomes a link
+ * structure: 0x0D ends a paragraph, 0x07 ends a table cell, a 0x07 whose paragraph is a
+ * table-row end (sprmPFTtp) ends a row, 0x0B is a line break, 0x0C a page or section break; fields run 0x13 code 0x14 result 0x15 and a `HYPERLINK "url"` field becomes a link
  * around its result. One pass over the characters; field nesting is capped.
  */
 import { escapeHtml } from '../../document.ts';
+import type { FormatChange } from './character.ts';
 import type { DocProperties, ParagraphProps } from './properties.ts';
 
 export interface StoryContext {
@@ -15,11 +15,13 @@ export interface StoryContext {
   cpStart: number;
   /** Labels of note references, by CP (`[1]`). */
   noteLabels?: Map<number, string>;
+  /** Bold/italic changes (character.ts), in CP order. */
+  formatChanges?: FormatChange[];
 }
 
 interface Paragraph {
   html: string;
-  mark: 'para' | 'cell' | 'row';
+  mark: 'para' | 'cell';
   props: ParagraphProps | undefined;
 }
 
@@ -55,16 +57,72 @@ export function hyperlinkTarget(code: string): string | undefined {
   return target?.trim() || undefined;
 }
 
-/** Splits the story into paragraphs with inline HTML (links, line breaks, note labels). */
+interface InlineState {
+  href: string | undefined;
+  bold: boolean;
+  italic: boolean;
+}
+
+/**
+ * Inline HTML with links, bold and italic always well nested (a ⊃ strong ⊃ em): at the next
+ * text, the open tags from the outermost one that differs from the wanted state inwards close,
+ * and the wanted ones from there open; a link keeps one `<a>` across a change of bold.
+ */
+class InlineWriter {
+  html = '';
+  private open: InlineState = { href: undefined, bold: false, italic: false };
+  readonly want: InlineState = { href: undefined, bold: false, italic: false };
+
+  private sync(): void {
+    const { open, want } = this;
+    const from = open.href !== want.href ? 0 : open.bold !== want.bold ? 1 : open.italic !== want.italic ? 2 : 3;
+    if (from === 3) return;
+    this.closeTags(from);
+    if (from <= 0 && want.href !== undefined) this.html += `<a href="${escapeHtml(want.href)}">`;
+    if (from <= 1 && want.bold) this.html += '<strong>';
+    if (from <= 2 && want.italic) this.html += '<em>';
+    this.open = { ...want };
+  }
+
+  /** Closes the open tags at nesting level `from` (0 a, 1 strong, 2 em) and inside it. */
+  private closeTags(from = 0): void {
+    if (this.open.italic) this.html += '</em>';
+    if (from <= 1 && this.open.bold) this.html += '</strong>';
+    if (from <= 0 && this.open.href !== undefined) this.html += '</a>';
+    this.open = { href: from <= 0 ? undefined : this.open.href, bold: from <= 1 ? false : this.open.bold, italic: false };
+  }
+
+  text(text: string): void {
+    if (text === '') return;
+    this.sync();
+    this.html += escapeHtml(text);
+  }
+
+  markup(html: string): void {
+    this.sync();
+    this.html += html;
+  }
+
+  /** Closes the paragraph's tags and returns its HTML; the wanted state carries on. */
+  finish(): string {
+    this.closeTags();
+    const html = this.html;
+    this.html = '';
+    return html;
+  }
+}
+
+/** Splits the story into paragraphs with inline HTML (links, bold, italic, line breaks, note labels). */
 function paragraphs(text: string, context: StoryContext): Paragraph[] {
   const result: Paragraph[] = [];
   const fields: Field[] = [];
-  let html = '';
-  let linkOpen: string | undefined;
+  const out = new InlineWriter();
+  const changes = context.formatChanges ?? [];
+  let nextChange = 0;
   let pending = '';
 
   const flushText = (): void => {
-    if (pending) html += escapeHtml(pending);
+    out.text(pending);
     pending = '';
   };
   /** The innermost field collecting code, if any: characters go there instead of the output. */
@@ -75,45 +133,41 @@ function paragraphs(text: string, context: StoryContext): Paragraph[] {
     }
     return undefined;
   };
-  const emit = (chars: string): void => {
-    const field = fields.length > 0 ? codeField() : undefined;
-    if (field) field.code += chars;
-    else pending += chars;
-  };
   const endParagraph = (mark: Paragraph['mark'], cp: number): void => {
     flushText();
-    if (linkOpen !== undefined) html += '</a>';
-    result.push({ html, mark, props: context.properties?.paragraphAt(context.cpStart + cp) });
-    html = linkOpen !== undefined ? `<a href="${escapeHtml(linkOpen)}">` : '';
+    result.push({ html: out.finish(), mark, props: context.properties?.paragraphAt(context.cpStart + cp) });
   };
 
   for (let i = 0; i < text.length; i++) {
+    if (nextChange < changes.length && (changes[nextChange] as FormatChange).cp <= context.cpStart + i) {
+      flushText();
+      while (nextChange < changes.length && (changes[nextChange] as FormatChange).cp <= context.cpStart + i) {
+        const change = changes[nextChange++] as FormatChange;
+        out.want.bold = change.bold;
+        out.want.italic = change.italic;
+      }
+    }
     const code = text.charCodeAt(i);
-    if (code >= 0x20 && code !== 0xa0) {
-      if (fields.length === 0) pending += text[i];
-      else emit(text[i] as string);
+    const collecting = fields.length > 0 ? codeField() : undefined;
+    if (collecting && code !== 0x13 && code !== 0x14 && code !== 0x15) {
+      collecting.code += code >= 0x20 ? text[i] : code === 0x0d || code === 0x07 || code === 0x09 ? ' ' : '';
       continue;
     }
-    if (fields.length > 0 && codeField() && code !== 0x13 && code !== 0x14 && code !== 0x15) {
-      emit(code === 0x0d || code === 0x07 ? ' ' : code === 0xa0 ? '\u00a0' : '');
+    if (code >= 0x20 && code !== 0xa0) {
+      pending += text[i];
       continue;
     }
     switch (code) {
       case 0x0d:
+      case 0x0c:
         endParagraph('para', i);
         break;
       case 0x07:
         endParagraph('cell', i);
         break;
-      case 0x0a:
-        endParagraph('row', i);
-        break;
-      case 0x0c:
-        endParagraph('para', i);
-        break;
       case 0x0b:
         flushText();
-        html += '<br>';
+        out.markup('<br>');
         break;
       case 0x09:
         pending += '\t';
@@ -128,7 +182,7 @@ function paragraphs(text: string, context: StoryContext): Paragraph[] {
         const label = context.noteLabels?.get(context.cpStart + i);
         if (label) {
           flushText();
-          html += `<sup>${escapeHtml(label)}</sup>`;
+          out.markup(`<sup>${escapeHtml(label)}</sup>`);
         }
         break;
       }
@@ -139,21 +193,20 @@ function paragraphs(text: string, context: StoryContext): Paragraph[] {
         const field = fields[fields.length - 1];
         if (!field || field.inResult) break;
         field.inResult = true;
+        // A HYPERLINK nested in another field's code is part of that code, not a link.
         const href = codeField() ? undefined : hyperlinkTarget(field.code);
-        if (href !== undefined && linkOpen === undefined) {
+        if (href !== undefined && out.want.href === undefined) {
           flushText();
           field.href = href;
-          linkOpen = href;
-          html += `<a href="${escapeHtml(href)}">`;
+          out.want.href = href;
         }
         break;
       }
       case 0x15: {
         const field = fields.pop();
-        if (field?.href !== undefined && linkOpen !== undefined) {
+        if (field?.href !== undefined) {
           flushText();
-          html += '</a>';
-          linkOpen = undefined;
+          out.want.href = undefined;
         }
         break;
       }
@@ -163,16 +216,17 @@ function paragraphs(text: string, context: StoryContext): Paragraph[] {
     }
   }
   flushText();
-  if (html.replace(/<a [^>]*>|<\/a>/g, '').trim() !== '') endParagraph('para', text.length);
+  const last = out.finish();
+  if (last.replace(/<[^>]+>/g, '').trim() !== '') result.push({ html: last, mark: 'para', props: undefined });
   return result;
 }
 
 function isEmptyHtml(html: string): boolean {
-  return html.replace(/<a [^>]*>|<\/a>|<br>/g, '').replace(/[\s\u00a0]/g, '') === '';
+  return html.replace(/<[^>]+>/g, '').replace(/[\s\u00a0]/g, '') === '';
 }
 
 function tidyInline(html: string): string {
-  return html.replace(/<a [^>]*><\/a>/g, '').replace(/\t/g, ' ').trim();
+  return html.replace(/\t/g, ' ').trim();
 }
 
 /** A table from its rows of cells (each cell a list of paragraph HTML); the first row is the header. */
@@ -206,7 +260,7 @@ export function storyHtml(text: string, context: StoryContext): string {
   for (const paragraph of paragraphs(text, context)) {
     const inTable = paragraph.mark !== 'para' || paragraph.props?.inTable === true || paragraph.props?.rowEnd === true;
     if (inTable) {
-      if (paragraph.mark === 'row' || paragraph.props?.rowEnd === true) {
+      if (paragraph.props?.rowEnd === true) {
         if (cellParagraphs.length > 0) cells.push(cellParagraphs);
         if (cells.length > 0) rows.push(cells);
         cells = [];

@@ -46,6 +46,7 @@ declare module 'word-extractor/lib/word-ole-extractor.js' {
     protected _boundaries: WordOleExtractor.Boundaries;
     protected _taggedHeaders: WordOleExtractor.TaggedStory[];
     extract(reader: BufferReader): Promise<WordOleExtractor.ExtractedDocument>;
+    protected writeCharacterProperties(buffer: Buffer, tableBuffer: Buffer): void;
     protected writeParagraphProperties(buffer: Buffer, tableBuffer: Buffer): void;
     protected buildDocument(): WordOleExtractor.ExtractedDocument;
   }
