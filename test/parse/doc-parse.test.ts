@@ -42,7 +42,7 @@ describe('doc through parse()', () => {
   });
 
   it('writes footnotes after a rule', async () => {
-    const { markdown } = await parseDoc('word-extractor-test13.doc');
+    const markdown = (await parseDoc('word-extractor-test13.doc')).markdown ?? '';
     expect(markdown).toMatch(/^Paragraph 1\\?\[1\\?\]$/m);
     expect(markdown).toMatch(/^---$/m);
     expect(markdown.indexOf('This is a footnote')).toBeGreaterThan(markdown.indexOf('Paragraph 2'));
