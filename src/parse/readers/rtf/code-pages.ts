@@ -63,7 +63,7 @@ export function decodeBytes(bytes: Uint8Array, codePage: number): string {
 
 /** A growable byte buffer for text waiting to be decoded. */
 export class PendingBytes {
-  private buffer = new Uint8Array(256);
+  private buffer = Buffer.alloc(256);
   length = 0;
   /** Whether every byte so far is ASCII (then no decoder is needed). */
   ascii = true;
@@ -91,8 +91,7 @@ export class PendingBytes {
   /** Decodes and empties the buffer. */
   take(codePage: number): string {
     if (this.length === 0) return '';
-    const bytes = this.buffer.subarray(0, this.length);
-    const text = this.ascii ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1') : decodeBytes(bytes, codePage);
+    const text = this.ascii ? this.buffer.toString('latin1', 0, this.length) : decodeBytes(this.buffer.subarray(0, this.length), codePage);
     this.length = 0;
     this.ascii = true;
     return text;
@@ -101,7 +100,7 @@ export class PendingBytes {
   private grow(needed: number): void {
     let size = this.buffer.length * 2;
     while (size < needed) size *= 2;
-    const next = new Uint8Array(size);
+    const next = Buffer.alloc(size);
     next.set(this.buffer.subarray(0, this.length));
     this.buffer = next;
   }

@@ -50,6 +50,40 @@ interface Group {
   onEnd?: (() => void) | undefined;
 }
 
+/** Every control word destination() acts on (the others reach it only after `\*`). */
+const DESTINATION_WORDS = new Set([
+  ...SKIPPED_DESTINATIONS,
+  ...PICTURE_DESTINATIONS,
+  ...TRANSPARENT_DESTINATIONS,
+  ...HEADER_DESTINATIONS,
+  ...FOOTER_DESTINATIONS,
+  ...INFO_TEXT_KEYS,
+  ...INFO_TIME_KEYS,
+  'fonttbl', 'stylesheet', 'info', 'listtable', 'listoverridetable', 'pn', 'field', 'fldinst', 'footnote',
+]);
+
+/** A new group: a copy of its parent's state, in one fixed shape. */
+function childGroup(parent: Group, first: number): Group {
+  return {
+    dest: parent.dest,
+    story: parent.story,
+    format: parent.format,
+    font: parent.font,
+    uc: parent.uc,
+    star: false,
+    first,
+    field: parent.field,
+    fieldDest: parent.fieldDest,
+    collect: parent.collect,
+    infoKey: parent.infoKey,
+    infoTime: parent.infoTime,
+    style: parent.style,
+    list: parent.list,
+    override: parent.override,
+    onEnd: undefined,
+  };
+}
+
 const SYMBOLS: Record<string, string> = {
   '~': '\u00a0',
   _: '\u2011',
@@ -122,7 +156,7 @@ export class Interpreter implements ParagraphContext {
   ) {
     this.tokens = new Tokenizer(bytes);
     this.main = new Story(this);
-    this.group = { dest: 'text', story: this.main, format: PLAIN, font: -1, uc: 1, star: false, first: 0 };
+    this.group = childGroup({ dest: 'text', story: this.main, format: PLAIN, font: -1, uc: 1, star: false, first: 0 }, 0);
   }
 
   headingLevel(props: ParagraphProps): number {
@@ -142,7 +176,7 @@ export class Interpreter implements ParagraphContext {
     const header = tokens.next() === 'open' && tokens.next() === 'word' ? tokens.name : '';
     if (header !== 'rtf') throw corrupt('it does not start with the RTF header ({\\rtf).');
     this.stack.push(this.group);
-    this.group = { ...this.group };
+    this.group = childGroup(this.group, 0);
     let count = 0;
     let closed = false;
     for (let type = tokens.next(); type !== 'end'; type = tokens.next()) {
@@ -157,7 +191,7 @@ export class Interpreter implements ParagraphContext {
         this.skipCount = 0;
         if (this.stack.length >= MAX_DEPTH) throw corrupt(`its groups are nested more than ${MAX_DEPTH} deep.`);
         this.stack.push(this.group);
-        this.group = { ...this.group, star: false, first: count + 1, onEnd: undefined };
+        this.group = childGroup(this.group, count + 1);
       } else if (type === 'close') {
         this.skipCount = 0;
         this.group.onEnd?.();
@@ -377,7 +411,8 @@ export class Interpreter implements ParagraphContext {
       if (param !== undefined && param > 0) this.tokens.skip(param);
       return;
     }
-    if (this.destination(name)) return;
+    if (group.dest === 'skip') return;
+    if ((group.star || DESTINATION_WORDS.has(name)) && this.destination(name)) return;
     switch (group.dest) {
       case 'text':
         this.textWord(name, param);

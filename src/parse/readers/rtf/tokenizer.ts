@@ -43,10 +43,10 @@ export class Tokenizer {
   start = 0;
   end = 0;
   private pos = 0;
-  private readonly bytes: Uint8Array;
+  private readonly bytes: Buffer;
 
   constructor(bytes: Uint8Array) {
-    this.bytes = bytes;
+    this.bytes = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   }
 
   get position(): number {
@@ -131,7 +131,7 @@ export class Tokenizer {
     let end = at;
     while (end < length && isLetter(bytes[end] as number)) end++;
     // Names longer than the spec's 32 letters are kept whole; they match nothing.
-    this.name = String.fromCharCode.apply(null, Array.from(bytes.subarray(at, Math.min(end, at + 40))));
+    this.name = bytes.toString('latin1', at, Math.min(end, at + 40));
     let pos = end;
     let negative = false;
     if (pos < length && bytes[pos] === 0x2d /* - */ && pos + 1 < length && isDigit(bytes[pos + 1] as number)) {
