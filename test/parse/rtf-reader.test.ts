@@ -82,6 +82,13 @@ describe('rtf reader: structure', () => {
     expect(document.body.textContent).not.toContain('1.\t');
   });
 
+  it('reads typed list markers (\\bullet\\tab, 1.\\tab with a hanging indent) as lists', async () => {
+    const { document } = await read('kreuzberg-word_sample.rtf');
+    expect(texts(document.body, 'ul > li')).toEqual(['You can relax and look around', 'Paddle about', 'Enjoy summer warmth']);
+    expect(texts(document.body, 'ol > li')).toEqual(['Wear sunglasses', 'Don’t forget to drink water', 'Use sun cream', 'Leaves', 'Berries', 'Grain']);
+    expect(texts(document.body, 'table tbody tr:nth-child(2) td')).toEqual(['Berries', 'Blueberry, Strawberry, Cranberry', '150']);
+  });
+
   it('turns HYPERLINK fields into links', async () => {
     const { document } = await read('tika-testRTFHyperlink.rtf');
     const link = Array.from(document.body.querySelectorAll('a')).find((a) => a.textContent === 'frequently asked questions');

@@ -16,7 +16,7 @@ export interface CharFormat {
 export const PLAIN: CharFormat = { bold: false, italic: false, strike: false, sup: false, sub: false, hidden: false };
 
 /** A piece of paragraph content: text in one format, a line break, or a picture placeholder. */
-export type Run = { kind: 'text'; text: string; format: CharFormat } | { kind: 'break' } | { kind: 'image' };
+export type Run = { kind: 'text'; text: string; readonly format: CharFormat } | { kind: 'break' } | { kind: 'image' };
 
 function sameFormat(a: CharFormat, b: CharFormat): boolean {
   return a.bold === b.bold && a.italic === b.italic && a.strike === b.strike && a.sup === b.sup && a.sub === b.sub && a.href === b.href;

@@ -603,6 +603,9 @@ export class Interpreter implements ParagraphContext {
       case 'ls':
         if (param !== undefined) para.list = Math.max(0, param);
         return;
+      case 'fi':
+        if (param !== undefined) para.firstIndent = param;
+        return;
       case 'li':
       case 'lin':
         if (param !== undefined) para.indent = param;

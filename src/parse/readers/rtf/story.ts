@@ -17,12 +17,14 @@ export interface ParagraphProps {
   level: number;
   /** `\liN`: the left indent in twips (list nesting follows it when lists change). */
   indent: number;
+  /** `\fiN`: the first-line indent (negative: a hanging indent, as list items have). */
+  firstIndent: number;
   /** Word 6 numbering (`\pnlvlblt`, `\pnlvlbody`): the list kind, when set. */
   oldList?: 'ul' | 'ol' | undefined;
 }
 
 export function defaultParagraph(): ParagraphProps {
-  return { inTable: false, outline: -1, style: 0, list: 0, level: 0, indent: 0 };
+  return { inTable: false, outline: -1, style: 0, list: 0, level: 0, indent: 0, firstIndent: 0 };
 }
 
 /** What the interpreter knows about list and heading styles when a paragraph ends. */
@@ -32,6 +34,26 @@ export interface ParagraphContext {
 }
 
 /** A list item's depth key: its left indent, else its level in indent-sized steps. */
+const TYPED_BULLET = /^\s*[\u2022\u00b7\u25aa\u25e6\u2013\u2014*-]\s*\t\s*/;
+const TYPED_NUMBER = /^\s*(?:\d{1,4}|[a-zA-Z]|[ivxlcIVXLC]{1,6})[.)]\s*\t\s*/;
+
+/**
+ * A list item whose marker is typed text (pandoc and other generators write `\bullet\tab` or
+ * `1.\tab` in a paragraph with a hanging indent, `\fi` < 0, instead of a list table): the
+ * list kind, with the marker removed from the runs; undefined for other paragraphs.
+ */
+function typedListMarker(runs: Run[], para: ParagraphProps): 'ul' | 'ol' | undefined {
+  if (para.firstIndent >= 0) return undefined;
+  const first = runs[0];
+  if (first?.kind !== 'text') return undefined;
+  const tag = TYPED_BULLET.test(first.text) ? 'ul' : TYPED_NUMBER.test(first.text) ? 'ol' : undefined;
+  if (!tag) return undefined;
+  const rest = first.text.replace(tag === 'ul' ? TYPED_BULLET : TYPED_NUMBER, '');
+  if (rest === '') runs.shift();
+  else runs[0] = { ...first, text: rest };
+  return runsAreEmpty(runs) ? undefined : tag;
+}
+
 type Block = { kind: 'html'; html: string } | { kind: 'item'; html: string; tag: 'ul' | 'ol'; depth: number };
 
 export class Story {
@@ -47,7 +69,11 @@ export class Story {
   constructor(private readonly context: ParagraphContext) {}
 
   addText(text: string, format: CharFormat): void {
-    if (text !== '' && !format.hidden) this.runs.push({ kind: 'text', text, format });
+    if (text === '' || format.hidden) return;
+    const last = this.runs[this.runs.length - 1];
+    // Text in the same format joins the previous run (V8 joins strings as ropes: linear).
+    if (last?.kind === 'text' && last.format === format) last.text += text;
+    else this.runs.push({ kind: 'text', text, format });
   }
 
   addBreak(): void {
@@ -74,11 +100,14 @@ export class Story {
     const runs = this.runs;
     this.runs = [];
     if (runsAreEmpty(runs)) return;
-    const heading = this.context.headingLevel(this.para);
+    const typed = this.para.list > 0 || this.para.oldList ? undefined : typedListMarker(runs, this.para);
+    const heading = typed ? 0 : this.context.headingLevel(this.para);
     // A heading is bold by its nature: bold on its text is not emphasis.
     const html = renderRuns(heading > 0 ? runs.map((run) => (run.kind === 'text' && run.format.bold ? { ...run, format: { ...run.format, bold: false } } : run)) : runs);
     if (heading > 0) {
       this.blocks.push({ kind: 'html', html: `<h${heading}>${html}</h${heading}>` });
+    } else if (typed) {
+      this.blocks.push({ kind: 'item', html, tag: typed, depth: this.para.indent > 0 ? this.para.indent : 360 });
     } else if (this.para.list > 0 || this.para.oldList) {
       const tag = this.para.oldList ?? this.context.listTag(this.para);
       const depth = this.para.indent > 0 ? this.para.indent : (Math.min(this.para.level, 8) + 1) * 360;
