@@ -35,8 +35,14 @@ function mainWords(body: Element): string[] {
   for (const br of Array.from(clone.querySelectorAll('br'))) br.replaceWith(' ');
   const rule = clone.querySelector(':scope > hr');
   while (rule?.nextSibling) rule.nextSibling.remove();
-  const blocks = Array.from(clone.querySelectorAll('p, h1, h2, h3, h4, h5, h6, th, td'));
-  return blocks.flatMap((b) => words(b.textContent ?? ''));
+  const blocks = Array.from(clone.querySelectorAll('p, h1, h2, h3, h4, h5, h6, th, td, li'));
+  // A list item's own text: its nested lists are items of their own.
+  const ownText = (el: Element): string =>
+    Array.from(el.childNodes)
+      .filter((n) => n.nodeName !== 'UL' && n.nodeName !== 'OL')
+      .map((n) => n.textContent ?? '')
+      .join('');
+  return blocks.flatMap((b) => words(ownText(b)));
 }
 
 interface ExpectedCase {

@@ -104,6 +104,24 @@ describe('doc reader: headings from styles', () => {
   });
 });
 
+describe('doc reader: lists from list formatting (LFO → LST levels)', () => {
+  it('builds bullet and numbered lists, nested by level', async () => {
+    const { document } = await read('kreuzberg-unit_test_lists.doc');
+    const lists = Array.from(document.body.querySelectorAll(':scope > ul, :scope > ol'));
+    expect(lists.map((l) => l.tagName).slice(0, 3)).toEqual(['UL', 'OL', 'UL']);
+    expect(texts(lists[1] as Element, ':scope > li')).toEqual(['List item a', 'List item b', 'List item c']);
+    const nested = lists[2] as Element;
+    expect(texts(nested, ':scope > li > ul > li')).toEqual(['List item 1.1', 'List item 1.2', 'List item 1.3']);
+    expect(Array.from(nested.querySelectorAll(':scope > li')).map((li) => li.firstChild?.textContent)).toEqual(['List item 1', 'List item 2', 'List item 3']);
+  });
+
+  it('takes a list from the paragraph style (List Bullet / List Number) and its LFO', async () => {
+    const { document } = await read('docling-legacy_sample.doc');
+    expect(texts(document.body, 'ul > li')).toEqual(['You can relax and look around', 'Paddle about', 'Enjoy summer warmth']);
+    expect(texts(document.body, 'ol > li').slice(0, 3)).toEqual(['Wear sunglasses', 'Don’t forget to drink water', 'Use sun cream']);
+  });
+});
+
 describe('doc reader: links, notes, furniture, text boxes', () => {
   it('turns HYPERLINK fields into links around their displayed text', async () => {
     const { document } = await read('tika-testWORD_italicsSurroundingHyperlink.doc');

@@ -15,6 +15,9 @@ export interface ParagraphProps {
   rowEnd: boolean;
   /** Direct outline level (sprmPOutLvl): 0–8 a heading level, 9 body text. */
   outlineLevel?: number;
+  /** List membership (sprmPIlfo, 1-based into the LFO table; 0 none) and level (sprmPIlvl). */
+  ilfo?: number;
+  ilvl?: number;
 }
 
 export class OutOfRange extends Error {}
@@ -52,6 +55,12 @@ const SPRM_P_FTTP = 0x2417;
 const SPRM_P_OUTLVL = 0x2640;
 const SPRM_P_ITAP = 0x6649;
 const SPRM_T_DEFTABLE = 0xd608;
+const SPRM_P_ILVL = 0x260a;
+const SPRM_P_ILFO = 0x460b;
+const FIB_PLFLST = 0x02e2;
+const FIB_PLFLFO = 0x02ea;
+const NFC_BULLET = 0x17;
+const NFC_NONE = 0xff;
 
 /** Operand size of a sprm (MS-DOC §2.6.1 Sprm.spra), or undefined when it cannot be known. */
 function operandSize(sprm: number, buf: Buffer, at: number): number | undefined {
@@ -86,6 +95,8 @@ function readGrpprl(grpprl: Buffer, istd: number): ParagraphProps {
     else if (sprm === SPRM_P_FTTP) props.rowEnd = u8(grpprl, at) !== 0;
     else if (sprm === SPRM_P_ITAP) props.inTable = props.inTable || u32(grpprl, at) > 0;
     else if (sprm === SPRM_P_OUTLVL) props.outlineLevel = u8(grpprl, at);
+    else if (sprm === SPRM_P_ILVL) props.ilvl = Math.min(u8(grpprl, at), 8);
+    else if (sprm === SPRM_P_ILFO) props.ilfo = u16(grpprl, at);
     at += size;
   }
   return props;
@@ -132,19 +143,22 @@ interface StyleFacts {
   istdBase: number;
   /** sprmPOutLvl in the style's paragraph properties, when present. */
   outlineLevel?: number;
+  /** The style's list (sprmPIlfo / sprmPIlvl), when it numbers its paragraphs. */
+  ilfo?: number;
+  ilvl?: number;
 }
 
 const STI_TITLE = 62;
 const STI_NIL = 0x0fff;
 
-/** The outline level a paragraph style's UPX (MS-DOC §2.9.317 UpxPapx) sets, if any. */
-function styleOutlineLevel(stsh: Buffer, upxAt: number, end: number): number | undefined {
+/** The paragraph properties a paragraph style's UPX (MS-DOC §2.9.317 UpxPapx) sets. */
+function styleParagraphProps(stsh: Buffer, upxAt: number, end: number): ParagraphProps | undefined {
   if (upxAt + 2 > end) return undefined;
   const cbUpx = u16(stsh, upxAt);
   const grpprlStart = upxAt + 4;
   const grpprlEnd = Math.min(end, upxAt + 2 + cbUpx);
   if (grpprlStart > grpprlEnd) return undefined;
-  return readGrpprl(stsh.subarray(grpprlStart, grpprlEnd), 0).outlineLevel;
+  return readGrpprl(stsh.subarray(grpprlStart, grpprlEnd), 0);
 }
 
 /**
@@ -153,14 +167,14 @@ function styleOutlineLevel(stsh: Buffer, upxAt: number, end: number): number | u
  * (own or inherited through istdBase) set an outline level — how localized and LibreOffice
  * heading styles mark themselves.
  */
-function readHeadingStyles(fib: Buffer, table: Buffer): Map<number, number> {
+function readStyles(fib: Buffer, table: Buffer): { levels: Map<number, number>; styles: Map<number, StyleFacts> } {
   const levels = new Map<number, number>();
+  const styles = new Map<number, StyleFacts>();
   const stsh = fibSlice(fib, table, FIB_STSHF);
-  if (!stsh) return levels;
+  if (!stsh) return { levels, styles };
   const cbStshi = u16(stsh, 0);
   const cstd = Math.min(u16(stsh, 2), 4096);
   const cbStdBase = u16(stsh, 4);
-  const styles = new Map<number, StyleFacts>();
   let at = 2 + cbStshi;
   for (let istd = 0; istd < cstd && at + 2 <= stsh.length; istd++) {
     const cbStd = u16(stsh, at);
@@ -174,8 +188,10 @@ function readHeadingStyles(fib: Buffer, table: Buffer): Map<number, number> {
     const nameAt = std + cbStdBase;
     if (stk === 1 && nameAt + 2 <= at) {
       const upxAt = nameAt + 2 + u16(stsh, nameAt) * 2 + 2;
-      const level = styleOutlineLevel(stsh, upxAt + (upxAt % 2), at);
-      if (level !== undefined) facts.outlineLevel = level;
+      const props = styleParagraphProps(stsh, upxAt + (upxAt % 2), at);
+      if (props?.outlineLevel !== undefined) facts.outlineLevel = props.outlineLevel;
+      if (props?.ilfo !== undefined) facts.ilfo = props.ilfo;
+      if (props?.ilvl !== undefined) facts.ilvl = props.ilvl;
     }
     if (stk === 1) styles.set(istd, facts);
   }
@@ -193,7 +209,47 @@ function readHeadingStyles(fib: Buffer, table: Buffer): Map<number, number> {
       }
     }
   }
-  return levels;
+  return { levels, styles };
+}
+
+/**
+ * Whether each list (by LFO index, 1-based) level is a bullet list: PlfLfo (MS-DOC §2.9.199)
+ * names the list by lsid, PlfLst (§2.9.200) holds the list's LVLs (§2.9.150), whose nfc says
+ * bullet (0x17) or a number format. Keys are `ilfo * 16 + ilvl`.
+ */
+function readListKinds(fib: Buffer, table: Buffer): Map<number, 'ul' | 'ol'> {
+  const kinds = new Map<number, 'ul' | 'ol'>();
+  const lstf = fibSlice(fib, table, FIB_PLFLST);
+  const lfo = fibSlice(fib, table, FIB_PLFLFO);
+  if (!lstf || !lfo) return kinds;
+  // The lists' LVLs follow the PlfLst in the table stream, outside its lcb.
+  const lst = table.subarray(u32(fib, FIB_PLFLST));
+  const cLst = Math.min(u16(lst, 0), 1024);
+  const levelsByLsid = new Map<number, ('ul' | 'ol')[]>();
+  let at = 2 + cLst * 28;
+  for (let i = 0; i < cLst; i++) {
+    const entry = 2 + i * 28;
+    const lsid = u32(lst, entry);
+    const simple = (u8(lst, entry + 26) & 0x01) !== 0;
+    const levels: ('ul' | 'ol')[] = [];
+    for (let level = 0; level < (simple ? 1 : 9); level++) {
+      const nfc = u8(lst, at + 4);
+      const cbChpx = u8(lst, at + 24);
+      const cbPapx = u8(lst, at + 25);
+      at += 28 + cbPapx + cbChpx;
+      const cch = u16(lst, at);
+      at += 2 + cch * 2;
+      levels.push(nfc === NFC_BULLET || nfc === NFC_NONE ? 'ul' : 'ol');
+    }
+    levelsByLsid.set(lsid, levels);
+  }
+  const lfoMac = Math.min(u32(lfo, 0), 4096);
+  for (let i = 0; i < lfoMac; i++) {
+    const levels = levelsByLsid.get(u32(lfo, 4 + i * 16));
+    if (!levels) continue;
+    for (let level = 0; level < 9; level++) kinds.set((i + 1) * 16 + level, levels[Math.min(level, levels.length - 1)] ?? 'ul');
+  }
+  return kinds;
 }
 
 /** CPs of a PLC without data (n+1 CPs), or of one with `dataSize` bytes per entry. */
@@ -216,6 +272,8 @@ export interface NotePositions {
 export class DocProperties {
   private readonly runs: Run[];
   private readonly headingStyles: Map<number, number>;
+  private readonly styles: Map<number, StyleFacts>;
+  private readonly listKinds: Map<number, 'ul' | 'ol'>;
   readonly notes: NotePositions;
 
   constructor(
@@ -224,7 +282,16 @@ export class DocProperties {
     private readonly pieces: Piece[],
   ) {
     this.runs = readPapxRuns(fib, table);
-    this.headingStyles = readHeadingStyles(fib, table);
+    const { levels, styles } = readStyles(fib, table);
+    this.headingStyles = levels;
+    this.styles = styles;
+    let listKinds = new Map<number, 'ul' | 'ol'>();
+    try {
+      listKinds = readListKinds(fib, table);
+    } catch (err) {
+      if (!(err instanceof OutOfRange)) throw err;
+    }
+    this.listKinds = listKinds;
     const refs = (at: number) => plcCps(fibSlice(fib, table, at), 2).slice(0, -1);
     const texts = (at: number) => plcCps(fibSlice(fib, table, at), 0);
     this.notes = {
@@ -265,6 +332,22 @@ export class DocProperties {
       else return run.props;
     }
     return undefined;
+  }
+
+  /** The list a paragraph belongs to (direct or from its style), with its kind and level. */
+  listItem(props: ParagraphProps): { kind: 'ul' | 'ol'; level: number; list: number } | undefined {
+    let ilfo = props.ilfo;
+    let ilvl = props.ilvl;
+    let style = this.styles.get(props.istd);
+    for (let hops = 0; style && hops < 10 && (ilfo === undefined || ilvl === undefined); hops++) {
+      ilfo ??= style.ilfo;
+      ilvl ??= style.ilvl;
+      style = style.istdBase === STI_NIL ? undefined : this.styles.get(style.istdBase);
+    }
+    if (!ilfo || ilfo >= 0xf801) return undefined;
+    const level = ilvl ?? 0;
+    const kind = this.listKinds.get(ilfo * 16 + level);
+    return kind ? { kind, level, list: ilfo } : undefined;
   }
 
   /** Heading level 1–6 of a paragraph, from its style or its direct outline level. */

@@ -240,12 +240,45 @@ function tableHtml(rows: string[][][]): string {
   return `<table><thead>${row(head ?? [], 'th')}</thead><tbody>${body.map((r) => row(r, 'td')).join('')}</tbody></table>`;
 }
 
-/** The story as block HTML: paragraphs, headings and tables. */
+interface ListItem {
+  kind: 'ul' | 'ol';
+  level: number;
+  html: string;
+}
+
+/** Nested lists from consecutive list paragraphs: a deeper item opens a list inside the open item. */
+function listHtml(items: ListItem[]): string {
+  let html = '';
+  const open: { kind: 'ul' | 'ol'; level: number }[] = [];
+  for (const item of items) {
+    let top = open[open.length - 1];
+    while (top && (top.level > item.level || (top.level === item.level && top.kind !== item.kind))) {
+      html += `</li></${top.kind}>`;
+      open.pop();
+      top = open[open.length - 1];
+    }
+    if (top && top.level === item.level) html += `</li><li>${item.html}`;
+    else {
+      html += `<${item.kind}><li>${item.html}`;
+      open.push({ kind: item.kind, level: item.level });
+    }
+  }
+  for (let i = open.length - 1; i >= 0; i--) html += `</li></${(open[i] as { kind: string }).kind}>`;
+  return html;
+}
+
+/** The story as block HTML: paragraphs, headings, lists and tables. */
 export function storyHtml(text: string, context: StoryContext): string {
   const blocks: string[] = [];
   let rows: string[][][] = [];
   let cells: string[][] = [];
   let cellParagraphs: string[] = [];
+
+  let items: ListItem[] = [];
+  const flushList = (): void => {
+    if (items.length > 0) blocks.push(listHtml(items));
+    items = [];
+  };
 
   const flushTable = (): void => {
     if (cellParagraphs.length > 0) cells.push(cellParagraphs);
@@ -260,6 +293,7 @@ export function storyHtml(text: string, context: StoryContext): string {
   for (const paragraph of paragraphs(text, context)) {
     const inTable = paragraph.mark !== 'para' || paragraph.props?.inTable === true || paragraph.props?.rowEnd === true;
     if (inTable) {
+      flushList();
       if (paragraph.props?.rowEnd === true) {
         if (cellParagraphs.length > 0) cells.push(cellParagraphs);
         if (cells.length > 0) rows.push(cells);
@@ -278,8 +312,15 @@ export function storyHtml(text: string, context: StoryContext): string {
     if (isEmptyHtml(paragraph.html)) continue;
     const inline = tidyInline(paragraph.html);
     const level = paragraph.props ? context.properties?.headingLevel(paragraph.props) : undefined;
+    const item = paragraph.props && level === undefined ? context.properties?.listItem(paragraph.props) : undefined;
+    if (item) {
+      items.push({ kind: item.kind, level: item.level, html: inline });
+      continue;
+    }
+    flushList();
     blocks.push(level !== undefined ? `<h${level}>${inline}</h${level}>` : `<p>${inline}</p>`);
   }
   flushTable();
+  flushList();
   return blocks.join('\n');
 }
