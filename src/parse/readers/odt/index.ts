@@ -12,7 +12,15 @@ import { readFurniture, type Furniture } from './furniture.ts';
 import { readMeta } from './metadata.ts';
 import { odtCorrupt, OdtPackage } from './package.ts';
 import { readStylesPart } from './styles.ts';
-import { firstChildNamed, parseXml } from './xml.ts';
+import { firstChildNamed, nestsDeeperThan, parseXml } from './xml.ts';
+
+/** Element nesting refused before parsing (real documents stay below 50). */
+const MAX_XML_DEPTH = 500;
+
+function parsePart(xml: string, part: string): Document {
+  if (nestsDeeperThan(xml, MAX_XML_DEPTH)) throw odtCorrupt(`its ${part} is nested more than ${MAX_XML_DEPTH} levels deep.`);
+  return parseXml(xml);
+}
 
 function checkNotEncrypted(pkg: OdtPackage): void {
   const manifest = pkg.textOf('META-INF/manifest.xml');
@@ -41,8 +49,9 @@ async function read(input: ReadInput): Promise<ReadResult> {
   const contentXml = pkg.textOf('content.xml');
   if (contentXml === undefined) throw odtCorrupt('the package has no content.xml.');
 
-  const styles = readStylesPart(pkg.textOf('styles.xml'));
-  const content = parseXml(contentXml).documentElement;
+  const stylesXml = pkg.textOf('styles.xml');
+  const styles = readStylesPart(stylesXml === undefined ? undefined : parsePart(stylesXml, 'styles.xml'));
+  const content = parsePart(contentXml, 'content.xml').documentElement;
   if (!content || content.tagName !== 'office:document-content') throw odtCorrupt('its content.xml is not OpenDocument content.');
   const contentStyles = styles.common.clone();
   contentStyles.add(firstChildNamed(content, 'office:automatic-styles'));
@@ -64,7 +73,8 @@ async function read(input: ReadInput): Promise<ReadResult> {
     if (isServiceError(err)) throw err;
     warnings.add('The running headers and footers could not be read and are missing from the output.');
   }
-  const metadata = readMeta(pkg.textOf('meta.xml'), styles.common.language);
+  const metaXml = pkg.textOf('meta.xml');
+  const metadata = readMeta(metaXml === undefined ? undefined : parsePart(metaXml, 'meta.xml'), styles.common.language);
   const { before, after } = furnitureHtml(furniture);
   const document = documentFromHtml(`${before}${bodyHtml}${notesHtml(notes)}${after}`, metadata.language);
   signal.throwIfAborted();

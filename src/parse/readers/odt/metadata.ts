@@ -5,7 +5,7 @@
  * extra.author; meta:initial-creator, meta:creation-date, dc:date and the statistics → extra.
  */
 import { emptyMetadata, type DocumentMetadata } from '../../document.ts';
-import { cleanText, parseXml } from './xml.ts';
+import { cleanText } from './xml.ts';
 
 const LANGUAGE = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/;
 
@@ -16,11 +16,10 @@ function isoDate(value: string | undefined): string | undefined {
   return new Date(time).toISOString();
 }
 
-export function readMeta(metaXml: string | undefined, defaultLanguage: string | undefined): DocumentMetadata {
+export function readMeta(doc: Document | undefined, defaultLanguage: string | undefined): DocumentMetadata {
   const metadata = emptyMetadata();
   if (defaultLanguage) metadata.language = defaultLanguage;
-  if (!metaXml) return metadata;
-  const doc = parseXml(metaXml);
+  if (!doc) return metadata;
   const first = (name: string): string | undefined => cleanText(doc.getElementsByTagName(name)[0]);
 
   const title = first('dc:title');

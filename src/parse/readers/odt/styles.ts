@@ -7,7 +7,7 @@
  * a paragraph style names. List styles (`text:list-style`) say per level whether items are
  * numbered (`text:list-level-style-number` with a number format) or bulleted.
  */
-import { attr, parseXml } from './xml.ts';
+import { attr } from './xml.ts';
 
 export interface TextFormat {
   bold?: boolean;
@@ -164,11 +164,11 @@ export class StyleSheet {
 }
 
 /** The common styles of styles.xml, and its automatic styles (for headers and footers). */
-export function readStylesPart(stylesXml: string | undefined): { common: StyleSheet; furniture: StyleSheet; root: Element | undefined } {
+export function readStylesPart(stylesDoc: Document | undefined): { common: StyleSheet; furniture: StyleSheet; root: Element | undefined } {
   const common = new StyleSheet();
-  if (!stylesXml) return { common, furniture: common, root: undefined };
-  const root = parseXml(stylesXml).documentElement ?? undefined;
-  const container = (name: string): Element | undefined => (root ? Array.from(root.children).find((c) => c.tagName === name) : undefined);
+  const root = stylesDoc?.documentElement ?? undefined;
+  if (!root) return { common, furniture: common, root: undefined };
+  const container = (name: string): Element | undefined => Array.from(root.children).find((c) => c.tagName === name);
   common.add(container('office:styles'));
   const furniture = common.clone();
   furniture.add(container('office:automatic-styles'));

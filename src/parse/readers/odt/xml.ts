@@ -43,3 +43,33 @@ export function intAttr(element: Element, name: string, fallback: number): numbe
   if (value === null || !/^\s*\d{1,9}\s*$/.test(value)) return fallback;
   return parseInt(value, 10);
 }
+
+/**
+ * Whether elements in the XML text nest deeper than `limit`, by one linear scan of the tags
+ * (comments, CDATA and processing instructions skipped). Run before parsing: the DOM parser's
+ * cost grows faster than linearly with depth, so deep nesting is refused before it is built.
+ */
+export function nestsDeeperThan(xml: string, limit: number): boolean {
+  let depth = 0;
+  let i = xml.indexOf('<');
+  while (i !== -1) {
+    const next = xml.charCodeAt(i + 1);
+    let end: number;
+    if (next === 47 /* / */) {
+      depth--;
+      end = xml.indexOf('>', i);
+    } else if (xml.startsWith('<!--', i)) {
+      end = xml.indexOf('-->', i);
+    } else if (xml.startsWith('<![CDATA[', i)) {
+      end = xml.indexOf(']]>', i);
+    } else if (next === 33 /* ! */ || next === 63 /* ? */) {
+      end = xml.indexOf('>', i);
+    } else {
+      end = xml.indexOf('>', i);
+      if (end !== -1 && xml.charCodeAt(end - 1) !== 47 && ++depth > limit) return true;
+    }
+    if (end === -1) return false;
+    i = xml.indexOf('<', end);
+  }
+  return false;
+}
