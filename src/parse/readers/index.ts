@@ -3,18 +3,8 @@
  * first use, so a one-off parse (the CLI) pays only for the reader it needs; the parse pool's
  * workers call `preloadReaders()` before they take work.
  */
-import { ServiceError } from '../../errors.ts';
 import type { DocumentKind } from '../detect.ts';
 import type { Reader } from '../document.ts';
-
-function notYetSupported(label: string): () => Promise<Reader> {
-  return async () => async () => {
-    throw new ServiceError(
-      'NOT_YET_SUPPORTED',
-      `${label} files are accepted by the interface but this folio build cannot read them yet. Convert the file to .docx or .pdf and upload it again.`,
-    );
-  };
-}
 
 const LOADERS: Record<DocumentKind, () => Promise<Reader>> = {
   html: async () => (await import('./html/index.ts')).readHtml,
@@ -23,7 +13,7 @@ const LOADERS: Record<DocumentKind, () => Promise<Reader>> = {
   xlsx: async () => (await import('./spreadsheet/index.ts')).readSpreadsheet,
   xls: async () => (await import('./spreadsheet/index.ts')).readSpreadsheet,
   doc: async () => (await import('./doc/index.ts')).readDoc,
-  odt: notYetSupported('OpenDocument text (.odt)'),
+  odt: async () => (await import('./odt/index.ts')).readOdt,
   rtf: async () => (await import('./rtf/index.ts')).readRtf,
 };
 

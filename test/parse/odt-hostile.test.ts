@@ -1,0 +1,169 @@
+/**
+ * .odt through parse() (markdown, furniture with onlyMainContent), every corpus file, and
+ * hostile input: a zip bomb, deep nesting, a package without content, and a seeded fuzz loop of
+ * truncated, byte-flipped and XML-damaged variants. Every answer is a result or a ServiceError,
+ * each within a time bound.
+ */
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { isServiceError } from '../../src/errors.ts';
+import { parse, type ParseData } from '../../src/parse/index.ts';
+import { parseOptions, type ParseOptionsInput } from '../../src/parse/options.ts';
+import { readOdt } from '../../src/parse/readers/odt/index.ts';
+import { corpusFiles, readCorpus } from '../helpers/corpus.ts';
+import { readInput, serviceFailure } from '../helpers/read-input.ts';
+
+function parseOdt(file: string, options: ParseOptionsInput = {}): Promise<ParseData> {
+  return parse({ bytes: readCorpus('office', 'odt', file), filename: file }, parseOptions(options));
+}
+
+function readBytes(bytes: Uint8Array): ReturnType<typeof readOdt> {
+  return readOdt(readInput('odt', bytes));
+}
+
+const CONTENT_HEAD =
+  '<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" ' +
+  'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.3"><office:body><office:text>';
+const CONTENT_TAIL = '</office:text></office:body></office:document-content>';
+
+function odtPackage(contentXml: string, extra: Record<string, Uint8Array> = {}): Uint8Array {
+  return zipSync({
+    mimetype: [strToU8('application/vnd.oasis.opendocument.text'), { level: 0 }],
+    'content.xml': strToU8(contentXml),
+    ...extra,
+  });
+}
+
+describe('odt through parse()', () => {
+  it('writes headings and a GFM table from the extraction test document', async () => {
+    const { markdown } = await parseOdt('kreuzberg-extraction_test.odt');
+    expect(markdown).toMatch(/^# Comprehensive Extraction Test Document$/m);
+    expect(markdown).toMatch(/^### Subsection 1\.1$/m);
+    expect(markdown).toContain('| Cell 2A | Cell 2B | Cell 2C |');
+    expect(markdown).toContain('| Banana | $0.50 | 20 |');
+  });
+
+  it('keeps the footer with onlyMainContent false and drops it with true', async () => {
+    const kept = await parseOdt('tika-testFooter.odt', { onlyMainContent: false });
+    expect(kept.markdown).toContain('Here is footer text');
+    expect(kept.markdown).toContain('Here is some text on page 2');
+    const dropped = await parseOdt('tika-testFooter.odt', { onlyMainContent: true });
+    expect(dropped.markdown).not.toContain('Here is footer text');
+    expect(dropped.markdown).toContain('Here is some text on page 2');
+  });
+
+  it('reports meta.xml in the response metadata', async () => {
+    const { metadata } = await parseOdt('tika-testODFwithOOo3.odt');
+    expect(metadata).toMatchObject({ title: 'Apache Tika', keywords: 'Apache, Lucene, Tika', author: 'Bart Hanssens' });
+  });
+
+  it('reads every corpus .odt or refuses it with a ServiceError', async () => {
+    const files = corpusFiles('office/odt', /\.odt$/);
+    expect(files.length).toBeGreaterThanOrEqual(15);
+    const outcomes: string[] = [];
+    for (const file of files) {
+      const name = file.split('/').at(-1) as string;
+      try {
+        const { markdown } = await parseOdt(name);
+        outcomes.push(`${name}: ${(markdown ?? '').length > 0 ? 'text' : 'empty'}`);
+      } catch (err) {
+        if (!isServiceError(err)) throw err;
+        outcomes.push(`${name}: ${err.code}`);
+      }
+    }
+    expect(outcomes).toContain('tika-testODTEncrypted.odt: ENCRYPTED_FILE');
+    expect(outcomes).toContain('tika-testODTnotaZipFile.odt: UNSUPPORTED_FILE_TYPE');
+    expect(outcomes.filter((o) => o.endsWith(': text'))).toHaveLength(files.length - 2);
+  });
+});
+
+describe('odt reader: hostile input', () => {
+  it('refuses a zip bomb before inflating it', async () => {
+    const bomb = odtPackage(`${CONTENT_HEAD}<text:p>${' '.repeat(16 * 1024 * 1024)}</text:p>${CONTENT_TAIL}`);
+    const started = Date.now();
+    const failure = await serviceFailure(readBytes(bomb));
+    expect(failure.code).toBe('CORRUPT_FILE');
+    expect(failure.message).toMatch(/zip bomb/);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('refuses content nested 100 000 levels deep, fast', async () => {
+    const depth = 100_000;
+    const xml = `${CONTENT_HEAD}<text:p>${'<text:span>'.repeat(depth)}x${'</text:span>'.repeat(depth)}</text:p>${CONTENT_TAIL}`;
+    const started = Date.now();
+    const failure = await serviceFailure(readBytes(odtPackage(xml)));
+    expect(failure.code).toBe('CORRUPT_FILE');
+    expect(failure.message).toMatch(/nested/);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('reads moderately nested lists (20 levels) in full', async () => {
+    const depth = 20;
+    const xml = `${CONTENT_HEAD}${'<text:list><text:list-item><text:p>item</text:p>'.repeat(depth)}${'</text:list-item></text:list>'.repeat(depth)}${CONTENT_TAIL}`;
+    const { document } = await readBytes(odtPackage(xml));
+    expect(document.body.querySelectorAll('li')).toHaveLength(depth);
+  });
+
+  it('refuses a package without content.xml', async () => {
+    const empty = zipSync({ mimetype: strToU8('application/vnd.oasis.opendocument.text') });
+    expect((await serviceFailure(readBytes(empty))).code).toBe('CORRUPT_FILE');
+  });
+
+  it('survives a seeded fuzz loop of damaged variants, each answered fast', async () => {
+    const sources = ['tika-testFooter.odt', 'kreuzberg-fake.odt', 'docling-text_document_01.odt', 'tika-testODFwithOOo3.odt', 'kreuzberg-extraction_test.odt'];
+    const random = prng(20261122);
+    const int = (n: number): number => Math.floor(random() * n);
+    const counts = { read: 0, refused: 0 };
+    let slowest = 0;
+    for (const source of sources) {
+      const original = readCorpus('office', 'odt', source);
+      const entries = unzipSync(original);
+      const content = strFromU8(entries['content.xml'] as Uint8Array);
+      for (let i = 0; i < 60; i++) {
+        let bytes: Uint8Array;
+        const mode = i % 4;
+        if (mode === 0) {
+          bytes = original.subarray(0, int(original.length));
+        } else if (mode === 1) {
+          const copy = Buffer.from(original);
+          for (let k = 0; k < 1 + int(8); k++) copy[int(copy.length)] = int(256);
+          bytes = copy;
+        } else if (mode === 2) {
+          // The XML itself damaged: cut at a random point, inside a tag as often as not.
+          bytes = zipSync({ ...entries, 'content.xml': strToU8(content.slice(0, int(content.length))) }, { level: 1 });
+        } else {
+          // Characters of the XML overwritten with markup characters.
+          const chars = content.split('');
+          for (let k = 0; k < 1 + int(40); k++) chars[int(chars.length)] = '<>/"=& '[int(7)] as string;
+          bytes = zipSync({ ...entries, 'content.xml': strToU8(chars.join('')) }, { level: 1 });
+        }
+        const started = Date.now();
+        try {
+          await readBytes(bytes);
+          counts.read++;
+        } catch (err) {
+          if (!isServiceError(err)) throw new Error(`${source} variant ${i}: ${String(err)}`);
+          expect(['CORRUPT_FILE', 'ENCRYPTED_FILE']).toContain(err.code);
+          counts.refused++;
+        }
+        slowest = Math.max(slowest, Date.now() - started);
+      }
+    }
+    expect(counts.read + counts.refused).toBe(300);
+    expect(counts.refused).toBeGreaterThan(0);
+    expect(counts.read).toBeGreaterThan(0);
+    expect(slowest).toBeLessThan(1000);
+  }, 30_000);
+});
+
+/** mulberry32: small, fast, and the same sequence for the same seed everywhere. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
