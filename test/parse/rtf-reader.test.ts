@@ -130,6 +130,32 @@ describe('rtf reader: structure', () => {
   });
 });
 
+describe('rtf reader: styles, nesting, cancellation', () => {
+  it('finds headings by stylesheet name and flattens a nested table into its outer cell', async () => {
+    const styles = '{\\stylesheet{\\s0 Normal;}{\\s2\\sbasedon0 heading 2;}{\\*\\cs5 heading 1 Char;}}';
+    const nested = '\\pard\\intbl\\itap2 inner 1\\nestcell inner 2\\nestcell{\\*\\nesttableprops\\trowd\\cellx500\\cellx900\\nestrow}';
+    const { document } = await readText(
+      `{\\rtf1\\ansi ${styles}\\pard\\s2 Styled\\par\\trowd\\cellx1000\\cellx2000\\pard\\intbl outer\\cell ${nested}\\pard\\intbl\\itap1 after\\cell\\row\\pard Done\\par}`,
+    );
+    expect(texts(document.body, 'h2')).toEqual(['Styled']);
+    expect(document.body.querySelector('table')?.innerHTML).toBe('<tbody><tr><td>outer</td><td>inner 1<br>inner 2<br>after</td></tr></tbody>');
+    expect(texts(document.body, 'p')).toEqual(['Done']);
+  });
+
+  it('reads a .doc whose bytes are RTF through parse()', async () => {
+    const bytes = readCorpus('office', 'rtf', 'tika-testRTFWindowsCodepage1250.rtf');
+    const data = await parse({ bytes, filename: 'letter.doc' }, parseOptions({}));
+    expect(data.markdown).toContain('zażółć gęślą jaźń');
+  });
+
+  it('stops when the signal is aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const input = readInput('rtf', readCorpus('office', 'rtf', 'tika-testRTF.rtf'), { signal: controller.signal });
+    await expect(readRtf(input)).rejects.toThrow();
+  });
+});
+
 describe('rtf reader: metadata', () => {
   it('reads \\info title, author, dates and the default language', async () => {
     const { metadata } = await read('tika-testRTF.rtf');
