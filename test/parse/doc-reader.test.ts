@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReadResult } from '../../src/parse/document.ts';
 import type { ParseOptionsInput } from '../../src/parse/options.ts';
+import { pieceTableIsSane } from '../../src/parse/readers/doc/container.ts';
 import { readDoc } from '../../src/parse/readers/doc/index.ts';
 import { hyperlinkTarget } from '../../src/parse/readers/doc/story.ts';
 import { readCorpus } from '../helpers/corpus.ts';
@@ -260,6 +261,32 @@ describe('doc reader: damaged and protected files', () => {
     bytes.writeUInt16LE(bytes.readUInt16LE(fib + 0x0a) | 0x0100, fib + 0x0a);
     const failure = await serviceFailure(readDoc(readInput('doc', bytes)));
     expect(failure.code).toBe('ENCRYPTED_FILE');
+  });
+
+  it('refuses a piece table whose pieces overlap into more text than the stream holds', () => {
+    const wordDocument = Buffer.alloc(0x400);
+    /** A Clx of compressed pieces: [cpStart, cpEnd, byte offset] each. */
+    const clx = (pieces: [number, number, number][]): Buffer => {
+      const cps = [...pieces.map((p) => p[0]), pieces[pieces.length - 1]?.[1] ?? 0];
+      const plc = Buffer.alloc(cps.length * 4 + pieces.length * 8);
+      cps.forEach((cp, i) => plc.writeUInt32LE(cp, i * 4));
+      pieces.forEach((p, i) => plc.writeUInt32LE((0x40000000 | (p[2] * 2)) >>> 0, cps.length * 4 + i * 8 + 2));
+      const head = Buffer.alloc(5);
+      head[0] = 2;
+      head.writeUInt32LE(plc.length, 1);
+      return Buffer.concat([head, plc]);
+    };
+    const check = (pieces: [number, number, number][]): boolean => {
+      const table = clx(pieces);
+      wordDocument.writeUInt32LE(0, 0x01a2);
+      wordDocument.writeUInt32LE(table.length, 0x01a6);
+      return pieceTableIsSane(wordDocument, table);
+    };
+    expect(check([[0, 400, 0x200], [400, 500, 0x390]])).toBe(true);
+    // Every piece points at the same 500 bytes: 2500 bytes of text from a 1 KiB stream.
+    expect(check([[0, 500, 0x100], [500, 1000, 0x100], [1000, 1500, 0x100], [1500, 2000, 0x100], [2000, 2500, 0x100]])).toBe(false);
+    expect(check([[0, 400, 0x300]])).toBe(false); // past the end of the stream
+    expect(check([[400, 0, 0x100]])).toBe(false); // CPs going backwards
   });
 
   it('parses HYPERLINK field codes: quoted, bare, with \\l anchors and switches', () => {

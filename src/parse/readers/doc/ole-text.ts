@@ -68,6 +68,31 @@ class RawExtractor extends WordOleExtractor {
    */
   protected override writeParagraphProperties(): void {}
 
+  /**
+   * The header stories (MS-DOC §2.9.155 Plcfhdd: per section, even/odd/first headers and
+   * footers after six note-separator stories), sliced from the text once: word-extractor's own
+   * pass also rewrote a piece's whole text per story, quadratic with many sections.
+   */
+  protected override normalizeHeaders(buffer: Buffer, tableBuffer: Buffer): void {
+    const fc = buffer.readUInt32LE(0x00f2);
+    const lcb = buffer.readUInt32LE(0x00f6);
+    if (lcb < 8 || fc + lcb > tableBuffer.length) return;
+    const text = this._pieces.map((piece) => piece.text).join('');
+    const b = this._boundaries;
+    const first = b.ccpText + b.ccpFtn;
+    const limit = first + b.ccpHdd;
+    let start = first + tableBuffer.readUInt32LE(fc);
+    for (let i = 1; i < Math.floor(lcb / 4); i++) {
+      const end = Math.min(first + tableBuffer.readUInt32LE(fc + i * 4), limit);
+      const story = i - 1;
+      if (end > start && story >= 6) {
+        const type = [0, 1, 4].includes(story % 6) ? 'headers' : 'footers';
+        this._taggedHeaders.push({ type, text: text.slice(start, end) });
+      }
+      start = Math.max(start, end);
+    }
+  }
+
   protected override buildDocument(): WordOleExtractor.ExtractedDocument {
     const document = super.buildDocument();
     const streams = this.streams;

@@ -7,7 +7,7 @@
  */
 import { isServiceError, ServiceError } from '../../../errors.ts';
 import { documentFromHtml, type ReadInput, type ReadResult } from '../../document.ts';
-import { fibState, openContainer } from './container.ts';
+import { fibState, openContainer, pieceTableIsSane } from './container.ts';
 import { formatChanges } from './character.ts';
 import { extractRaw, type RawDoc } from './ole-text.ts';
 import { DocProperties } from './properties.ts';
@@ -74,6 +74,7 @@ export async function readOleDoc(input: ReadInput): Promise<ReadResult> {
   const state = fibState(container.wordDocument);
   if (state === 'encrypted') throw encrypted();
   if (state === 'not-word') throw damaged('its WordDocument stream does not start with a Word file information block.');
+  if (!container.table || !pieceTableIsSane(container.wordDocument, container.table)) throw damaged('its piece table (where the text is) is damaged.');
   signal.throwIfAborted();
 
   let raw: RawDoc;

@@ -48,6 +48,7 @@ declare module 'word-extractor/lib/word-ole-extractor.js' {
     extract(reader: BufferReader): Promise<WordOleExtractor.ExtractedDocument>;
     protected writeCharacterProperties(buffer: Buffer, tableBuffer: Buffer): void;
     protected writeParagraphProperties(buffer: Buffer, tableBuffer: Buffer): void;
+    protected normalizeHeaders(buffer: Buffer, tableBuffer: Buffer): void;
     protected buildDocument(): WordOleExtractor.ExtractedDocument;
   }
   export = WordOleExtractor;
