@@ -45,7 +45,7 @@ export function charsetCodePage(charset: number): number | undefined {
 
 /** iconv-lite's name for a Windows code page, or undefined when iconv-lite does not know it. */
 function encodingName(codePage: number): string | undefined {
-  const names = codePage === 10000 ? ['macintosh'] : codePage === 932 ? ['shift_jis'] : codePage === 936 ? ['gbk'] : codePage === 950 ? ['big5'] : codePage === 949 ? ['cp949'] : [`cp${codePage}`, `windows-${codePage}`];
+  const names = codePage === 65001 ? ['utf8'] : codePage === 10000 ? ['macintosh'] : codePage === 932 ? ['shift_jis'] : codePage === 936 ? ['gbk'] : codePage === 950 ? ['big5'] : codePage === 949 ? ['cp949'] : [`cp${codePage}`, `windows-${codePage}`];
   return names.find((name) => iconv.encodingExists(name));
 }
 

@@ -35,8 +35,9 @@ function bodyHtml(result: Interpretation): string {
 export async function readRtf(input: ReadInput): Promise<ReadResult> {
   input.signal.throwIfAborted();
   let result: Interpretation;
+  const interpreter = new Interpreter(input.bytes, input.signal);
   try {
-    result = new Interpreter(input.bytes, input.signal).run();
+    result = interpreter.run();
   } catch (err) {
     if (isServiceError(err) || input.signal.aborted) throw err;
     if (err instanceof RangeError) {
@@ -45,12 +46,18 @@ export async function readRtf(input: ReadInput): Promise<ReadResult> {
     throw err;
   }
   const metadata = buildMetadata(result.info);
+  const warnings = [...result.warnings];
+  if (interpreter.pictures > 0 && input.options.removeBase64Images === false) {
+    const pictures =
+      interpreter.pictures === 1 ? 'The picture in this RTF document is shown as a placeholder' : `The ${interpreter.pictures} pictures in this RTF document are shown as placeholders`;
+    warnings.push(`${pictures}: folio does not extract RTF picture data yet.`);
+  }
   const document = documentFromHtml(bodyHtml(result), metadata.language);
   input.signal.throwIfAborted();
   return {
     document,
     metadata,
-    warnings: result.warnings,
+    warnings,
     rawHtml: `<!DOCTYPE html>\n${document.documentElement.outerHTML}`,
   };
 }

@@ -142,6 +142,8 @@ export class Interpreter implements ParagraphContext {
   private readonly lists = new Map<number, number[]>();
   private readonly overrides = new Map<number, number>();
   private skipCount = 0;
+  /** Pictures and embedded objects shown as placeholders. */
+  pictures = 0;
   private count = 0;
   private readonly info: InfoValues = { text: new Map(), times: new Map() };
   private bodyLanguage: number | undefined;
@@ -297,7 +299,10 @@ export class Interpreter implements ParagraphContext {
     }
     if (group.dest === 'skip') return true;
     if (PICTURE_DESTINATIONS.has(name)) {
-      if (group.dest === 'text') group.story.addImage();
+      if (group.dest === 'text') {
+        group.story.addImage();
+        this.pictures++;
+      }
       group.dest = 'skip';
       return true;
     }
