@@ -97,6 +97,8 @@ interface Context {
   depth: number;
   /** Blocks (text boxes, shapes) met inside a paragraph, written after it. */
   pending: string[];
+  /** In a heading, whose cached outline number (`text:number`) is kept as text. */
+  heading?: boolean;
 }
 
 export class OdtConverter {
@@ -150,7 +152,7 @@ export class OdtConverter {
       const outline = intAttr(el, 'text:outline-level', 0);
       level = Math.min(6, Math.max(1, outline || level || 1));
     }
-    const context: Context = { format: level === undefined ? facts.format : {}, depth, pending: [] };
+    const context: Context = { format: level === undefined ? facts.format : {}, depth, pending: [], heading: level !== undefined };
     let html = this.inline(el, context).trim();
     if (level === undefined) html = wrapFormat(html, facts.format, {});
     const hasText = /[^\s]/.test(el.textContent ?? '');
@@ -204,6 +206,13 @@ export class OdtConverter {
         case 'draw:frame':
           out.push(this.frame(el, inner));
           break;
+        case 'text:number': {
+          // The label LibreOffice caches for a numbered paragraph: kept for headings ("2.1 Scope"),
+          // dropped in list items, whose numbers the list itself gives.
+          const label = cleanText(el);
+          if (inner.heading && label) out.push(`${escapeHtml(label)} `);
+          break;
+        }
         case 'text:ruby':
           out.push(this.inline(firstChildNamed(el, 'text:ruby-base') ?? el, inner));
           break;
