@@ -18,6 +18,7 @@ describe('doc through parse()', () => {
     const { markdown } = await parseDoc('docling-legacy_sample.doc');
     expect(markdown).toMatch(/^# Swimming in the lake$/m);
     expect(markdown).toMatch(/^## Let’s eat$/m);
+    expect(markdown).toMatch(/^Duck\n\n!\[Image\]\n\nFigure 1: This is a cute duckling$/m);
     expect(markdown).toContain('- You can relax and look around\n- Paddle about\n- Enjoy summer warmth');
     expect(markdown).toContain('1. Wear sunglasses\n2. Don’t forget to drink water\n3. Use sun cream');
     expect(markdown).toMatch(/^\| *\| Food \| Calories per portion \|$/m);

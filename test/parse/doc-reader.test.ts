@@ -176,6 +176,15 @@ describe('doc reader: links, notes, furniture, text boxes', () => {
     expect(all.indexOf('First text box, regular')).toBeGreaterThan(all.indexOf('Paragraph 3'));
   });
 
+  it('marks pictures with an alt-text placeholder and a warning', async () => {
+    const { document, warnings } = await read('docling-legacy_sample.doc');
+    const img = document.body.querySelector('img');
+    expect(img?.getAttribute('alt')).toBe('Image');
+    expect(img?.hasAttribute('src')).toBe(false);
+    expect(img?.parentElement?.previousElementSibling?.textContent).toBe('Duck');
+    expect(warnings).toContain('1 picture in the document is shown as a placeholder: folio does not extract images from .doc files.');
+  });
+
   it('reads document properties from the summary information stream', async () => {
     const { metadata } = await read('tika-testWORD_custom_props.doc');
     expect(metadata.title).toBe('My Title');

@@ -101,8 +101,10 @@ export async function readOleDoc(input: ReadInput): Promise<ReadResult> {
   const endnotes = readNotes(raw, endnotesAt, raw.ccpEdn, properties?.notes.endnoteTexts ?? [], properties?.notes.endnoteRefs ?? [], footnotes.length + 1, labels, properties);
   signal.throwIfAborted();
 
+  let pictures = 0;
   const body = storyHtml(raw.text.slice(0, raw.ccpText), {
     cpStart: 0,
+    onPicture: () => pictures++,
     noteLabels: labels,
     formatChanges: formatChanges(raw.pieces, raw.formatRuns, 0, raw.ccpText),
     ...(properties ? { properties } : {}),
@@ -119,6 +121,7 @@ export async function readOleDoc(input: ReadInput): Promise<ReadResult> {
   ];
   const document = documentFromHtml(parts.filter(Boolean).join('\n'));
   if (raw.characterPropertiesDamaged) warnings.push('The character properties of this .doc are damaged: bold and italic are missing and deleted (tracked) text may show.');
+  if (pictures > 0) warnings.push(`${pictures} picture${pictures === 1 ? '' : 's'} in the document ${pictures === 1 ? 'is shown as a placeholder' : 'are shown as placeholders'}: folio does not extract images from .doc files.`);
   if (raw.ccpAtn > 0) warnings.push('Comments in the document are left out of the output.');
   return {
     document,

@@ -17,6 +17,8 @@ export interface StoryContext {
   noteLabels?: Map<number, string>;
   /** Bold/italic changes (character.ts), in CP order. */
   formatChanges?: FormatChange[];
+  /** Called for each picture placeholder written. */
+  onPicture?: () => void;
 }
 
 interface Paragraph {
@@ -32,6 +34,8 @@ interface Field {
 }
 
 const MAX_FIELD_DEPTH = 32;
+/** Alt text of a picture placeholder (the DOCX reader's fallback alt). */
+export const PICTURE_ALT = 'Image';
 const HYPERLINK = /^\s*HYPERLINK\b(.*)$/is;
 
 /** The target of a HYPERLINK field code: its quoted (or bare) URL, `\l "x"` as `#x`. */
@@ -178,6 +182,13 @@ function paragraphs(text: string, context: StoryContext): Paragraph[] {
       case 0x1e:
         pending += '-';
         break;
+      case 0x01:
+        // An inline picture or embedded object's anchor (MS-DOC §2.4.2.3): its image lives in the
+        // Data stream, which folio does not decode; the alt-text placeholder marks where it was.
+        flushText();
+        out.markup(`<img alt="${PICTURE_ALT}">`);
+        context.onPicture?.();
+        break;
       case 0x02: {
         const label = context.noteLabels?.get(context.cpStart + i);
         if (label) {
@@ -211,18 +222,18 @@ function paragraphs(text: string, context: StoryContext): Paragraph[] {
         break;
       }
       default:
-        // 0x00 deleted text, 0x01 picture anchor, 0x05 comment anchor, 0x08 drawn object, 0x1F optional hyphen, …
+        // 0x00 deleted text, 0x05 comment anchor, 0x08 drawn object, 0x1F optional hyphen, …
         break;
     }
   }
   flushText();
   const last = out.finish();
-  if (last.replace(/<[^>]+>/g, '').trim() !== '') result.push({ html: last, mark: 'para', props: undefined });
+  if (!isEmptyHtml(last)) result.push({ html: last, mark: 'para', props: undefined });
   return result;
 }
 
 function isEmptyHtml(html: string): boolean {
-  return html.replace(/<[^>]+>/g, '').replace(/[\s\u00a0]/g, '') === '';
+  return !html.includes('<img') && html.replace(/<[^>]+>/g, '').replace(/[\s\u00a0]/g, '') === '';
 }
 
 function tidyInline(html: string): string {
