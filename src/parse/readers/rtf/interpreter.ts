@@ -233,6 +233,8 @@ export class Interpreter implements ParagraphContext {
 
   private bytes(type: 'text' | 'hex'): void {
     const tokens = this.tokens;
+    // Skipped destinations (picture data above all) are not decoded at all.
+    if (this.group.dest === 'skip') return;
     if (type === 'hex') {
       if (this.skipCount > 0) {
         this.skipCount--;
