@@ -238,6 +238,16 @@ describe('doc reader: Word 2003 XML saved as .doc', () => {
     expect(metadata.extra.author).toBe('Ann');
   });
 
+  it('writes a w:pict as a data URI only when base64 images are kept', async () => {
+    const xml = `<w:wordDocument xmlns:w="http://schemas.microsoft.com/office/word/2003/wordml" xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office"><w:body>
+<w:p><w:r><w:pict><w:binData w:name="wordml://01.png">iVBORw0K
+GgoAAAANSUhEUg==</w:binData><v:shape alt="Logo"><v:imagedata src="wordml://01.png" o:title="x"/></v:shape></w:pict></w:r></w:p></w:body></w:wordDocument>`;
+    const placeholder = await readDoc(readInput('doc', Buffer.from(xml), { format: 'wordml' }));
+    expect(placeholder.document.body.innerHTML).toBe('<p><img alt="Logo"></p>');
+    const embedded = await readDoc(readInput('doc', Buffer.from(xml), { format: 'wordml', options: { removeBase64Images: false } }));
+    expect(embedded.document.body.querySelector('img')?.getAttribute('src')).toBe('data:image/png;base64,iVBORw0KGgoAAAANSUhEUg==');
+  });
+
   it('refuses malformed or deeply nested Word 2003 XML as CORRUPT_FILE', async () => {
     const notWordml = await serviceFailure(readDoc(readInput('doc', Buffer.from('<html><body>x</body></html>'), { format: 'wordml' })));
     expect(notWordml.code).toBe('CORRUPT_FILE');

@@ -11,6 +11,7 @@
 import { DOMParser } from 'linkedom';
 import { documentFromHtml, emptyMetadata, escapeHtml, type DocumentMetadata, type ReadInput, type ReadResult } from '../../document.ts';
 import { damaged } from './ole.ts';
+import { PICTURE_ALT } from './story.ts';
 
 const MAX_DEPTH = 256;
 
@@ -44,8 +45,27 @@ function headingLevels(root: Element): Map<string, number> {
   return levels;
 }
 
+const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', bmp: 'image/bmp' };
+
 class Converter {
-  constructor(private readonly headings: Map<string, number>) {}
+  constructor(
+    private readonly headings: Map<string, number>,
+    private readonly embedImages: boolean,
+  ) {}
+
+  /** A `w:pict`: its `w:binData` as a data URI when images are embedded, else the alt-text placeholder. */
+  picture(pict: Element): string {
+    const imagedata = pict.getElementsByTagName('v:imagedata')[0];
+    const shape = pict.getElementsByTagName('v:shape')[0];
+    const alt = (shape?.getAttribute('alt') || imagedata?.getAttribute('o:title') || PICTURE_ALT).trim() || PICTURE_ALT;
+    const data = pict.getElementsByTagName('w:binData')[0];
+    const type = IMAGE_TYPES[(data?.getAttribute('w:name') ?? '').split('.').pop()?.toLowerCase() ?? ''];
+    if (this.embedImages && data && type) {
+      const base64 = (data.textContent ?? '').replace(/\s+/g, '');
+      if (/^[A-Za-z0-9+/]+=*$/.test(base64)) return `<img src="data:${type};base64,${base64}" alt="${escapeHtml(alt)}">`;
+    }
+    return `<img alt="${escapeHtml(alt)}">`;
+  }
 
   /** Inline HTML of a paragraph's content. */
   inline(element: Element, depth: number): string {
@@ -98,11 +118,14 @@ class Converter {
         case 'w:noBreakHyphen':
           text += '-';
           break;
+        case 'w:pict':
+          text += this.picture(node);
+          break;
         default:
           break;
       }
     }
-    if (text.replace(/<br>/g, '').trim() === '' || !rPr) return text;
+    if (text.replace(/<br>|<img [^>]*>/g, '').trim() === '' || !rPr) return text;
     if (isOn(child(rPr, 'w:i'))) text = `<em>${text}</em>`;
     if (isOn(child(rPr, 'w:b'))) text = `<strong>${text}</strong>`;
     return text;
@@ -110,7 +133,7 @@ class Converter {
 
   paragraph(p: Element, depth: number): string {
     const inline = this.inline(p, depth + 1).trim();
-    if (inline.replace(/<[^>]+>/g, '').trim() === '') return '';
+    if (!inline.includes('<img') && inline.replace(/<[^>]+>/g, '').trim() === '') return '';
     const pPr = child(p, 'w:pPr');
     const style = pPr ? child(pPr, 'w:pStyle')?.getAttribute('w:val') : undefined;
     const level = style ? this.headings.get(style) : undefined;
@@ -232,7 +255,7 @@ export async function readWordml(input: ReadInput): Promise<ReadResult> {
   if (!body) throw damaged('its Word 2003 XML has no w:body.');
   input.signal.throwIfAborted();
 
-  const converter = new Converter(headingLevels(root));
+  const converter = new Converter(headingLevels(root), input.options.removeBase64Images === false);
   const parts: string[] = [];
   try {
     const seen = new Set<string>();
