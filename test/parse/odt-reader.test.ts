@@ -110,6 +110,24 @@ describe('odt reader: tables', () => {
   });
 });
 
+describe('odt reader: embedded objects', () => {
+  it("writes an embedded chart's data table after the paragraph holding the chart", async () => {
+    const { document } = await read('docling-text_document_02.odt');
+    const tables = Array.from(document.body.querySelectorAll('table'));
+    expect(tables).toHaveLength(2);
+    const rows = grid(tables[1] as Element);
+    expect(rows[0]).toEqual(['th:', 'th:Column 1', 'th:Column 2', 'th:Column 3']);
+    expect(rows[3]).toEqual(['td:Row 3', 'td:3.1', 'td:1.5', 'td:3.7']);
+  });
+
+  it("writes an embedded spreadsheet's table and a formula's StarMath text", async () => {
+    const { document, warnings } = await read('tika-testODFwithOOo3.odt');
+    expect(grid(document.body.querySelector('table') as Element)[2]).toEqual(['td:2', 'td:two embedded']);
+    expect(texts(document.body, 'p')).toContain('A classic example: a² + b^2 = c^2');
+    expect(warnings).toEqual([]);
+  });
+});
+
 describe('odt reader: links, notes, pictures', () => {
   it('reads text:a links and puts footnotes after an hr with a [n] marker in the text', async () => {
     const { document } = await read('tika-testODFwithOOo3.odt');

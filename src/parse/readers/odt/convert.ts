@@ -10,7 +10,7 @@
 import { escapeHtml } from '../../document.ts';
 import { odtCorrupt, type OdtPackage } from './package.ts';
 import type { StyleSheet, TextFormat } from './styles.ts';
-import { attr, cleanText, firstChildNamed, intAttr } from './xml.ts';
+import { attr, cleanText, firstChildNamed, intAttr, parsePart } from './xml.ts';
 
 export const MAX_DEPTH = 200;
 /** Repeated rows and cells (`number-*-repeated`) are written out at most this often. */
@@ -90,6 +90,8 @@ export interface ConvertOptions {
   /** Notes found so far; shared so that numbering continues across parts. */
   notes: string[];
   warnings: Set<string>;
+  /** Checked between blocks: a parse past its timeout stops here. */
+  signal?: AbortSignal;
 }
 
 interface Context {
@@ -122,7 +124,12 @@ export class OdtConverter {
 
   private blocksInto(parent: Element, depth: number, out: string[]): void {
     const next = this.enter(depth);
-    for (const child of Array.from(parent.children)) this.block(child, next, out);
+    const signal = this.options.signal;
+    let count = 0;
+    for (const child of Array.from(parent.children)) {
+      if (signal && ++count % 256 === 0) signal.throwIfAborted();
+      this.block(child, next, out);
+    }
   }
 
   private block(el: Element, depth: number, out: string[]): void {
@@ -245,16 +252,58 @@ export class OdtConverter {
     let imageDone = false;
     for (const child of Array.from(el.children)) {
       const name = child.tagName;
+      if (name === 'draw:object' || name === 'draw:object-ole') {
+        const formula = this.embeddedObject(child, context);
+        if (formula !== undefined) {
+          // A formula's text stands in for its replacement picture.
+          out.push(escapeHtml(formula));
+          imageDone = true;
+        }
+      }
+    }
+    for (const child of Array.from(el.children)) {
+      const name = child.tagName;
       if (name === 'draw:image' && !imageDone) {
         imageDone = true;
         out.push(this.image(child, alt ?? cleanText(firstChildNamed(child, 'svg:title')) ?? attr(el, 'draw:name')));
       } else if (name === 'draw:text-box') {
         this.blocksInto(child, context.depth, context.pending);
-      } else if (name === 'draw:object' || name === 'draw:object-ole') {
-        this.options.warnings.add('Embedded objects (charts, formulas, OLE objects) are shown by their replacement picture or left out.');
       }
     }
     return out.join('');
+  }
+
+  /**
+   * An embedded object (`Object N/content.xml`): a chart gives its title and data table, a
+   * spreadsheet its tables (both written after the paragraph), a formula its StarMath text
+   * (returned, to stand in the line). Other objects are left to their replacement picture.
+   */
+  private embeddedObject(el: Element, context: Context): string | undefined {
+    const href = attr(el, 'xlink:href');
+    const folder = href?.replace(/^\.\//, '').replace(/\/+$/, '');
+    const part = folder ? this.options.pkg.resolve(`${folder}/content.xml`) : undefined;
+    const xml = part ? this.options.pkg.textOf(part) : undefined;
+    const root = part && xml !== undefined ? (parsePart(xml, part).documentElement ?? undefined) : undefined;
+    if (root?.tagName === 'math:math') {
+      const annotation = cleanText(root.getElementsByTagName('math:annotation')[0]) ?? cleanText(root);
+      if (annotation) return annotation;
+    }
+    const body = firstChildNamed(root, 'office:body');
+    const chart = firstChildNamed(firstChildNamed(body, 'office:chart'), 'chart:chart');
+    const spreadsheet = firstChildNamed(body, 'office:spreadsheet');
+    if (chart) {
+      const title = cleanText(firstChildNamed(chart, 'chart:title'));
+      if (title) context.pending.push(`<p>${escapeHtml(title)}</p>`);
+      const table = firstChildNamed(chart, 'table:table');
+      if (table) context.pending.push(this.table(table, context.depth));
+    } else if (spreadsheet) {
+      for (const table of Array.from(spreadsheet.children)) {
+        if (table.tagName === 'table:table') context.pending.push(this.table(table, context.depth));
+      }
+    } else {
+      this.options.warnings.add('Embedded objects other than charts, spreadsheets and formulas are shown by their replacement picture or left out.');
+    }
+    return undefined;
   }
 
   private image(el: Element, alt: string | undefined): string {

@@ -12,15 +12,7 @@ import { readFurniture, type Furniture } from './furniture.ts';
 import { readMeta } from './metadata.ts';
 import { odtCorrupt, OdtPackage } from './package.ts';
 import { readStylesPart } from './styles.ts';
-import { firstChildNamed, nestsDeeperThan, parseXml } from './xml.ts';
-
-/** Element nesting refused before parsing (real documents stay below 50). */
-const MAX_XML_DEPTH = 500;
-
-function parsePart(xml: string, part: string): Document {
-  if (nestsDeeperThan(xml, MAX_XML_DEPTH)) throw odtCorrupt(`its ${part} is nested more than ${MAX_XML_DEPTH} levels deep.`);
-  return parseXml(xml);
-}
+import { firstChildNamed, parsePart } from './xml.ts';
 
 function checkNotEncrypted(pkg: OdtPackage): void {
   const manifest = pkg.textOf('META-INF/manifest.xml');
@@ -62,7 +54,7 @@ async function read(input: ReadInput): Promise<ReadResult> {
   const warnings = new Set<string>();
   const notes: string[] = [];
   const embedImages = input.options.removeBase64Images === false;
-  const bodyHtml = new OdtConverter({ pkg, styles: contentStyles, embedImages, notes, warnings }).blocks(text);
+  const bodyHtml = new OdtConverter({ pkg, styles: contentStyles, embedImages, notes, warnings, signal }).blocks(text);
   signal.throwIfAborted();
 
   let furniture: Furniture = { headers: [], footers: [] };

@@ -4,9 +4,19 @@
  * and every producer (LibreOffice, OpenOffice, Calligra, Google Docs, Word) writes.
  */
 import { DOMParser } from 'linkedom';
+import { odtCorrupt } from './package.ts';
+
+/** Element nesting refused before parsing (real documents stay below 50). */
+export const MAX_XML_DEPTH = 500;
 
 export function parseXml(text: string): Document {
   return new DOMParser().parseFromString(text, 'text/xml') as unknown as Document;
+}
+
+/** Parses a package part after refusing nesting deeper than MAX_XML_DEPTH. */
+export function parsePart(xml: string, part: string): Document {
+  if (nestsDeeperThan(xml, MAX_XML_DEPTH)) throw odtCorrupt(`its ${part} is nested more than ${MAX_XML_DEPTH} levels deep.`);
+  return parseXml(xml);
 }
 
 export function attr(element: Element, name: string): string | undefined {
