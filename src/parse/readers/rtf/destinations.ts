@@ -1,3 +1,5 @@
+import { INFO_TEXT_KEYS, INFO_TIME_KEYS } from './metadata.ts';
+
 /**
  * Destinations (RTF spec, "Destinations"): groups whose text is not document text. Those read
  * for something (fonts, styles, lists, `\info`, fields, notes, headers) are handled by the
@@ -23,3 +25,15 @@ export const FOOTER_DESTINATIONS = new Set(['footer', 'footerl', 'footerr', 'foo
 
 /** Destinations (also behind `\*`) whose content stays document text. */
 export const TRANSPARENT_DESTINATIONS = new Set(['shppict', 'shprslt', 'result', 'fldrslt', 'shp']);
+
+/** Every control word destination() acts on (the others reach it only after `\*`). */
+export const DESTINATION_WORDS = new Set([
+  ...SKIPPED_DESTINATIONS,
+  ...PICTURE_DESTINATIONS,
+  ...TRANSPARENT_DESTINATIONS,
+  ...HEADER_DESTINATIONS,
+  ...FOOTER_DESTINATIONS,
+  ...INFO_TEXT_KEYS,
+  ...INFO_TIME_KEYS,
+  'fonttbl', 'stylesheet', 'info', 'listtable', 'listoverridetable', 'pn', 'field', 'fldinst', 'footnote',
+]);

@@ -4,85 +4,18 @@
  * belong to the story (main text, a footnote, a header, a footer) the text goes to.
  */
 import { ServiceError } from '../../../errors.ts';
+import { bodyWord } from './body-words.ts';
 import { charsetCodePage, PendingBytes } from './code-pages.ts';
-import { FOOTER_DESTINATIONS, HEADER_DESTINATIONS, PICTURE_DESTINATIONS, SKIPPED_DESTINATIONS, TRANSPARENT_DESTINATIONS } from './destinations.ts';
+import { DESTINATION_WORDS, FOOTER_DESTINATIONS, HEADER_DESTINATIONS, PICTURE_DESTINATIONS, SKIPPED_DESTINATIONS, TRANSPARENT_DESTINATIONS } from './destinations.ts';
 import { hyperlinkTarget, type Field } from './fields.ts';
-import { PLAIN, type CharFormat } from './format.ts';
+import { PLAIN } from './format.ts';
+import { childGroup, type Group } from './group.ts';
+import { ListTable } from './lists.ts';
 import { INFO_TEXT_KEYS, INFO_TIME_KEYS, infoTimeToIso, lcidToLanguage, type InfoTime, type InfoValues } from './metadata.ts';
-import { defaultParagraph, Story, type ParagraphContext, type ParagraphProps } from './story.ts';
+import { Story, type ParagraphContext, type ParagraphProps } from './story.ts';
 import { Tokenizer } from './tokenizer.ts';
 
 export const MAX_DEPTH = 1000;
-
-type Destination =
-  | 'text'
-  | 'skip'
-  | 'fonttbl'
-  | 'stylesheet'
-  | 'style'
-  | 'info'
-  | 'info-text'
-  | 'info-time'
-  | 'fldinst'
-  | 'listtable'
-  | 'listoverridetable'
-  | 'pn';
-
-interface Group {
-  dest: Destination;
-  story: Story;
-  format: CharFormat;
-  font: number;
-  uc: number;
-  /** `\*` opened the group: the next control word is an optional destination. */
-  star: boolean;
-  /** Index of the group's first token. */
-  first: number;
-  field?: Field | undefined;
-  fieldDest?: Destination | undefined;
-  /** Collected text of an `\info` entry or style name. */
-  collect?: string[] | undefined;
-  infoKey?: string | undefined;
-  infoTime?: InfoTime | undefined;
-  style?: { number: number; outline: number; paragraph: boolean } | undefined;
-  list?: { id: number; levels: number[] } | undefined;
-  override?: { listId: number; ls: number } | undefined;
-  onEnd?: (() => void) | undefined;
-}
-
-/** Every control word destination() acts on (the others reach it only after `\*`). */
-const DESTINATION_WORDS = new Set([
-  ...SKIPPED_DESTINATIONS,
-  ...PICTURE_DESTINATIONS,
-  ...TRANSPARENT_DESTINATIONS,
-  ...HEADER_DESTINATIONS,
-  ...FOOTER_DESTINATIONS,
-  ...INFO_TEXT_KEYS,
-  ...INFO_TIME_KEYS,
-  'fonttbl', 'stylesheet', 'info', 'listtable', 'listoverridetable', 'pn', 'field', 'fldinst', 'footnote',
-]);
-
-/** A new group: a copy of its parent's state, in one fixed shape. */
-function childGroup(parent: Group, first: number): Group {
-  return {
-    dest: parent.dest,
-    story: parent.story,
-    format: parent.format,
-    font: parent.font,
-    uc: parent.uc,
-    star: false,
-    first,
-    field: parent.field,
-    fieldDest: parent.fieldDest,
-    collect: parent.collect,
-    infoKey: parent.infoKey,
-    infoTime: parent.infoTime,
-    style: parent.style,
-    list: parent.list,
-    override: parent.override,
-    onEnd: undefined,
-  };
-}
 
 const SYMBOLS: Record<string, string> = {
   '~': '\u00a0',
@@ -139,8 +72,7 @@ export class Interpreter implements ParagraphContext {
   private readonly fontCodePages = new Map<number, number>();
   private fontEntry = 0;
   private readonly headingStyles = new Map<number, number>();
-  private readonly lists = new Map<number, number[]>();
-  private readonly overrides = new Map<number, number>();
+  private readonly listTable = new ListTable();
   private skipCount = 0;
   /** Pictures and embedded objects shown as placeholders. */
   pictures = 0;
@@ -167,10 +99,7 @@ export class Interpreter implements ParagraphContext {
   }
 
   listTag(props: ParagraphProps): 'ul' | 'ol' {
-    const listId = this.overrides.get(props.list);
-    const levels = listId === undefined ? undefined : this.lists.get(listId);
-    const nfc = levels?.[props.level] ?? levels?.[0];
-    return nfc === undefined || nfc === 23 || nfc === 255 ? 'ul' : 'ol';
+    return this.listTable.tag(props);
   }
 
   run(): Interpretation {
@@ -284,10 +213,6 @@ export class Interpreter implements ParagraphContext {
     if (group.dest !== 'text' && group.dest !== 'fldinst' && group.dest !== 'info-text') return;
     const text = SYMBOLS[name];
     if (text !== undefined && text !== '') this.text(text);
-  }
-
-  private setFormat(change: Partial<CharFormat>): void {
-    this.group.format = { ...this.group.format, ...change };
   }
 
   /** A control word that may start a destination; true when it did. */
@@ -439,10 +364,10 @@ export class Interpreter implements ParagraphContext {
         if (group.infoTime && param !== undefined && (name === 'yr' || name === 'mo' || name === 'dy' || name === 'hr' || name === 'min' || name === 'sec')) group.infoTime[name] = param;
         return;
       case 'listtable':
-        this.listWord(name, param);
+        this.listTable.listWord(group, name, param);
         return;
       case 'listoverridetable':
-        this.overrideWord(name, param);
+        this.listTable.overrideWord(group, name, param);
         return;
       case 'pn':
         if (name === 'pnlvlblt') group.story.para.oldList = 'ul';
@@ -487,38 +412,6 @@ export class Interpreter implements ParagraphContext {
     else if (name === 'outlinelevel' && param !== undefined) style.outline = param;
   }
 
-  private listWord(name: string, param: number | undefined): void {
-    const group = this.group;
-    if (name === 'list') {
-      const list = { id: 0, levels: [] as number[] };
-      group.list = list;
-      group.onEnd = () => {
-        if (!this.lists.has(list.id)) this.lists.set(list.id, list.levels);
-      };
-    } else if (name === 'listid' && param !== undefined && group.list) {
-      group.list.id = param;
-    } else if (name === 'listlevel' && group.list) {
-      group.list.levels.push(0);
-    } else if ((name === 'levelnfc' || name === 'levelnfcn') && param !== undefined && group.list && group.list.levels.length > 0) {
-      group.list.levels[group.list.levels.length - 1] = param;
-    }
-  }
-
-  private overrideWord(name: string, param: number | undefined): void {
-    const group = this.group;
-    if (name === 'listoverride') {
-      const override = { listId: 0, ls: 0 };
-      group.override = override;
-      group.onEnd = () => {
-        if (override.ls > 0 && !this.overrides.has(override.ls)) this.overrides.set(override.ls, override.listId);
-      };
-    } else if (name === 'listid' && param !== undefined && group.override) {
-      group.override.listId = param;
-    } else if (name === 'ls' && param !== undefined && group.override) {
-      group.override.ls = param;
-    }
-  }
-
   private unicode(param: number): void {
     const code = param < 0 ? param + 65536 : param;
     if (code >= 0 && code <= 0xffff) this.text(String.fromCharCode(code));
@@ -527,9 +420,7 @@ export class Interpreter implements ParagraphContext {
 
   private textWord(name: string, param: number | undefined): void {
     const group = this.group;
-    const story = group.story;
-    const para = story.para;
-    const on = param === undefined || param !== 0;
+    if (bodyWord(group, name, param)) return;
     const special = SPECIAL_WORDS[name];
     if (special !== undefined) {
       if (special !== '') this.text(special);
@@ -565,94 +456,6 @@ export class Interpreter implements ParagraphContext {
         return;
       case 'uc':
         if (param !== undefined) group.uc = Math.max(0, Math.min(param, 10));
-        return;
-      case 'par':
-      case 'sect':
-        story.endParagraph();
-        return;
-      case 'line':
-        story.addBreak();
-        return;
-      case 'pard':
-        story.para = defaultParagraph();
-        return;
-      case 'plain':
-        group.format = group.format.href ? { ...PLAIN, href: group.format.href } : PLAIN;
-        return;
-      case 'b':
-        this.setFormat({ bold: on });
-        return;
-      case 'i':
-        this.setFormat({ italic: on });
-        return;
-      case 'strike':
-      case 'striked':
-        this.setFormat({ strike: on });
-        return;
-      case 'super':
-        this.setFormat({ sup: true, sub: false });
-        return;
-      case 'sub':
-        this.setFormat({ sub: true, sup: false });
-        return;
-      case 'nosupersub':
-        this.setFormat({ sup: false, sub: false });
-        return;
-      case 'v':
-        this.setFormat({ hidden: on });
-        return;
-      case 's':
-        if (param !== undefined) para.style = param;
-        return;
-      case 'outlinelevel':
-        if (param !== undefined) para.outline = param;
-        return;
-      case 'ls':
-        if (param !== undefined) para.list = Math.max(0, param);
-        return;
-      case 'fi':
-        if (param !== undefined) para.firstIndent = param;
-        return;
-      case 'li':
-      case 'lin':
-        if (param !== undefined) para.indent = param;
-        return;
-      case 'ilvl':
-        if (param !== undefined) para.level = Math.max(0, param);
-        return;
-      case 'intbl':
-        para.inTable = true;
-        return;
-      case 'itap':
-        para.inTable = param !== undefined && param > 0;
-        return;
-      case 'cell':
-        story.endCell(false);
-        return;
-      case 'nestcell':
-      case 'nestrow':
-        story.endCell(true);
-        return;
-      case 'row':
-        story.endRow();
-        return;
-      case 'trowd':
-        story.startRowDefinition();
-        return;
-      case 'cellx':
-        story.endCellDef(param ?? 0);
-        return;
-      case 'clmgf':
-        story.cellDef.mergeFirst = true;
-        return;
-      case 'clmrg':
-        story.cellDef.mergeNext = true;
-        return;
-      case 'clvmgf':
-        story.cellDef.vmergeFirst = true;
-        return;
-      case 'clvmrg':
-        story.cellDef.vmergeNext = true;
         return;
       default:
         return;
