@@ -148,8 +148,18 @@ export function formatChanges(pieces: readonly PiecePosition[], runs: CharacterR
   const changes: FormatChange[] = [];
   const formatted = runs;
   if (formatted.length === 0) return changes;
-  for (const piece of pieces) {
-    if (piece.endCp <= cpStart || piece.startCp >= cpEnd) continue;
+  // Pieces are in CP order: start at the first one reaching cpStart.
+  let lo = 0;
+  let hi = pieces.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((pieces[mid] as PiecePosition).endCp <= cpStart) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let p = lo; p < pieces.length; p++) {
+    const piece = pieces[p] as PiecePosition;
+    if (piece.startCp >= cpEnd) break;
+    if (piece.endCp <= cpStart) continue;
     for (const run of overlapping(formatted, piece.startFilePos, pieceFcEnd(piece))) {
       const start = Math.max(piece.startCp, piece.startCp + Math.floor((run.fcStart - piece.startFilePos) / piece.bpc));
       const end = Math.min(piece.endCp, piece.startCp + Math.ceil((run.fcEnd - piece.startFilePos) / piece.bpc));

@@ -32,9 +32,12 @@ function readNotes(raw: RawDoc, storyStart: number, storyLength: number, texts: 
   if (storyLength <= 0) return notes;
   const story = raw.text.slice(storyStart, storyStart + storyLength);
   const bounds = texts.length >= 2 ? texts : [0, storyLength];
+  let previousEnd = 0;
   for (let i = 0; i + 1 < bounds.length; i++) {
-    const start = Math.max(0, Math.min(bounds[i] as number, storyLength));
+    // Notes never overlap: a damaged PLC going backwards cannot make the story be read twice.
+    const start = Math.max(previousEnd, Math.min(bounds[i] as number, storyLength));
     const end = Math.max(start, Math.min(bounds[i + 1] as number, storyLength));
+    previousEnd = end;
     const cpStart = storyStart + start;
     const html = storyHtml(story.slice(start, end), {
       cpStart,

@@ -2,8 +2,9 @@
  * One story of a .doc (main text, a note, a header) from its raw characters to the intermediate
  * document's HTML (MS-DOC §2.4 "Document Parts", §2.8.25 fields). Word's marks drive the
  * structure: 0x0D ends a paragraph, 0x07 ends a table cell, a 0x07 whose paragraph is a
- * table-row end (sprmPFTtp) ends a row, 0x0B is a line break, 0x0C a page or section break; fields run 0x13 code 0x14 result 0x15 and a `HYPERLINK "url"` field becomes a link
- * around its result. One pass over the characters; field nesting is capped.
+ * table-row end (sprmPFTtp) ends a row, 0x0B is a line break, 0x0C a page or section break;
+ * fields run 0x13 code 0x14 result 0x15 and a `HYPERLINK "url"` field becomes a link around
+ * its result. One pass over the characters; field nesting is capped.
  */
 import { escapeHtml } from '../../document.ts';
 import type { FormatChange } from './character.ts';
@@ -242,11 +243,14 @@ function tidyInline(html: string): string {
 
 /** A table from its rows of cells (each cell a list of paragraph HTML); the first row is the header. */
 function tableHtml(rows: string[][][]): string {
-  const width = rows.reduce((max, row) => Math.max(max, row.length), 0);
+  const widest = rows.reduce((max, row) => Math.max(max, row.length), 0);
+  const cells = rows.reduce((sum, row) => sum + row.length, 0);
+  // Short rows are padded to the widest one, unless a freak row would make the padding dwarf the table.
+  const width = widest * rows.length <= 4 * cells + 1000 ? widest : 0;
   const cell = (tag: string, paragraphs: string[] | undefined): string =>
     `<${tag}>${(paragraphs ?? []).filter((p) => !isEmptyHtml(p)).map(tidyInline).join('<br>')}</${tag}>`;
   const row = (cells: string[][], tag: string): string =>
-    `<tr>${Array.from({ length: width }, (_, i) => cell(tag, cells[i])).join('')}</tr>`;
+    `<tr>${Array.from({ length: Math.max(width, cells.length) }, (_, i) => cell(tag, cells[i])).join('')}</tr>`;
   const [head, ...body] = rows;
   return `<table><thead>${row(head ?? [], 'th')}</thead><tbody>${body.map((r) => row(r, 'td')).join('')}</tbody></table>`;
 }
