@@ -104,6 +104,31 @@ describe('odt reader: hostile input', () => {
     expect(document.body.querySelectorAll('li')).toHaveLength(depth);
   });
 
+  it('does not expand an embedded object inside itself', async () => {
+    const selfRef = '<draw:frame><draw:object xlink:href="./Object 1"/></draw:frame>';
+    const objectXml =
+      `<?xml version="1.0"?><office:document-content xmlns:office="o" xmlns:table="t" xmlns:text="x" xmlns:draw="d" xmlns:xlink="l"><office:body><office:spreadsheet>` +
+      `<table:table><table:table-row><table:table-cell><text:p>inner ${selfRef}</text:p></table:table-cell><table:table-cell><text:p>again ${selfRef}</text:p></table:table-cell></table:table-row></table:table>` +
+      `</office:spreadsheet></office:body></office:document-content>`;
+    const contentXml = `${CONTENT_HEAD.replace('<office:document-content ', '<office:document-content xmlns:draw="d" xmlns:xlink="l" ')}<text:p>outer ${selfRef}</text:p>${CONTENT_TAIL}`;
+    const started = Date.now();
+    const { document } = await readBytes(odtPackage(contentXml, { 'Object 1/content.xml': strToU8(objectXml) }));
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(document.body.querySelectorAll('table')).toHaveLength(1);
+    expect(Array.from(document.body.querySelectorAll('td')).map((td) => td.textContent)).toEqual(['inner', 'again']);
+  });
+
+  it('stops expanding repeated rows and cells at a budget, with a warning', async () => {
+    const cell = `<table:table-cell table:number-columns-repeated="100"><text:p>${'x'.repeat(10_000)}</text:p></table:table-cell>`;
+    const xml = `${CONTENT_HEAD.replace('<office:document-content ', '<office:document-content xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" ')}<table:table><table:table-row table:number-rows-repeated="100">${cell}</table:table-row></table:table>${CONTENT_TAIL}`;
+    const { document, warnings } = await readBytes(odtPackage(xml));
+    const rows = document.body.querySelectorAll('tr');
+    expect(rows.length).toBeGreaterThan(1);
+    expect(rows.length).toBeLessThan(100);
+    expect(rows[0]?.children).toHaveLength(100);
+    expect(warnings.join(' ')).toMatch(/repeated table rows or cells/);
+  });
+
   it('refuses a package without content.xml', async () => {
     const empty = zipSync({ mimetype: strToU8('application/vnd.oasis.opendocument.text') });
     expect((await serviceFailure(readBytes(empty))).code).toBe('CORRUPT_FILE');

@@ -16,6 +16,12 @@ export const MAX_DEPTH = 200;
 /** Repeated rows and cells (`number-*-repeated`) are written out at most this often. */
 const MAX_REPEAT = 100;
 const MAX_ROW_CELLS = 1000;
+/** Characters that repeated rows and cells may add to the output, over the whole document. */
+const REPEAT_BUDGET = 16 * 1024 * 1024;
+/** Characters of data: URIs the pictures may add, over the whole document. */
+const EMBED_BUDGET = 64 * 1024 * 1024;
+/** Embedded objects expanded (charts, spreadsheets, formulas), over the whole document. */
+const MAX_OBJECTS = 64;
 export const IMAGE_FALLBACK_ALT = 'Image';
 
 const IMAGE_TYPES: Record<string, string> = {
@@ -105,6 +111,11 @@ interface Context {
 
 export class OdtConverter {
   private readonly options: ConvertOptions;
+  private repeatBudget = REPEAT_BUDGET;
+  private embedBudget = EMBED_BUDGET;
+  private objectsLeft = MAX_OBJECTS;
+  /** Objects being expanded right now: an object never expands inside itself. */
+  private readonly activeObjects = new Set<string>();
 
   constructor(options: ConvertOptions) {
     this.options = options;
@@ -282,8 +293,19 @@ export class OdtConverter {
     const href = attr(el, 'xlink:href');
     const folder = href?.replace(/^\.\//, '').replace(/\/+$/, '');
     const part = folder ? this.options.pkg.resolve(`${folder}/content.xml`) : undefined;
-    const xml = part ? this.options.pkg.textOf(part) : undefined;
-    const root = part && xml !== undefined ? (parsePart(xml, part).documentElement ?? undefined) : undefined;
+    if (!part || this.activeObjects.has(part) || this.objectsLeft <= 0) return undefined;
+    this.objectsLeft--;
+    this.activeObjects.add(part);
+    try {
+      return this.expandObject(part, context);
+    } finally {
+      this.activeObjects.delete(part);
+    }
+  }
+
+  private expandObject(part: string, context: Context): string | undefined {
+    const xml = this.options.pkg.textOf(part);
+    const root = xml !== undefined ? (parsePart(xml, part).documentElement ?? undefined) : undefined;
     if (root?.tagName === 'math:math') {
       const annotation = cleanText(root.getElementsByTagName('math:annotation')[0]) ?? cleanText(root);
       if (annotation) return annotation;
@@ -319,6 +341,12 @@ export class OdtConverter {
       if (href) this.options.warnings.add('Some pictures are in formats browsers do not show (such as SVM or WMF); they are given as placeholders.');
       return `<img alt="${altText}">`;
     }
+    const encodedLength = Math.ceil(bytes.length / 3) * 4;
+    if (encodedLength > this.embedBudget) {
+      this.options.warnings.add('Some pictures were left as placeholders: the embedded pictures passed the size folio inlines as data: URIs.');
+      return `<img alt="${altText}">`;
+    }
+    this.embedBudget -= encodedLength;
     return `<img src="data:${type};base64,${Buffer.from(bytes).toString('base64')}" alt="${altText}">`;
   }
 
@@ -398,8 +426,8 @@ export class OdtConverter {
       else if (name === 'table:table-rows' || name === 'table:table-row-group') this.rows(child, next, header, head, body);
       else if (name === 'table:table-row') {
         const html = this.row(child, next, header);
-        const repeat = Math.min(intAttr(child, 'table:number-rows-repeated', 1), /[^\s]/.test(child.textContent ?? '') ? MAX_REPEAT : 1);
-        for (let i = 0; i < Math.max(repeat, 1); i++) (header ? head : body).push(html);
+        const repeat = this.repeats(intAttr(child, 'table:number-rows-repeated', 1), child, html);
+        for (let i = 0; i < repeat; i++) (header ? head : body).push(html);
       }
     }
   }
@@ -414,10 +442,23 @@ export class OdtConverter {
       const rowspan = intAttr(cell, 'table:number-rows-spanned', 1);
       const spans = `${colspan > 1 ? ` colspan="${Math.min(colspan, MAX_ROW_CELLS)}"` : ''}${rowspan > 1 ? ` rowspan="${Math.min(rowspan, 65534)}"` : ''}`;
       const html = `<${tag}${spans}>${this.cellContent(cell, depth)}</${tag}>`;
-      const repeat = Math.min(intAttr(cell, 'table:number-columns-repeated', 1), /[^\s]/.test(cell.textContent ?? '') ? MAX_REPEAT : 1);
-      for (let i = 0; i < Math.max(repeat, 1) && count < MAX_ROW_CELLS; i++, count++) cells.push(html);
+      const repeat = this.repeats(intAttr(cell, 'table:number-columns-repeated', 1), cell, html);
+      for (let i = 0; i < repeat && count < MAX_ROW_CELLS; i++, count++) cells.push(html);
     }
     return `<tr>${cells.join('')}</tr>`;
+  }
+
+  /**
+   * How often a repeated row or cell is written: an empty one once (spreadsheet-style filler),
+   * one with content up to MAX_REPEAT times while the document's repeat budget lasts.
+   */
+  private repeats(declared: number, el: Element, html: string): number {
+    if (declared <= 1 || !/[^\s]/.test(el.textContent ?? '')) return 1;
+    const wanted = Math.min(declared, MAX_REPEAT) - 1;
+    const affordable = Math.min(wanted, Math.floor(this.repeatBudget / Math.max(html.length, 1)));
+    if (affordable < wanted) this.options.warnings.add('Some repeated table rows or cells were written once: the document repeats more content than folio expands.');
+    this.repeatBudget -= affordable * html.length;
+    return 1 + affordable;
   }
 
   /** A cell with one paragraph holds its inline content; otherwise its blocks. */
