@@ -114,6 +114,11 @@ describe('rtf reader: hostile input', () => {
     expect((await serviceFailure(readBytes(Buffer.from('PK\u0003\u0004 not rtf')))).code).toBe('CORRUPT_FILE');
   });
 
+  it('reads a document after a UTF-8 byte order mark and white space, as detect() accepts it', async () => {
+    const { document } = await readBytes(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(' \r\n{\\rtf1 Hello\\par}', 'latin1')]));
+    expect(document.body.innerHTML).toBe('<p>Hello</p>');
+  });
+
   it('skips \\bin data even when it holds braces and backslashes', async () => {
     const { document } = await readBytes(Buffer.from('{\\rtf1 before {\\pict\\bin6 }{\\\\}{}after\\par}', 'latin1'));
     expect(document.body.innerHTML).toBe('<p>before <img alt="Image">after</p>');

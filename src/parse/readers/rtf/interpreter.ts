@@ -104,6 +104,7 @@ export class Interpreter implements ParagraphContext {
 
   run(): Interpretation {
     const tokens = this.tokens;
+    tokens.skipLeading();
     const header = tokens.next() === 'open' && tokens.next() === 'word' ? tokens.name : '';
     if (header !== 'rtf') throw corrupt('it does not start with the RTF header ({\\rtf).');
     this.stack.push(this.group);
@@ -376,7 +377,7 @@ export class Interpreter implements ParagraphContext {
       case 'fldinst':
       case 'info-text':
         if (name === 'u' && param !== undefined) this.unicode(param);
-        else if (name === 'uc' && param !== undefined) group.uc = Math.max(0, param);
+        else if (name === 'uc' && param !== undefined) group.uc = Math.max(0, Math.min(param, 10));
         else if (name === 'f' && param !== undefined) group.font = param;
         return;
       default:

@@ -57,6 +57,15 @@ export class Tokenizer {
     return this.bytes.length;
   }
 
+  /** Skips a UTF-8 byte order mark and white space before the document (detect() accepts them). */
+  skipLeading(): void {
+    const bytes = this.bytes;
+    let pos = this.pos;
+    if (bytes[pos] === 0xef && bytes[pos + 1] === 0xbb && bytes[pos + 2] === 0xbf) pos += 3;
+    while (pos < bytes.length && (bytes[pos] === 0x20 || bytes[pos] === 0x09 || bytes[pos] === CR || bytes[pos] === LF)) pos++;
+    this.pos = pos;
+  }
+
   /** Skips `count` raw bytes (the data of `\binN`). */
   skip(count: number): void {
     this.pos = Math.min(this.bytes.length, this.pos + Math.max(0, count));
