@@ -197,6 +197,12 @@ describe('doc reader: links, notes, furniture, text boxes', () => {
     expect(authors.metadata.extra.author).toEqual(['Allison, Timothy B.', 'author2', 'author3']);
   });
 
+  it('leaves hidden text (sprmCFVanish) out, as Word shows the page', async () => {
+    const { document } = await read('tika-testWORD_features.doc');
+    expect(document.body.textContent).toContain('Praesent non facilisis orci, sodales hendrerit ipsum.');
+    expect(document.body.textContent).not.toContain('This is hidden text.');
+  });
+
   it('leaves comments out, with a warning', async () => {
     const { document, warnings } = await read('word-extractor-test10.doc');
     expect(texts(document.body, 'p')).toEqual(['This is a simple Word file', 'Second paragraph', 'Third paragraph']);

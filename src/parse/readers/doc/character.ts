@@ -1,6 +1,7 @@
 /**
  * Character properties of a .doc (MS-DOC §2.9.29 ChpxFkp, via PlcBteChpx): tracked deletions
- * (sprmCFRMarkDel), bold (sprmCFBold) and italic (sprmCFItalic) by file position. Deleted text is
+ * (sprmCFRMarkDel) and hidden text (sprmCFVanish: Word does not show it; the Word 2003 XML
+ * reader drops `w:vanish` alike), bold (sprmCFBold) and italic (sprmCFItalic) by file position. Deleted text is
  * blanked in the piece text in one pass per piece (word-extractor's own pass rewrote a piece's
  * whole string per deleted run: quadratic on long documents); bold and italic become change
  * points in CP order for story.ts.
@@ -37,6 +38,7 @@ const FIB_PLCFBTECHPX = 0x00fa;
 const SPRM_C_FRMARKDEL = 0x0800;
 const SPRM_C_FBOLD = 0x0835;
 const SPRM_C_FITALIC = 0x0836;
+const SPRM_C_FVANISH = 0x083c;
 
 function check(buf: Buffer, at: number, size: number): void {
   if (at < 0 || at + size > buf.length) throw new OutOfRange('chpx');
@@ -56,7 +58,8 @@ function readGrpprl(grpprl: Buffer, run: CharacterRun): void {
     const size = spra === 0 || spra === 1 ? 1 : spra === 2 || spra === 4 || spra === 5 ? 2 : spra === 3 ? 4 : spra === 7 ? 3 : at < grpprl.length ? 1 + (grpprl[at] as number) : 0;
     if (size === 0 || at + size > grpprl.length) return;
     const operand = grpprl[at] as number;
-    if (sprm === SPRM_C_FRMARKDEL) run.deleted = (operand & 1) === 1;
+    if (sprm === SPRM_C_FRMARKDEL) run.deleted ||= (operand & 1) === 1;
+    else if (sprm === SPRM_C_FVANISH) run.deleted ||= toggle(operand);
     else if (sprm === SPRM_C_FBOLD) run.bold = toggle(operand);
     else if (sprm === SPRM_C_FITALIC) run.italic = toggle(operand);
     at += size;
