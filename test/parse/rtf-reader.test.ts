@@ -109,6 +109,13 @@ describe('rtf reader: structure', () => {
     expect(texts(header.document.body, 'header[data-furniture="header"] strong')).toEqual(['Animal Hospital', 'Hank']);
   });
 
+  it('shows an embedded object’s \\result, and a placeholder for an object without one', async () => {
+    const { document } = await readText(
+      '{\\rtf1\\ansi A{\\object\\objemb{\\*\\objclass Excel}{\\*\\objdata 0102}}B{\\object\\objlink{\\*\\objdata 01}{\\result {\\b linked text}}}C\\par}',
+    );
+    expect(document.body.innerHTML).toBe('<p>A<img alt="Image">B<strong>linked text</strong>C</p>');
+  });
+
   it('numbers footnotes and puts their text after a rule at the end', async () => {
     const { document } = await readText(
       '{\\rtf1\\ansi {\\fonttbl{\\f0 Arial;}}\\pard Body text{\\super\\chftn}{\\footnote\\pard {\\super\\chftn} The note.}. More\\par}',

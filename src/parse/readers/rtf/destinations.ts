@@ -18,7 +18,7 @@ export const SKIPPED_DESTINATIONS = new Set([
 ]);
 
 /** Picture destinations: a placeholder for the picture, its data skipped. */
-export const PICTURE_DESTINATIONS = new Set(['pict', 'object']);
+export const PICTURE_DESTINATIONS = new Set(['pict']);
 
 export const HEADER_DESTINATIONS = new Set(['header', 'headerl', 'headerr', 'headerf']);
 export const FOOTER_DESTINATIONS = new Set(['footer', 'footerl', 'footerr', 'footerf']);
@@ -35,5 +35,5 @@ export const DESTINATION_WORDS = new Set([
   ...FOOTER_DESTINATIONS,
   ...INFO_TEXT_KEYS,
   ...INFO_TIME_KEYS,
-  'fonttbl', 'stylesheet', 'info', 'listtable', 'listoverridetable', 'pn', 'field', 'fldinst', 'footnote',
+  'object', 'fonttbl', 'stylesheet', 'info', 'listtable', 'listoverridetable', 'pn', 'field', 'fldinst', 'footnote',
 ]);

@@ -37,6 +37,8 @@ export interface Group {
   style?: { number: number; outline: number; paragraph: boolean } | undefined;
   list?: { id: number; levels: number[] } | undefined;
   override?: { listId: number; ls: number } | undefined;
+  /** The embedded object (`\object`) this group is in: whether its `\result` was seen. */
+  object?: { result: boolean } | undefined;
   onEnd?: (() => void) | undefined;
 }
 
@@ -58,6 +60,7 @@ export function childGroup(parent: Group, first: number): Group {
     style: parent.style,
     list: parent.list,
     override: parent.override,
+    object: parent.object,
     onEnd: undefined,
   };
 }

@@ -236,6 +236,11 @@ export class Interpreter implements ParagraphContext {
     }
     if (TRANSPARENT_DESTINATIONS.has(name)) {
       if (name === 'fldrslt') this.fieldResult();
+      if (name === 'result' && group.object) group.object.result = true;
+      return true;
+    }
+    if (name === 'object') {
+      this.startObject();
       return true;
     }
     switch (name) {
@@ -326,6 +331,26 @@ export class Interpreter implements ParagraphContext {
     group.dest = group.fieldDest === 'text' ? 'text' : 'skip';
     const target = hyperlinkTarget(field.instruction.join(''));
     if (target) group.format = { ...group.format, href: target };
+  }
+
+  /**
+   * An embedded object shows its `\result` (usually a picture, sometimes text); one without a
+   * result becomes a picture placeholder.
+   */
+  private startObject(): void {
+    const group = this.group;
+    if (group.dest !== 'text') {
+      group.dest = 'skip';
+      return;
+    }
+    const object = { result: false };
+    const story = group.story;
+    group.object = object;
+    group.onEnd = () => {
+      if (object.result) return;
+      story.addImage();
+      this.pictures++;
+    };
   }
 
   private startFootnote(): void {
