@@ -31,14 +31,15 @@ describe('odt markup', () => {
     expect(document.body.querySelector('li')?.innerHTML).toBe('first   word\ttabbed<br>next line');
   });
 
-  it('makes a paragraph whose style inherits from Heading 2 an h2, and bolds a bold paragraph style', async () => {
+  it('makes a paragraph whose style inherits from Heading 2 an h2, and bolds a bold paragraph style except a span that turns bold off', async () => {
     const styles =
       '<style:style style:name="P1" style:family="paragraph" style:parent-style-name="Heading_20_2"/>' +
       '<style:style style:name="P2" style:family="paragraph"><style:text-properties fo:font-weight="bold"/></style:style>' +
-      '<style:style style:name="T1" style:family="text"><style:text-properties fo:font-style="italic"/></style:style>';
-    const { document } = await odt('<text:p text:style-name="P1">Styled heading</text:p><text:p text:style-name="P2">All bold <text:span text:style-name="T1">and italic</text:span></text:p>', styles);
+      '<style:style style:name="T1" style:family="text"><style:text-properties fo:font-style="italic"/></style:style>' +
+      '<style:style style:name="T2" style:family="text"><style:text-properties fo:font-weight="normal"/></style:style>';
+    const { document } = await odt('<text:p text:style-name="P1">Styled heading</text:p><text:p text:style-name="P2">All bold <text:span text:style-name="T1">and italic</text:span> <text:span text:style-name="T2">not bold</text:span></text:p>', styles);
     expect(document.body.querySelector('h2')?.textContent).toBe('Styled heading');
-    expect(document.body.querySelector('p')?.innerHTML).toBe('<strong>All bold <em>and italic</em></strong>');
+    expect(document.body.querySelector('p')?.innerHTML).toBe('<strong>All bold <em>and italic</em></strong> not bold');
   });
 
   it('leaves out tracked deletions and comments, and numbers footnotes and endnotes in one sequence', async () => {

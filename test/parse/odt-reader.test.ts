@@ -67,6 +67,15 @@ describe('odt reader: lists', () => {
     expect(body.querySelector('ol ul, ul ul')).not.toBeNull();
   });
 
+  it('lets the items of a list whose first item only wraps a nested list join that list, and a later wrapper continue its previous item', async () => {
+    const { document } = await read('docling-text_document_01.odt');
+    const bullets = document.body.querySelector('ol + ul') as Element;
+    const direct = Array.from(bullets.children).map((li) => li.firstChild?.textContent);
+    expect(direct).toEqual(['bullet list 2.1', 'bullet list 2.2', 'bullet list 2.3', 'numbered list 3']);
+    const last = bullets.lastElementChild as Element;
+    expect(texts(last, ':scope > ul > li')).toEqual(['bullet list 3.0.1']);
+  });
+
   it('reads a numbered list of phone numbers with their spaces', async () => {
     const { document } = await read('tika-testPhoneNumberExtractor.odt');
     const items = texts(document.body, 'ol > li');

@@ -83,10 +83,11 @@ const BLOCK_CONTAINERS = new Set([
   'draw:text-box',
 ]);
 
+/** Innermost first: a run is written `<strong><em><s>text</s></em></strong>`. */
 const FORMAT_TAGS: Array<[keyof TextFormat, string]> = [
-  ['bold', 'strong'],
-  ['italic', 'em'],
   ['strike', 's'],
+  ['italic', 'em'],
+  ['bold', 'strong'],
 ];
 
 export interface ConvertOptions {
@@ -171,8 +172,7 @@ export class OdtConverter {
       level = Math.min(6, Math.max(1, outline || level || 1));
     }
     const context: Context = { format: level === undefined ? facts.format : {}, depth, pending: [], heading: level !== undefined };
-    let html = this.inline(el, context).trim();
-    if (level === undefined) html = wrapFormat(html, facts.format, {});
+    const html = mergeRuns(this.inline(el, context).trim());
     const hasText = /[^\s]/.test(el.textContent ?? '');
     if (level !== undefined && hasText) out.push(`<h${level}>${html}</h${level}>`);
     else if (html) out.push(`<p>${html}</p>`);
@@ -186,7 +186,7 @@ export class OdtConverter {
     const inner: Context = { ...context, depth };
     for (const node of Array.from(parent.childNodes)) {
       if (node.nodeType === 3) {
-        out.push(escapeHtml((node.nodeValue ?? '').replace(/[ \t\r\n]+/g, ' ')));
+        out.push(wrapFormat(escapeHtml((node.nodeValue ?? '').replace(/[ \t\r\n]+/g, ' ')), inner.format));
         continue;
       }
       if (node.nodeType !== 1) continue;
@@ -207,8 +207,7 @@ export class OdtConverter {
         case 'text:span': {
           const format = this.options.styles.textFormat(attr(el, 'text:style-name'), 'text');
           const merged = { ...inner.format, ...definedOnly(format) };
-          const html = this.inline(el, { ...inner, format: merged });
-          out.push(wrapFormat(html, merged, inner.format));
+          out.push(this.inline(el, { ...inner, format: merged }));
           break;
         }
         case 'text:a':
@@ -362,17 +361,32 @@ export class OdtConverter {
     }
     const tag = this.options.styles.listKind(listStyle, level);
     const out: string[][] = [];
+    this.collectItems(items, next, level, listStyle, out);
+    return out.length ? `<${tag}>${out.map((parts) => `<li>${parts.join('')}</li>`).join('')}</${tag}>` : '';
+  }
+
+  /** The items of one list, each as HTML parts, appended to `out`. */
+  private collectItems(items: readonly Element[], next: number, level: number, listStyle: string | undefined, out: string[][]): void {
     for (const item of items) {
       const parts: string[] = [];
-      // An item holding only a nested list continues the previous item at a deeper level.
+      // An item holding only a nested list continues the previous item at a deeper level; with
+      // no previous item, the nested items join this list.
       const previous = out.at(-1);
-      const wrapperOnly = previous !== undefined && Array.from(item.children).every((c) => c.tagName === 'text:list' || SKIPPED.has(c.tagName));
+      const wrapperOnly = Array.from(item.children).every((c) => c.tagName === 'text:list' || SKIPPED.has(c.tagName));
+      if (wrapperOnly && previous === undefined) {
+        for (const child of Array.from(item.children)) {
+          if (child.tagName !== 'text:list') continue;
+          const nested = Array.from(child.children).filter((c) => c.tagName === 'text:list-item' || c.tagName === 'text:list-header');
+          this.collectItems(nested, this.enter(next), level + 1, attr(child, 'text:style-name') ?? listStyle, out);
+        }
+        continue;
+      }
       let lastWasText = false;
       for (const child of Array.from(item.children)) {
         if (child.tagName === 'text:p' || child.tagName === 'text:h') {
           const context: Context = { format: {}, depth: next, pending: [] };
           const facts = this.options.styles.paragraph(attr(child, 'text:style-name'));
-          const html = wrapFormat(this.inline(child, { ...context, format: facts.format }).trim(), facts.format, {});
+          const html = mergeRuns(this.inline(child, { ...context, format: facts.format }).trim());
           if (html) {
             if (lastWasText) parts.push('<br>');
             parts.push(html);
@@ -388,10 +402,9 @@ export class OdtConverter {
           lastWasText = false;
         }
       }
-      if (wrapperOnly) previous.push(...parts);
+      if (wrapperOnly && previous !== undefined) previous.push(...parts);
       else out.push(parts);
     }
-    return out.length ? `<${tag}>${out.map((parts) => `<li>${parts.join('')}</li>`).join('')}</${tag}>` : '';
   }
 
   private itemBlocks(item: Element, depth: number, level: number, listStyle: string | undefined, out: string[]): void {
@@ -479,15 +492,31 @@ function definedOnly(format: TextFormat): TextFormat {
   return out;
 }
 
-/** Wraps html in the tags for the formatting `format` adds over `outer`. */
-function wrapFormat(html: string, format: TextFormat, outer: TextFormat): string {
-  if (!/[^\s]/.test(html.replace(/<[^>]*>/g, '')) && !html.includes('<img')) return html;
-  let result = html;
+/**
+ * Wraps one text run in the tags of its full format, always in the same order, so that a span
+ * turning bold off inside a bold paragraph is simply not bold; mergeRuns joins neighbours.
+ */
+function wrapFormat(text: string, format: TextFormat): string {
+  if (!/[^\s]/.test(text)) return text;
+  let result = text;
   for (const [key, tag] of FORMAT_TAGS) {
-    if (format[key] === true && outer[key] !== true) result = `<${tag}>${result}</${tag}>`;
+    if (format[key] === true) result = `<${tag}>${result}</${tag}>`;
   }
-  if (format.position && format.position !== outer.position) result = `<${format.position}>${result}</${format.position}>`;
+  if (format.position) result = `<${format.position}>${result}</${format.position}>`;
   return result;
+}
+
+const ADJACENT_RUNS = /<\/(strong|em|s|sup|sub)>(\s*)<\1>/g;
+
+/** `<strong>a</strong> <strong>b</strong>` → `<strong>a b</strong>`, outward until nothing changes. */
+function mergeRuns(html: string): string {
+  let current = html;
+  for (let pass = 0; pass < 8; pass++) {
+    const next = current.replace(ADJACENT_RUNS, '$2');
+    if (next === current) break;
+    current = next;
+  }
+  return current;
 }
 
 function hasBlockChild(el: Element): boolean {
