@@ -111,6 +111,25 @@ function generator(seed: number): () => number {
 }
 
 describe('hostile .doc input', () => {
+  it('survives the byte changes that made word-extractor’s own OLE reader loop on a sector chain until the process died', async () => {
+    // Found by fuzzing test19.doc: word-extractor followed a looped FAT chain, growing an array to
+    // 169 M entries (a fatal V8 error, not an exception). folio reads the streams through SheetJS CFB.
+    const bytes = Buffer.from(readCorpus('office', 'doc', 'word-extractor-test19.doc'));
+    const changes: [number, number][] = [
+      [28407, 127], [69424, 138], [208522, 85], [258639, 68], [374813, 142], [444021, 88], [459787, 71],
+      [461174, 100], [570342, 200], [594902, 123], [615592, 69], [868867, 121], [949032, 8], [957485, 18],
+    ];
+    for (const [at, value] of changes) bytes[at] = value;
+    const started = performance.now();
+    try {
+      const result = await readDoc(readInput('doc', bytes));
+      expect(result.document.body.textContent).toContain('Lorem ipsum');
+    } catch (err) {
+      expect(isServiceError(err) && err.code).toBe('CORRUPT_FILE');
+    }
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
   const FILES = [
     ['word-extractor-test03.doc', 'doc'],
     ['word-extractor-test07.doc', 'doc'],

@@ -6,7 +6,6 @@
  * itself (paragraph properties, styles, note positions: properties.ts; character properties:
  * character.ts).
  */
-import BufferReader from 'word-extractor/lib/buffer-reader.js';
 import WordOleExtractor from 'word-extractor/lib/word-ole-extractor.js';
 import { blankDeletions, readCharacterRuns, type CharacterRun } from './character.ts';
 import { OutOfRange } from './properties.ts';
@@ -43,6 +42,21 @@ export interface RawDoc {
 
 class RawExtractor extends WordOleExtractor {
   streams: { wordDocument: Buffer; table: Buffer } | undefined;
+
+  constructor(private readonly tableStream: Buffer) {
+    super();
+  }
+
+  /** The only other stream word-extractor asks for is the table stream (0Table or 1Table). */
+  protected override documentStream(_document: unknown, streamName: string): Promise<unknown> {
+    return Promise.resolve(streamName);
+  }
+
+  protected override streamBuffer(stream: unknown): Promise<Buffer> {
+    if (stream === '0Table' || stream === '1Table') return Promise.resolve(this.tableStream);
+    return Promise.reject(new Error('unexpected stream'));
+  }
+
   raw: RawDoc | undefined;
 
   formatRuns: CharacterRun[] = [];
@@ -117,16 +131,14 @@ class RawExtractor extends WordOleExtractor {
   }
 }
 
-/** Rejects with word-extractor's own error on anything it cannot read (the caller maps it). */
-export async function extractRaw(bytes: Buffer): Promise<RawDoc> {
-  const reader = new BufferReader(bytes);
-  await reader.open();
-  try {
-    const extractor = new RawExtractor();
-    await extractor.extract(reader);
-    if (!extractor.raw) throw new Error('no text');
-    return extractor.raw;
-  } finally {
-    await reader.close();
-  }
+/**
+ * The raw text of a .doc from its WordDocument and table streams (read from the OLE container
+ * by container.ts). Rejects with word-extractor's own error on anything it cannot read (the
+ * caller maps it).
+ */
+export async function extractRaw(wordDocument: Buffer, table: Buffer): Promise<RawDoc> {
+  const extractor = new RawExtractor(table);
+  await extractor.extractWordDocument(null, wordDocument);
+  if (!extractor.raw) throw new Error('no text');
+  return extractor.raw;
 }

@@ -82,7 +82,7 @@ export async function readOleDoc(input: ReadInput): Promise<ReadResult> {
 
   let raw: RawDoc;
   try {
-    raw = await extractRaw(input.bytes);
+    raw = await extractRaw(container.wordDocument, container.table);
   } catch (err) {
     if (isServiceError(err) || signal.aborted) throw err;
     throw damaged('its text or piece table is damaged.');

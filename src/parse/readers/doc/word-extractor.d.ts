@@ -1,19 +1,10 @@
 /**
  * The parts of word-extractor 1.0.4 folio uses (the package ships no types): its OLE extractor
- * class, subclassed to keep the raw piece text (cell marks, field codes) its clean-up discards.
+ * class, subclassed to keep the raw piece text (cell marks, field codes) its clean-up discards
+ * and fed with streams folio reads itself (its own OLE reader follows sector chains without
+ * cycle detection: a looped FAT grows an array until the process dies).
  */
-declare module 'word-extractor/lib/buffer-reader.js' {
-  class BufferReader {
-    constructor(buffer: Buffer);
-    open(): Promise<void>;
-    close(): Promise<void>;
-  }
-  export = BufferReader;
-}
-
 declare module 'word-extractor/lib/word-ole-extractor.js' {
-  import type BufferReader from 'word-extractor/lib/buffer-reader.js';
-
   namespace WordOleExtractor {
     interface Piece {
       startCp: number;
@@ -45,7 +36,10 @@ declare module 'word-extractor/lib/word-ole-extractor.js' {
     protected _pieces: WordOleExtractor.Piece[];
     protected _boundaries: WordOleExtractor.Boundaries;
     protected _taggedHeaders: WordOleExtractor.TaggedStory[];
-    extract(reader: BufferReader): Promise<WordOleExtractor.ExtractedDocument>;
+    /** Reads the FIB, piece table and stories from the WordDocument stream; the table stream comes through documentStream/streamBuffer. */
+    extractWordDocument(document: unknown, buffer: Buffer): Promise<WordOleExtractor.ExtractedDocument>;
+    protected documentStream(document: unknown, streamName: string): Promise<unknown>;
+    protected streamBuffer(stream: unknown): Promise<Buffer>;
     protected writeCharacterProperties(buffer: Buffer, tableBuffer: Buffer): void;
     protected writeParagraphProperties(buffer: Buffer, tableBuffer: Buffer): void;
     protected normalizeHeaders(buffer: Buffer, tableBuffer: Buffer): void;
