@@ -116,6 +116,13 @@ describe('rtf reader: structure', () => {
     expect(document.body.innerHTML).toBe('<p>A<img alt="Image">B<strong>linked text</strong>C</p>');
   });
 
+  it('places a shape’s text box after its paragraph (its \\shprslt copy skipped) and a picture shape as a placeholder', async () => {
+    const box = '{\\shp{\\*\\shpinst\\shpleft0{\\sp{\\sn shapeType}{\\sv 202}}{\\shptxt \\pard Box text\\par}}{\\shprslt{\\*\\do\\dobxcolumn{\\*\\dptxbxtext \\pard Box text\\par}}}}';
+    const picture = '{\\shp{\\*\\shpinst{\\sp{\\sn pib}{\\sv {\\pict\\pngblip 0011}}}}{\\shprslt {\\pict 00}}}';
+    const { document } = await readText(`{\\rtf1\\ansi \\pard Before ${box}after\\par${picture}\\par}`);
+    expect(document.body.innerHTML).toBe('<p>Before after</p><p>Box text</p><p><img alt="Image"></p>');
+  });
+
   it('numbers footnotes and puts their text after a rule at the end', async () => {
     const { document } = await readText(
       '{\\rtf1\\ansi {\\fonttbl{\\f0 Arial;}}\\pard Body text{\\super\\chftn}{\\footnote\\pard {\\super\\chftn} The note.}. More\\par}',

@@ -11,7 +11,7 @@ export const SKIPPED_DESTINATIONS = new Set([
   'mmathPr', 'generator', 'pntext', 'listtext', 'pntxta', 'pntxtb', 'nonshppict', 'bkmkstart', 'bkmkend', 'txe', 'xe', 'tc',
   'tcn', 'rxe', 'docvar', 'userprops', 'template', 'ftnsep', 'ftnsepc', 'ftncn', 'aftnsep', 'aftnsepc', 'aftncn', 'objdata',
   'objclass', 'objname', 'picprop', 'blipuid', 'wgrffmtfilter', 'pgdsctbl', 'listpicture', 'protusertbl', 'passwordhash',
-  'fchars', 'lchars', 'shpinst', 'do', 'atnid', 'atnauthor', 'annotation', 'atrfstart', 'atrfend', 'atndate', 'atnicn',
+  'fchars', 'lchars', 'shprslt', 'do', 'atnid', 'atnauthor', 'annotation', 'atrfstart', 'atrfend', 'atndate', 'atnicn',
   'atntime', 'atnparent', 'atnref', 'falt', 'panose', 'fname', 'fontemb', 'fontfile', 'keycode', 'printim', 'buptim',
   'nextfile', 'hlinkbase', 'oldcprops', 'oldpprops', 'oldsprops', 'oldtprops', 'mmath', 'ud', 'background', 'private',
   'xform', 'formfield', 'datafield', 'sp', 'sn', 'sv', 'svb', 'listname', 'leveltext', 'levelnumbers',
@@ -23,8 +23,12 @@ export const PICTURE_DESTINATIONS = new Set(['pict']);
 export const HEADER_DESTINATIONS = new Set(['header', 'headerl', 'headerr', 'headerf']);
 export const FOOTER_DESTINATIONS = new Set(['footer', 'footerl', 'footerr', 'footerf']);
 
-/** Destinations (also behind `\*`) whose content stays document text. */
-export const TRANSPARENT_DESTINATIONS = new Set(['shppict', 'shprslt', 'result', 'fldrslt', 'shp']);
+/**
+ * Destinations (also behind `\*`) whose content stays document text. A shape (`\shp`) is read
+ * from its instructions (`\shpinst`, text box text in `\shptxt`); its `\shprslt` is the same
+ * shape for readers that cannot, so it is skipped.
+ */
+export const TRANSPARENT_DESTINATIONS = new Set(['shppict', 'shpinst', 'shptxt', 'result', 'fldrslt']);
 
 /** Every control word destination() acts on (the others reach it only after `\*`). */
 export const DESTINATION_WORDS = new Set([
@@ -35,5 +39,5 @@ export const DESTINATION_WORDS = new Set([
   ...FOOTER_DESTINATIONS,
   ...INFO_TEXT_KEYS,
   ...INFO_TIME_KEYS,
-  'object', 'fonttbl', 'stylesheet', 'info', 'listtable', 'listoverridetable', 'pn', 'field', 'fldinst', 'footnote',
+  'object', 'shp', 'fonttbl', 'stylesheet', 'info', 'listtable', 'listoverridetable', 'pn', 'field', 'fldinst', 'footnote',
 ]);

@@ -237,9 +237,10 @@ export class Interpreter implements ParagraphContext {
     if (TRANSPARENT_DESTINATIONS.has(name)) {
       if (name === 'fldrslt') this.fieldResult();
       if (name === 'result' && group.object) group.object.result = true;
+      if (name === 'shptxt') this.startTextBox();
       return true;
     }
-    if (name === 'object') {
+    if (name === 'object' || name === 'shp') {
       this.startObject();
       return true;
     }
@@ -334,8 +335,8 @@ export class Interpreter implements ParagraphContext {
   }
 
   /**
-   * An embedded object shows its `\result` (usually a picture, sometimes text); one without a
-   * result becomes a picture placeholder.
+   * An embedded object shows its `\result` (usually a picture, sometimes text), a shape its
+   * text box text (`\shptxt`); one without either becomes a picture placeholder.
    */
   private startObject(): void {
     const group = this.group;
@@ -350,6 +351,24 @@ export class Interpreter implements ParagraphContext {
       if (object.result) return;
       story.addImage();
       this.pictures++;
+    };
+  }
+
+  /** A shape's text box: its own story, placed after the paragraph the shape is anchored in. */
+  private startTextBox(): void {
+    const group = this.group;
+    if (group.dest !== 'text' || !group.object) {
+      group.dest = 'skip';
+      return;
+    }
+    group.object.result = true;
+    const anchor = group.story;
+    const box = new Story(this);
+    group.story = box;
+    group.format = PLAIN;
+    group.onEnd = () => {
+      const html = box.render();
+      if (html !== '') anchor.addFloating(html);
     };
   }
 

@@ -65,6 +65,8 @@ export class Story {
   private table: TableBuilder | undefined;
   private cells: string[] = [];
   private cellParagraphs: string[] = [];
+  /** Text box content anchored in the current paragraph: it follows the paragraph. */
+  private floating: string[] = [];
 
   constructor(private readonly context: ParagraphContext) {}
 
@@ -84,6 +86,11 @@ export class Story {
     this.runs.push({ kind: 'image' });
   }
 
+  /** Block HTML (a text box) to place after the current paragraph. */
+  addFloating(html: string): void {
+    this.floating.push(html);
+  }
+
   /** A text marker in plain format (a note reference). */
   addMarker(text: string): void {
     this.runs.push({ kind: 'text', text, format: PLAIN });
@@ -91,14 +98,21 @@ export class Story {
 
   /** `\par`: the paragraph ends (inside a table cell when `\intbl` is set). */
   endParagraph(): void {
+    const floating = this.floating;
+    this.floating = [];
     if (this.para.inTable) {
-      this.cellParagraphs.push(renderRuns(this.runs));
+      this.cellParagraphs.push(renderRuns(this.runs), ...floating);
       this.runs = [];
       return;
     }
     this.closeTable();
     const runs = this.runs;
     this.runs = [];
+    this.paragraph(runs);
+    for (const html of floating) this.blocks.push({ kind: 'html', html });
+  }
+
+  private paragraph(runs: Run[]): void {
     if (runsAreEmpty(runs)) return;
     const typed = this.para.list > 0 || this.para.oldList ? undefined : typedListMarker(runs, this.para);
     const heading = typed ? 0 : this.context.headingLevel(this.para);
@@ -120,6 +134,8 @@ export class Story {
   /** `\cell` (and a flattened `\nestcell`/`\nestrow` when `nested`). */
   endCell(nested: boolean): void {
     if (this.runs.length > 0 || this.cellParagraphs.length === 0 || !nested) this.cellParagraphs.push(renderRuns(this.runs));
+    this.cellParagraphs.push(...this.floating);
+    this.floating = [];
     this.runs = [];
     if (nested) return;
     this.cells.push(
@@ -167,7 +183,7 @@ export class Story {
 
   /** The story as HTML; an unfinished last paragraph counts as a paragraph. */
   render(): string {
-    if (!runsAreEmpty(this.runs)) {
+    if (!runsAreEmpty(this.runs) || this.floating.length > 0) {
       this.para.inTable = this.para.inTable && this.cells.length + this.cellParagraphs.length > 0;
       this.endParagraph();
     }
