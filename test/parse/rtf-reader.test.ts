@@ -50,6 +50,11 @@ describe('rtf reader: text and code pages', () => {
     expect(texts((await read('tika-testRTFNewlines.rtf')).document.body, 'p')).toEqual(['one', 'two', 'three', 'four']);
   });
 
+  it('ignores unknown control words, also those named like Object properties', async () => {
+    const { document } = await readText('{\\rtf1\\ansi \\constructor\\valueOf\\toString\\insrsid123 x\\fakeword99 y\\par}');
+    expect(document.body.innerHTML).toBe('<p>xy</p>');
+  });
+
   it('reads control symbols, \\line, character formatting and \\bin data', async () => {
     const { document } = await readText('{\\rtf1\\ansi {\\b bold}\\~x\\_y\\{z\\}\\\\ {\\i it}{\\super 2}{\\strike gone}\\line next{\\bin4 }}}}}\\par}');
     const p = document.body.querySelector('p');

@@ -10,6 +10,11 @@ function setFormat(group: Group, change: Partial<CharFormat>): void {
   group.format = { ...group.format, ...change };
 }
 
+/** The control words bodyWord() applies. */
+export const BODY_WORDS = new Set([
+  'par', 'sect', 'line', 'pard', 'plain', 'b', 'i', 'strike', 'striked', 'super', 'sub', 'nosupersub', 'v', 's', 'outlinelevel', 'ls', 'fi', 'li', 'lin', 'ilvl', 'intbl', 'itap', 'cell', 'nestcell', 'nestrow', 'row', 'trowd', 'cellx', 'clmgf', 'clmrg', 'clvmgf', 'clvmrg',
+]);
+
 /** Applies a body control word; false when the word is not one of these. */
 export function bodyWord(group: Group, name: string, param: number | undefined): boolean {
   const story = group.story;

@@ -4,7 +4,7 @@
  * belong to the story (main text, a footnote, a header, a footer) the text goes to.
  */
 import { ServiceError } from '../../../errors.ts';
-import { bodyWord } from './body-words.ts';
+import { BODY_WORDS, bodyWord } from './body-words.ts';
 import { charsetCodePage, PendingBytes } from './code-pages.ts';
 import { DESTINATION_WORDS, FOOTER_DESTINATIONS, HEADER_DESTINATIONS, PICTURE_DESTINATIONS, SKIPPED_DESTINATIONS, TRANSPARENT_DESTINATIONS } from './destinations.ts';
 import { hyperlinkTarget, type Field } from './fields.ts';
@@ -28,24 +28,27 @@ const SYMBOLS: Record<string, string> = {
   ':': '',
 };
 
-const SPECIAL_WORDS: Record<string, string> = {
-  tab: '\t',
-  emdash: '\u2014',
-  endash: '\u2013',
-  emspace: '\u2003',
-  enspace: '\u2002',
-  qmspace: '\u2005',
-  bullet: '\u2022',
-  lquote: '\u2018',
-  rquote: '\u2019',
-  ldblquote: '\u201c',
-  rdblquote: '\u201d',
-  zwj: '\u200d',
-  zwnj: '\u200c',
-  zwbo: '\u200b',
-  ltrmark: '',
-  rtlmark: '',
-};
+const SPECIAL_WORDS = new Map<string, string>([
+  ['tab', '\t'],
+  ['emdash', '\u2014'],
+  ['endash', '\u2013'],
+  ['emspace', '\u2003'],
+  ['enspace', '\u2002'],
+  ['qmspace', '\u2005'],
+  ['bullet', '\u2022'],
+  ['lquote', '\u2018'],
+  ['rquote', '\u2019'],
+  ['ldblquote', '\u201c'],
+  ['rdblquote', '\u201d'],
+  ['zwj', '\u200d'],
+  ['zwnj', '\u200c'],
+  ['zwbo', '\u200b'],
+  ['ltrmark', ''],
+  ['rtlmark', ''],
+]);
+
+/** Document-level control words textWord() acts on besides body words and special characters. */
+const TEXT_WORDS = new Set(['ansicpg', 'mac', 'pc', 'pca', 'deff', 'deflang', 'lang', 'f', 'u', 'uc']);
 
 const HEADING_STYLE = /^(?:heading|überschrift|titre|titolo|encabezado|kop)\s*([1-6])$/i;
 
@@ -392,7 +395,8 @@ export class Interpreter implements ParagraphContext {
     if ((group.star || DESTINATION_WORDS.has(name)) && this.destination(name)) return;
     switch (group.dest) {
       case 'text':
-        this.textWord(name, param);
+        // Most words of a Word document (revision ids, associated fonts…) change nothing here.
+        if (BODY_WORDS.has(name) || TEXT_WORDS.has(name) || SPECIAL_WORDS.has(name)) this.textWord(name, param);
         return;
       case 'fonttbl':
         if (name === 'f' && param !== undefined) this.fontEntry = param;
@@ -466,7 +470,7 @@ export class Interpreter implements ParagraphContext {
   private textWord(name: string, param: number | undefined): void {
     const group = this.group;
     if (bodyWord(group, name, param)) return;
-    const special = SPECIAL_WORDS[name];
+    const special = SPECIAL_WORDS.get(name);
     if (special !== undefined) {
       if (special !== '') this.text(special);
       return;
