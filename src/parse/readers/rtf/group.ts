@@ -32,7 +32,6 @@ export interface Group {
   fieldDest?: Destination | undefined;
   /** Collected text of an `\info` entry or style name. */
   collect?: string[] | undefined;
-  infoKey?: string | undefined;
   infoTime?: InfoTime | undefined;
   style?: { number: number; outline: number; paragraph: boolean } | undefined;
   list?: { id: number; levels: number[] } | undefined;
@@ -55,7 +54,6 @@ export function childGroup(parent: Group, first: number): Group {
     field: parent.field,
     fieldDest: parent.fieldDest,
     collect: parent.collect,
-    infoKey: parent.infoKey,
     infoTime: parent.infoTime,
     style: parent.style,
     list: parent.list,

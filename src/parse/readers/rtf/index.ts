@@ -46,7 +46,7 @@ export async function readRtf(input: ReadInput): Promise<ReadResult> {
     throw err;
   }
   const metadata = buildMetadata(result.info);
-  const warnings = [...result.warnings];
+  const warnings: string[] = [];
   if (interpreter.pictures > 0 && input.options.removeBase64Images === false) {
     const pictures =
       interpreter.pictures === 1 ? 'The picture in this RTF document is shown as a placeholder' : `The ${interpreter.pictures} pictures in this RTF document are shown as placeholders`;

@@ -58,7 +58,6 @@ export interface Interpretation {
   headers: Story[];
   footers: Story[];
   info: InfoValues;
-  warnings: string[];
 }
 
 function corrupt(reason: string): ServiceError {
@@ -149,7 +148,7 @@ export class Interpreter implements ParagraphContext {
     if (!closed) throw corrupt('it ends before its groups close (the file is probably truncated).');
     const language = this.languageOf();
     if (language) this.info.language = language;
-    return { main: this.main, footnotes: this.footnotes, headers: this.headers, footers: this.footers, info: this.info, warnings: [] };
+    return { main: this.main, footnotes: this.footnotes, headers: this.headers, footers: this.footers, info: this.info };
   }
 
   private deflang: number | undefined;
