@@ -93,13 +93,13 @@ describe('parse pool', () => {
     const chatty = createParsePool({ size: 1, maxQueue: 1, workerMemoryMb: 512, onWorkerOutput: (line) => lines.push(line) });
     try {
       await chatty.ready();
-      // SheetJS reports this damaged workbook on the console while reading it.
-      const xls = readCorpus('office', 'xls', 'tika-testEXCEL.xls');
-      const damaged = Buffer.from(xls);
-      for (let i = 600; i < damaged.length; i += 97) damaged[i] = (damaged[i] ?? 0) ^ 0xff;
+      // One flipped byte inside a BIFF record of this workbook makes SheetJS print
+      // "Missing Info for XLS Record …" while it still reads the rest.
+      const damaged = Buffer.from(readCorpus('office', 'xls', 'tika-testEXCEL.xls'));
+      damaged[9484] = (damaged[9484] ?? 0) ^ 0xff;
       await chatty.run({ bytes: damaged, filename: 'damaged.xls' }, parseOptions({})).catch(() => undefined);
       await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(lines.length).toBeGreaterThan(0);
+      expect(lines.some((line) => line.includes('Missing Info for XLS Record'))).toBe(true);
     } finally {
       await chatty.close();
     }
