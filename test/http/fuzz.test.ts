@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCorpus } from '../helpers/corpus.ts';
 import { postParse, request, spoolDrained, startTestService, upload, type TestService } from './helpers.ts';
+import { mulberry32 as prng } from '../helpers/prng.ts';
 
 const SOURCES = [
   ['html', 'markitdown', 'test_blog.html'],
@@ -27,18 +28,6 @@ const PARALLEL = 4;
 const PARSE_TIMEOUT_MS = 10_000;
 const PER_REQUEST_MS = 20_000;
 const CLIENT_ERROR_CODES = ['BAD_REQUEST', 'UNSUPPORTED_FILE_TYPE', 'CORRUPT_FILE', 'ENCRYPTED_FILE', 'NOT_YET_SUPPORTED'];
-
-/** mulberry32: small, fast, and the same sequence for the same seed everywhere. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Variant {
   label: string;

@@ -11,6 +11,7 @@ import type { ReadResult } from '../../src/parse/document.ts';
 import { readDoc } from '../../src/parse/readers/doc/index.ts';
 import { corpusFiles, corpusPath, readCorpus } from '../helpers/corpus.ts';
 import { readInput } from '../helpers/read-input.ts';
+import { mulberry32 as generator } from '../helpers/prng.ts';
 
 const PER_FILE_MS = 3_000;
 
@@ -97,18 +98,6 @@ describe('every corpus .doc', () => {
     });
   }
 });
-
-/** mulberry32: a small seeded generator, so a failing variant can be replayed. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('hostile .doc input', () => {
   it('survives the byte changes that made word-extractor’s own OLE reader loop on a sector chain until the process died', async () => {

@@ -12,6 +12,7 @@ import { parseOptions, type ParseOptionsInput } from '../../src/parse/options.ts
 import { readOdt } from '../../src/parse/readers/odt/index.ts';
 import { corpusFiles, readCorpus } from '../helpers/corpus.ts';
 import { readInput, serviceFailure } from '../helpers/read-input.ts';
+import { mulberry32 as prng } from '../helpers/prng.ts';
 
 function parseOdt(file: string, options: ParseOptionsInput = {}): Promise<ParseData> {
   return parse({ bytes: readCorpus('office', 'odt', file), filename: file }, parseOptions(options));
@@ -181,14 +182,3 @@ describe('odt reader: hostile input', () => {
   }, 30_000);
 });
 
-/** mulberry32: small, fast, and the same sequence for the same seed everywhere. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -8,6 +8,7 @@ import { isServiceError } from '../../src/errors.ts';
 import { readRtf } from '../../src/parse/readers/rtf/index.ts';
 import { corpusFiles, readCorpus } from '../helpers/corpus.ts';
 import { readInput, serviceFailure } from '../helpers/read-input.ts';
+import { mulberry32 as random } from '../helpers/prng.ts';
 
 const files = corpusFiles('office/rtf', /\.rtf$/);
 
@@ -24,18 +25,6 @@ async function outcome(bytes: Uint8Array): Promise<string> {
     if (isServiceError(err)) return err.code;
     throw err;
   }
-}
-
-/** mulberry32: a small seeded PRNG, so a failing variant can be reproduced. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**
