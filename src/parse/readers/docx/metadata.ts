@@ -6,18 +6,10 @@
  */
 import { emptyMetadata, type DocumentMetadata } from '../../document.ts';
 import { cleanText, parseXml } from './xml.ts';
+import { isoDate } from '../iso-date.ts';
 
 function firstText(doc: Document, name: string): string | undefined {
   return cleanText(doc.getElementsByTagName(name)[0]);
-}
-
-/** A W3CDTF date as an ISO 8601 string; other text is returned as written. */
-function isoDate(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  const time = Date.parse(value);
-  // Word writes 1601-01-01 (or year 0) for "never set"; those carry no information.
-  if (Number.isNaN(time) || new Date(time).getUTCFullYear() < 1900) return undefined;
-  return new Date(time).toISOString();
 }
 
 export function readCoreProperties(coreXml: string | undefined, defaultLanguage: string | undefined): DocumentMetadata {

@@ -6,15 +6,9 @@
  */
 import { emptyMetadata, type DocumentMetadata } from '../../document.ts';
 import { cleanText } from './xml.ts';
+import { isoDate } from '../iso-date.ts';
 
 const LANGUAGE = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/;
-
-function isoDate(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  const time = Date.parse(value);
-  if (Number.isNaN(time) || new Date(time).getUTCFullYear() < 1900) return undefined;
-  return new Date(time).toISOString();
-}
 
 export function readMeta(doc: Document | undefined, defaultLanguage: string | undefined): DocumentMetadata {
   const metadata = emptyMetadata();
