@@ -6,7 +6,7 @@
  */
 import { emptyMetadata, type DocumentMetadata } from '../../document.ts';
 import { cleanText, parseXml } from './xml.ts';
-import { isoDate } from '../iso-date.ts';
+import { applyDublinCore, isoDate } from '../document-properties.ts';
 
 function firstText(doc: Document, name: string): string | undefined {
   return cleanText(doc.getElementsByTagName(name)[0]);
@@ -23,15 +23,8 @@ export function readCoreProperties(coreXml: string | undefined, defaultLanguage:
   const description = firstText(doc, 'dc:description');
   const keywords = firstText(doc, 'cp:keywords');
   const language = firstText(doc, 'dc:language');
-  if (title) metadata.title = title;
-  if (description) {
-    metadata.description = description;
-    if (subject) metadata.extra.subject = subject;
-  } else if (subject) {
-    metadata.description = subject;
-  }
+  applyDublinCore(metadata, { title, description, subject, language });
   if (keywords) metadata.keywords = keywords;
-  if (language && /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(language)) metadata.language = language;
 
   // Word joins several authors with semicolons.
   const authors = (firstText(doc, 'dc:creator') ?? '').split(';').map((a) => a.trim()).filter(Boolean);

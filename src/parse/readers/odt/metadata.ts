@@ -6,9 +6,7 @@
  */
 import { emptyMetadata, type DocumentMetadata } from '../../document.ts';
 import { cleanText } from './xml.ts';
-import { isoDate } from '../iso-date.ts';
-
-const LANGUAGE = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/;
+import { applyDublinCore, isoDate } from '../document-properties.ts';
 
 export function readMeta(doc: Document | undefined, defaultLanguage: string | undefined): DocumentMetadata {
   const metadata = emptyMetadata();
@@ -19,19 +17,11 @@ export function readMeta(doc: Document | undefined, defaultLanguage: string | un
   const title = first('dc:title');
   const description = first('dc:description');
   const subject = first('dc:subject');
-  if (title) metadata.title = title;
-  if (description) {
-    metadata.description = description;
-    if (subject) metadata.extra.subject = subject;
-  } else if (subject) {
-    metadata.description = subject;
-  }
+  applyDublinCore(metadata, { title, description, subject, language: first('dc:language') });
   const keywords = Array.from(doc.getElementsByTagName('meta:keyword'))
     .map((el) => cleanText(el))
     .filter((k): k is string => k !== undefined);
   if (keywords.length) metadata.keywords = keywords.join(', ');
-  const language = first('dc:language');
-  if (language && LANGUAGE.test(language)) metadata.language = language;
 
   const extra: Record<string, string | undefined> = {
     author: first('dc:creator'),
