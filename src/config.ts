@@ -6,6 +6,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
+const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
+/** A comma-separated list; blanks dropped. */
+const list = z
+  .string()
+  .optional()
+  .transform((v) => (v ?? '').split(',').map((x) => x.trim()).filter((x) => x.length > 0));
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3002),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -17,6 +24,47 @@ const EnvSchema = z.object({
   FOLIO_MAX_QUEUED_PARSES: z.coerce.number().int().min(0).max(100_000).default(64),
   /** Heap limit of one parse worker, in MB: a hostile file exhausts its worker, not the server. */
   FOLIO_PARSE_WORKER_MEMORY_MB: z.coerce.number().int().min(64).max(65_536).default(2048),
+
+  /** The base URL clients reach this server at (upload URLs, OAuth metadata). Default: the listening address. */
+  FOLIO_PUBLIC_URL: optionalUrl,
+  /** The tool server's base URL (`{mcp_url}` in the spec). Default: FOLIO_PUBLIC_URL. */
+  FOLIO_MCP_URL: optionalUrl,
+  /** Where the RFC 8414 metadata lives (`{auth_metadata_url}`). Default: the public URL's well-known path. */
+  FOLIO_AUTH_METADATA_URL: optionalUrl,
+  /** Until when tokens bound to /v2/mcp are also accepted on /v2/mcp-oauth (ISO 8601). Absent: window closed. */
+  FOLIO_OAUTH_MIGRATION_END: z.iso.datetime({ offset: true }).optional(),
+  /** Express `trust proxy`: how the client IP is found behind a reverse proxy. Off by default. */
+  FOLIO_TRUST_PROXY: z.string().min(1).optional(),
+
+  /** Keyless access to /v2/mcp (search, scrape, parse only). */
+  FOLIO_KEYLESS: z.enum(['on', 'off']).default('on'),
+  FOLIO_KEYLESS_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
+  FOLIO_KEYLESS_DAILY_QUOTA: z.coerce.number().int().min(1).max(10_000_000).default(100),
+  /** Browser origins allowed to call the tool server, comma-separated (a present, foreign Origin gets 403). */
+  FOLIO_ALLOWED_ORIGINS: list,
+  /** Host header values accepted (DNS-rebinding protection); default for loopback binds: localhost names. */
+  FOLIO_ALLOWED_HOSTS: list,
+
+  /** stdio mode: directories `parse` may read, separated by the platform's path delimiter. Default: the working directory. */
+  FOLIO_ALLOWED_DIRS: z.string().optional(),
+  /** stdio mode: send files to this folio server's /v2/parse instead of parsing in-process. */
+  FOLIO_API_URL: optionalUrl,
+  FOLIO_API_KEY: z.string().min(1).optional(),
+
+  /** Lifetime of an upload URL and its uploadRef, in seconds. */
+  FOLIO_UPLOAD_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
+  /** Upload refs a team (or keyless client) may hold at once before new ones get 429. */
+  FOLIO_MAX_UPLOAD_REFS: z.coerce.number().int().min(1).max(10_000).default(20),
+
+  /** Outbound fetch allowlist that bypasses the SSRF rules: hosts, host:port pairs or CIDRs, comma-separated. */
+  FOLIO_FETCH_ALLOW: list,
+  /** Outbound proxy for `proxy: basic|auto` (http://user:pass@host:port). */
+  FOLIO_FETCH_PROXY: optionalUrl,
+  /** Search backends: SearXNG's JSON API first, Brave Search second. */
+  SEARXNG_ENDPOINT: optionalUrl,
+  BRAVE_API_KEY: z.string().min(1).optional(),
+  /** Crawl pages fetched at once per server (a job's maxConcurrency is capped by it). */
+  FOLIO_CRAWL_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
 });
 
 export interface Config {
@@ -28,6 +76,42 @@ export interface Config {
   readonly maxConcurrentParses: number;
   readonly maxQueuedParses: number;
   readonly parseWorkerMemoryMb: number;
+  /** Without a trailing slash; undefined → the listening URL (known once the server listens). */
+  readonly publicUrl: string | undefined;
+  readonly mcpUrl: string | undefined;
+  readonly authMetadataUrl: string | undefined;
+  readonly oauthMigrationEnd: Date | undefined;
+  /** Express `trust proxy` value: a boolean, a hop count or a list of addresses. */
+  readonly trustProxy: boolean | number | string;
+  readonly keyless: {
+    readonly enabled: boolean;
+    readonly ratePerMinute: number;
+    readonly dailyQuota: number;
+  };
+  readonly allowedOrigins: readonly string[];
+  readonly allowedHosts: readonly string[];
+  /** Absolute paths. */
+  readonly allowedDirs: readonly string[];
+  readonly apiUrl: string | undefined;
+  readonly apiKey: string | undefined;
+  readonly uploadTtlSeconds: number;
+  readonly maxUploadRefs: number;
+  readonly fetchAllow: readonly string[];
+  readonly fetchProxy: string | undefined;
+  readonly searxngEndpoint: string | undefined;
+  readonly braveApiKey: string | undefined;
+  readonly crawlConcurrency: number;
+}
+
+function trimSlash(url: string | undefined): string | undefined {
+  return url === undefined ? undefined : url.replace(/\/+$/, '');
+}
+
+function trustProxyValue(raw: string | undefined): boolean | number | string {
+  if (raw === undefined || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -45,5 +129,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxConcurrentParses: e.FOLIO_MAX_CONCURRENT_PARSES,
     maxQueuedParses: e.FOLIO_MAX_QUEUED_PARSES,
     parseWorkerMemoryMb: e.FOLIO_PARSE_WORKER_MEMORY_MB,
+    publicUrl: trimSlash(e.FOLIO_PUBLIC_URL),
+    mcpUrl: trimSlash(e.FOLIO_MCP_URL ?? e.FOLIO_PUBLIC_URL),
+    authMetadataUrl: e.FOLIO_AUTH_METADATA_URL,
+    oauthMigrationEnd: e.FOLIO_OAUTH_MIGRATION_END === undefined ? undefined : new Date(e.FOLIO_OAUTH_MIGRATION_END),
+    trustProxy: trustProxyValue(e.FOLIO_TRUST_PROXY),
+    keyless: Object.freeze({
+      enabled: e.FOLIO_KEYLESS === 'on',
+      ratePerMinute: e.FOLIO_KEYLESS_RATE_PER_MINUTE,
+      dailyQuota: e.FOLIO_KEYLESS_DAILY_QUOTA,
+    }),
+    allowedOrigins: Object.freeze(e.FOLIO_ALLOWED_ORIGINS.map((o) => o.replace(/\/+$/, ''))),
+    allowedHosts: Object.freeze(e.FOLIO_ALLOWED_HOSTS.map((h) => h.toLowerCase())),
+    allowedDirs: Object.freeze(
+      (e.FOLIO_ALLOWED_DIRS ?? '')
+        .split(path.delimiter)
+        .filter((d) => d.length > 0)
+        .map((d) => path.resolve(d)),
+    ),
+    apiUrl: trimSlash(e.FOLIO_API_URL),
+    apiKey: e.FOLIO_API_KEY,
+    uploadTtlSeconds: e.FOLIO_UPLOAD_TTL_SECONDS,
+    maxUploadRefs: e.FOLIO_MAX_UPLOAD_REFS,
+    fetchAllow: Object.freeze(e.FOLIO_FETCH_ALLOW),
+    fetchProxy: e.FOLIO_FETCH_PROXY,
+    searxngEndpoint: trimSlash(e.SEARXNG_ENDPOINT),
+    braveApiKey: e.BRAVE_API_KEY,
+    crawlConcurrency: e.FOLIO_CRAWL_CONCURRENCY,
   });
 }

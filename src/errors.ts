@@ -23,6 +23,10 @@ export const ERROR_STATUS = {
   UNAUTHORIZED: 401,
   /** The team has no credits left. */
   PAYMENT_REQUIRED: 402,
+  /** A credential that is valid but not allowed here (a foreign Origin, another team's resource). */
+  FORBIDDEN: 403,
+  /** An outbound URL refused by the SSRF rules (private, loopback, metadata address; non-http scheme). */
+  URL_BLOCKED: 403,
   NOT_FOUND: 404,
   /** The parse ran past its `timeout`. */
   SCRAPE_TIMEOUT: 408,
@@ -30,6 +34,10 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   /** Anything unexpected: the body never carries internals. */
   UNKNOWN_ERROR: 500,
+  /** An upstream site or service could not be reached or answered badly (scrape, search). */
+  FETCH_FAILED: 502,
+  /** The operation needs configuration this server does not have (e.g. no search backend). */
+  NOT_CONFIGURED: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -43,12 +51,15 @@ export interface ErrorBody {
 export class ServiceError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
+  /** For RATE_LIMITED: when to try again (the HTTP door sends `Retry-After`, MCP tools `retry_after_seconds`). */
+  readonly retryAfterSeconds?: number;
 
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(code: ErrorCode, message: string, options?: { cause?: unknown; retryAfterSeconds?: number }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ServiceError';
     this.code = code;
     this.status = ERROR_STATUS[code];
+    if (options?.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   toBody(): ErrorBody {

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config.ts';
 import { createApp } from '../http/app.ts';
-import type { ParseRunner } from '../http/runner.ts';
+import type { ParseRunner } from '../limits/runner.ts';
 import { prepareSpoolDir } from '../http/upload-spool.ts';
 import { createParsePool } from '../limits/parse-pool.ts';
 import { createLogger, type Logger } from '../log.ts';

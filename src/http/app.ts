@@ -11,7 +11,7 @@ import type { Logger } from '../log.ts';
 import { errorHandler, notFound } from './error-handler.ts';
 import { requestLog } from './request-log.ts';
 import { parseRoute } from './routes/parse.ts';
-import type { ParseRunner } from './runner.ts';
+import type { ParseRunner } from '../limits/runner.ts';
 
 export interface AppDeps {
   /** Where API keys are looked up (the store). */

@@ -60,6 +60,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (isServiceError(err)) {
       const challenge = challengeOf(err);
       if (challenge) res.setHeader('WWW-Authenticate', challenge);
+      if (err.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(Math.max(1, Math.ceil(err.retryAfterSeconds))));
       if (err.status >= 500) logger.error({ code: err.code, method: req.method, path: pathOnly(req.originalUrl) }, err.message);
       res.status(err.status).json(err.toBody());
       return;

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../src/errors.ts';
 import { errorHandler } from '../../src/http/error-handler.ts';
 import { createLogger } from '../../src/log.ts';
-import { inProcessRunner, type ParseRunner } from '../../src/http/runner.ts';
+import { inProcessRunner, type ParseRunner } from '../../src/limits/runner.ts';
 import { readCorpus } from '../helpers/corpus.ts';
 import { BOUNDARY, multipartBody, postParse, request, spoolDrained, startTestService, upload, type RawResponse, type TestService } from './helpers.ts';
 

@@ -4,7 +4,7 @@
  * NOT_YET_SUPPORTED.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inProcessRunner, type ParseRunner } from '../../src/http/runner.ts';
+import { inProcessRunner, type ParseRunner } from '../../src/limits/runner.ts';
 import type { ParseOptions } from '../../src/parse/options.ts';
 import { readCorpus } from '../helpers/corpus.ts';
 import { postParse, startTestService, upload, type TestService } from './helpers.ts';

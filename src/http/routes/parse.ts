@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import type { Request, Response } from 'express';
 import { parseOptionsJson, parseOptions, type ParseOptions } from '../../parse/options.ts';
 import { ClientAbortedError, receiveUpload } from '../multipart.ts';
-import type { ParseRunner } from '../runner.ts';
+import type { ParseRunner } from '../../limits/runner.ts';
 import { UploadSpool } from '../upload-spool.ts';
 
 export interface ParseRouteDeps {

@@ -1,16 +1,20 @@
 /**
- * The parse runner the HTTP layer calls: `parse()` behind whatever runs it. `serve` injects the
+ * The parse runner every door calls (HTTP routes, MCP tools, scrape): `parse()` behind whatever
+ * runs it. `serve` injects the
  * worker-thread pool (src/limits/parse-pool.ts), which enforces `timeout` by stopping the worker;
  * `inProcessRunner` runs parse() in this thread (tests, the CLI) and enforces `timeout`
  * cooperatively through the abort signal.
  */
-import { timeoutError } from '../limits/parse-pool.ts';
+import { timeoutError } from './parse-pool.ts';
 import { parse, type ParseData, type ParseInput } from '../parse/index.ts';
+import type { Progress } from '../parse/document.ts';
 import type { ParseOptions } from '../parse/options.ts';
 
 export interface RunOptions {
   /** Aborted when the client goes away: the parse may be stopped. */
   signal?: AbortSignal;
+  /** Pages (or sheets) done of total, for progress lines and MCP progress notifications. */
+  onProgress?: (progress: Progress) => void;
 }
 
 export type ParseRunner = (input: ParseInput, options: ParseOptions, run?: RunOptions) => Promise<ParseData>;
@@ -22,7 +26,7 @@ export function inProcessRunner(): ParseRunner {
     const onClientAbort = () => controller.abort(run.signal?.reason);
     run.signal?.addEventListener('abort', onClientAbort, { once: true });
     try {
-      const result = parse(input, options, { signal: controller.signal });
+      const result = parse(input, options, { signal: controller.signal, ...(run.onProgress ? { onProgress: run.onProgress } : {}) });
       result.catch(() => undefined);
       // parse() checks the signal between units; the race answers on time even inside one unit.
       const aborted = new Promise<never>((_, reject) => {
