@@ -37,3 +37,13 @@ export interface UploadRefService {
    */
   take(owner: string, uploadRef: string): Promise<TakenUpload>;
 }
+
+/**
+ * Direct file access for a tool server running on the caller's own machine (stdio): reads a
+ * path confined to the allowed roots. A remote server has none, and answers `filePath` with an
+ * upload ticket instead.
+ */
+export interface LocalFileReader {
+  /** Throws ServiceError (FORBIDDEN outside the roots, NOT_FOUND, FILE_TOO_LARGE) with an actionable message. */
+  read(filePath: string): Promise<UploadedFile>;
+}
