@@ -39,14 +39,16 @@ export function createLogger(options: LoggerOptions): Logger {
 }
 
 const KEY_IN_PATH = /folio_[A-Za-z0-9_-]{8,}/g;
+/** Upload URLs are capabilities (`PUT /v2/uploads/{token}`): the token is masked like a key. */
+const UPLOAD_TOKEN_IN_PATH = /(\/v2\/uploads\/)[^/]+/g;
 
 /**
  * The path of a request URL as logged: without its query string (query strings may carry
  * credentials), and with anything shaped like an API key masked (legacy clients put the key in
- * the path, `/{API_KEY}/v2/mcp`).
+ * the path, `/{API_KEY}/v2/mcp`), and the capability part of upload URLs masked.
  */
 export function pathOnly(url: string): string {
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
-  return path.replace(KEY_IN_PATH, 'folio_[redacted]');
+  return path.replace(KEY_IN_PATH, 'folio_[redacted]').replace(UPLOAD_TOKEN_IN_PATH, '$1[redacted]');
 }

@@ -11,6 +11,7 @@ import type { ParseRunner } from '../limits/runner.ts';
 import { prepareSpoolDir } from '../http/upload-spool.ts';
 import { createParsePool } from '../limits/parse-pool.ts';
 import { createLogger, type Logger } from '../log.ts';
+import { resolvePublicUrls, type PublicUrls } from '../public-urls.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { Store } from '../store/types.ts';
 
@@ -19,6 +20,8 @@ export const SHUTDOWN_GRACE_MS = 30_000;
 
 export interface Service {
   url: string;
+  /** The base URLs clients are told (config, else `url`). */
+  urls: PublicUrls;
   port: number;
   store: Store;
   server: http.Server;
@@ -56,8 +59,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
     throw err;
   }
   const runner: ParseRunner = options.runner ?? ((input, opts, run) => (pool as NonNullable<typeof pool>).run(input, opts, run));
-  const app = createApp({ keys: store, runner, logger, spoolDir });
-  const server = http.createServer(app);
+  // The app needs the public URLs, which default to the listening address (known once listening,
+  // e.g. with PORT=0): listen first, attach the app in the same tick, before any request is read.
+  const server = http.createServer();
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -75,6 +79,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const port = (server.address() as AddressInfo).port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
+  const urls = resolvePublicUrls(config, url);
+  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir });
+  server.on('request', app);
   logger.info({ url }, `folio listening on ${url}`);
 
   let stopping: Promise<void> | undefined;
@@ -98,7 +105,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     return stopping;
   };
 
-  return { url, port, store, server, shutdown };
+  return { url, urls, port, store, server, shutdown };
 }
 
 /** Runs until SIGINT or SIGTERM, then stops gracefully; a second signal exits at once. */

@@ -7,13 +7,18 @@
  */
 import express, { type Express } from 'express';
 import { requireApiKey, type ApiKeyDirectory } from '../../auth/api-keys.ts';
+import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
+import type { PublicUrls } from '../public-urls.ts';
 import { errorHandler, notFound } from './error-handler.ts';
 import { requestLog } from './request-log.ts';
 import { parseRoute } from './routes/parse.ts';
 import type { ParseRunner } from '../limits/runner.ts';
 
 export interface AppDeps {
+  config: Config;
+  /** Base URLs clients are told (upload URLs, OAuth metadata, 401 challenges). */
+  urls: PublicUrls;
   /** Where API keys are looked up (the store). */
   keys: ApiKeyDirectory;
   /** Runs parse(): the worker pool in `serve`. */
@@ -28,6 +33,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.set('trust proxy', deps.config.trustProxy);
 
   app.use(requestLog(deps.logger));
 
