@@ -99,7 +99,7 @@ export function createSigningKeys(store: SigningKeyStore, options: { now?: () =>
 
   const reload = async (): Promise<StoredSigningKey[]> => {
     live = await store.listLiveSigningKeys();
-    loadedAt = Date.now();
+    loadedAt = now().getTime();
     return live;
   };
 
@@ -114,7 +114,7 @@ export function createSigningKeys(store: SigningKeyStore, options: { now?: () =>
         firstKey = undefined;
       });
     live = await firstKey;
-    loadedAt = Date.now();
+    loadedAt = now().getTime();
     return live;
   };
 
@@ -126,7 +126,7 @@ export function createSigningKeys(store: SigningKeyStore, options: { now?: () =>
     },
     async verificationKey(kid) {
       let found = (await liveKeys()).find((k) => k.kid === kid);
-      if (!found && Date.now() - loadedAt >= RELOAD_INTERVAL_MS) found = (await reload()).find((k) => k.kid === kid);
+      if (!found && now().getTime() - loadedAt >= RELOAD_INTERVAL_MS) found = (await reload()).find((k) => k.kid === kid);
       return found ? imports(found.publicJwk, `public:${found.kid}`) : undefined;
     },
     async jwks() {
@@ -135,7 +135,7 @@ export function createSigningKeys(store: SigningKeyStore, options: { now?: () =>
     async rotate() {
       const key = await generateSigningKey(now());
       live = await store.addSigningKey(key, { onlyIfNone: false });
-      loadedAt = Date.now();
+      loadedAt = now().getTime();
       return key.kid;
     },
     async retire(kid) {
