@@ -56,7 +56,7 @@ export interface SigningKeys {
   retire(kid: string): Promise<boolean>;
 }
 
-/** An unknown kid reloads the keys from the store at most this often (another process may have rotated). */
+/** The live keys are re-read from the store this often: another process (the CLI) may have rotated or retired one. */
 export const RELOAD_INTERVAL_MS = 5_000;
 
 const PUBLIC_MEMBERS = ['kty', 'crv', 'x', 'y'] as const;
@@ -105,7 +105,7 @@ export function createSigningKeys(store: SigningKeyStore, options: { now?: () =>
 
   let firstKey: Promise<StoredSigningKey[]> | undefined;
   const liveKeys = async (): Promise<StoredSigningKey[]> => {
-    const keys = live ?? (await reload());
+    const keys = live !== undefined && now().getTime() - loadedAt < RELOAD_INTERVAL_MS ? live : await reload();
     if (keys.length > 0) return keys;
     // First use on an empty store: one generation at a time in this process.
     firstKey ??= generateSigningKey(now())
@@ -125,8 +125,7 @@ export function createSigningKeys(store: SigningKeyStore, options: { now?: () =>
       return { kid: newest.kid, alg: newest.alg, key: await imports(newest.privateJwk, `private:${newest.kid}`) };
     },
     async verificationKey(kid) {
-      let found = (await liveKeys()).find((k) => k.kid === kid);
-      if (!found && now().getTime() - loadedAt >= RELOAD_INTERVAL_MS) found = (await reload()).find((k) => k.kid === kid);
+      const found = (await liveKeys()).find((k) => k.kid === kid);
       return found ? imports(found.publicJwk, `public:${found.kid}`) : undefined;
     },
     async jwks() {

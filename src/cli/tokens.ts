@@ -143,6 +143,33 @@ async function revoke(args: string[], config: Config, io: CliIo): Promise<number
   return EXIT_OK;
 }
 
+async function rotateKey(args: string[], config: Config, io: CliIo): Promise<number> {
+  parseCommandArgs(args, {}, 0);
+  const live = await withStore(config, async (store) => {
+    const keys = createSigningKeys(store);
+    await keys.jwks();
+    const kid = await keys.rotate();
+    return { kid, all: await store.listLiveSigningKeys() };
+  });
+  io.stdout(`${live.kid}\n`);
+  io.stderr(
+    `New signing key ${live.kid}: it signs new tokens from now on (a running server picks it up within seconds). ` +
+      `The previous keys keep verifying; retire them after an hour (the access token lifetime) with: folio tokens retire-key <kid>\n` +
+      `Live keys, newest first: ${live.all.map((k) => k.kid).join(', ')}\n`,
+  );
+  return EXIT_OK;
+}
+
+async function retireKey(args: string[], config: Config, io: CliIo): Promise<number> {
+  const parsed = parseCommandArgs(args, {}, 1);
+  const kid = parsed.positionals[0];
+  if (!kid) throw new UsageError('tokens retire-key needs the kid of a signing key (see the JWKS at /.well-known/jwks.json)');
+  const found = await withStore(config, (store) => createSigningKeys(store).retire(kid));
+  if (!found) throw new CliFailure(`no signing key has the kid '${kid}'`);
+  io.stdout(`Retired signing key ${kid}: tokens signed with it are refused from now on.\n`);
+  return EXIT_OK;
+}
+
 export async function runTokens(args: string[], config: Config, io: CliIo): Promise<number> {
   const [sub, ...rest] = args;
   switch (sub) {
@@ -152,9 +179,13 @@ export async function runTokens(args: string[], config: Config, io: CliIo): Prom
       return list(rest, config, io);
     case 'revoke':
       return revoke(rest, config, io);
+    case 'rotate-key':
+      return rotateKey(rest, config, io);
+    case 'retire-key':
+      return retireKey(rest, config, io);
     case undefined:
-      throw new UsageError('tokens needs a subcommand: issue, list or revoke');
+      throw new UsageError('tokens needs a subcommand: issue, list, revoke, rotate-key or retire-key');
     default:
-      throw new UsageError(`unknown tokens subcommand '${sub}' (expected issue, list or revoke)`);
+      throw new UsageError(`unknown tokens subcommand '${sub}' (expected issue, list, revoke, rotate-key or retire-key)`);
   }
 }

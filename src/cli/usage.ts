@@ -14,6 +14,9 @@ Commands:
   tokens list [--json]                    List OAuth grants: id, client, user, team, resource,
                                           scope, created, last used, revoked.
   tokens revoke <grant-id>                Revoke a grant: its access tokens are refused at once.
+  tokens rotate-key                       Add a token signing key; it signs from now on, the
+                                          previous ones keep verifying. Prints its kid.
+  tokens retire-key <kid>                 Retire a signing key: its tokens are refused at once.
   parse <file> [--formats <list>] [--json]
                                           Parse a local file in this process and print its markdown.
                                           --formats  comma-separated: markdown,html,rawHtml,links,images

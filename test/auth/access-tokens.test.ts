@@ -324,4 +324,22 @@ describe('signing keys in the store', () => {
       await other.close();
     }
   });
+
+  it('a key retired by another process stops verifying here once the keys are reloaded', async () => {
+    const grant = await grantFor('/v2/mcp-oauth');
+    const start = new Date();
+    let clock = start;
+    const here = createSigningKeys(store, { now: () => clock });
+    const t = createAccessTokens({ keys: here, grants: store, issuer: ISSUER, mcpUrl: MCP_URL, migrationEnd: undefined, now: () => T0 });
+    const token = (await t.issue(grant)).access_token;
+    const other = openSqliteStore(dataDir);
+    try {
+      expect(await createSigningKeys(other).retire(decodeProtectedHeader(token).kid ?? '')).toBe(true);
+    } finally {
+      await other.close();
+    }
+    expect((await t.verify(token, '/v2/mcp-oauth')).ok).toBe(true);
+    clock = new Date(start.getTime() + RELOAD_INTERVAL_MS);
+    expect(refusal(await t.verify(token, '/v2/mcp-oauth'))).toContain('key this server does not know');
+  });
 });

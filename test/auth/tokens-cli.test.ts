@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { decodeJwt } from 'jose';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/index.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -139,5 +139,25 @@ describe('folio tokens', () => {
     expect(token).toMatch(JWT);
     expect(run.stderr).not.toContain(token.split('.')[2] ?? token);
     expect(await service.tokens.verify(token, '/v2/mcp')).toMatchObject({ ok: true, claims: { teamName: 'proc-team' } });
+  });
+
+  // Last: it changes the signing keys the earlier tests' server verifies with.
+  it('rotate-key adds a key that signs from then on; retire-key removes one', async () => {
+    const before = (await service.store.listLiveSigningKeys()).map((k) => k.kid);
+    expect(before).toHaveLength(1);
+    const rotated = await folio(['tokens', 'rotate-key']);
+    expect(rotated.code).toBe(0);
+    const kid = rotated.stdout.trim();
+    expect((await service.store.listLiveSigningKeys()).map((k) => k.kid)).toEqual([kid, ...before]);
+    const issued = await folio(['tokens', 'issue', '--team', 'cli-team', '--resource', 'mcp']);
+    expect(decodeProtectedHeader(issued.stdout.trim()).kid).toBe(kid);
+
+    const retired = await folio(['tokens', 'retire-key', before[0] ?? '']);
+    expect(retired.code).toBe(0);
+    expect(retired.stdout).toContain(`Retired signing key ${before[0] ?? ''}`);
+    expect((await service.store.listLiveSigningKeys()).map((k) => k.kid)).toEqual([kid]);
+    const unknown = await folio(['tokens', 'retire-key', 'no-such-kid']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("no signing key has the kid 'no-such-kid'");
   });
 });
