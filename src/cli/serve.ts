@@ -5,8 +5,10 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import type { Config } from '../config.ts';
 import { createApp } from '../http/app.ts';
+import { expectContinue } from '../http/routes/uploads.ts';
 import type { ParseRunner } from '../limits/runner.ts';
 import { prepareSpoolDir } from '../http/upload-spool.ts';
 import { createParsePool } from '../limits/parse-pool.ts';
@@ -14,6 +16,8 @@ import { createLogger, type Logger } from '../log.ts';
 import { resolvePublicUrls, type PublicUrls } from '../public-urls.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { Store } from '../store/types.ts';
+import { createLocalDiskStorage } from '../uploads/local-disk-storage.ts';
+import { createUploadRefService, type UploadRefs } from '../uploads/service.ts';
 
 /** How long in-flight requests may take to finish after a stop signal. */
 export const SHUTDOWN_GRACE_MS = 30_000;
@@ -24,6 +28,8 @@ export interface Service {
   urls: PublicUrls;
   port: number;
   store: Store;
+  /** Upload tickets and refs (docs/uploads.md); its sweep runs while the service does. */
+  uploads: UploadRefs;
   server: http.Server;
   /** Stops accepting, waits for in-flight requests, closes the pool and the store. Idempotent. */
   shutdown(): Promise<void>;
@@ -34,6 +40,8 @@ export interface ServiceOptions {
   /** Replaces the worker pool (tests that need a runner with known behaviour). */
   runner?: ParseRunner;
   graceMs?: number;
+  /** Clock of upload tickets (tests of expiry). */
+  now?: () => Date;
 }
 
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<Service> {
@@ -80,8 +88,18 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   const urls = resolvePublicUrls(config, url);
-  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir });
+  const uploads = createUploadRefService({
+    store,
+    storage: createLocalDiskStorage(path.join(config.dataDir, 'uploads')),
+    publicUrl: urls.base,
+    ttlSeconds: config.uploadTtlSeconds,
+    maxRefs: config.maxUploadRefs,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  uploads.startSweeping({ onError: (err) => logger.warn({ err }, 'upload sweep failed') });
+  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, uploads });
   server.on('request', app);
+  server.on('checkContinue', expectContinue(app));
   logger.info({ url }, `folio listening on ${url}`);
 
   let stopping: Promise<void> | undefined;
@@ -98,6 +116,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         await closed;
       }
       clearInterval(idle);
+      await uploads.close();
       await pool?.close();
       await store.close();
       logger.info('stopped');
@@ -105,7 +124,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     return stopping;
   };
 
-  return { url, urls, port, store, server, shutdown };
+  return { url, urls, port, store, uploads, server, shutdown };
 }
 
 /** Runs until SIGINT or SIGTERM, then stops gracefully; a second signal exits at once. */

@@ -2,7 +2,9 @@
  * The express application: routes are thin (validate → call the core → shape the response).
  *
  *   GET  /health      unauthenticated liveness: { ok: true }
- *   POST /v2/parse    API key required; multipart upload → parse
+ *   PUT  /v2/uploads/:token  no API key (the URL is the capability): the file of an upload ticket
+ *   POST /v2/uploads  API key required; JSON {filename} → upload ticket (docs/uploads.md)
+ *   POST /v2/parse    API key required; multipart upload, or JSON {uploadRef, ...options} → parse
  *   anything else     404 { success: false, code: 'NOT_FOUND', error }
  */
 import express, { type Express } from 'express';
@@ -13,7 +15,9 @@ import type { PublicUrls } from '../public-urls.ts';
 import { errorHandler, notFound } from './error-handler.ts';
 import { requestLog } from './request-log.ts';
 import { parseRoute } from './routes/parse.ts';
+import { createUploadTicketRoute, receiveUploadRoute } from './routes/uploads.ts';
 import type { ParseRunner } from '../limits/runner.ts';
+import type { UploadRefs } from '../uploads/service.ts';
 
 export interface AppDeps {
   config: Config;
@@ -26,6 +30,8 @@ export interface AppDeps {
   logger: Logger;
   /** Directory for upload spool files (`DATA_DIR/tmp`), already created. */
   spoolDir: string;
+  /** Upload tickets and the uploadRefs they lead to. */
+  uploads: UploadRefs;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -41,13 +47,16 @@ export function createApp(deps: AppDeps): Express {
     res.json({ ok: true });
   });
 
+  app.put('/v2/uploads/:token', receiveUploadRoute(deps.uploads));
+
   app.use(
     '/v2',
     requireApiKey(deps.keys, {
       onTouchError: (err) => deps.logger.warn({ err }, 'could not record API key use'),
     }),
   );
-  app.post('/v2/parse', parseRoute({ runner: deps.runner, spoolDir: deps.spoolDir }));
+  app.post('/v2/uploads', createUploadTicketRoute(deps.uploads));
+  app.post('/v2/parse', parseRoute({ runner: deps.runner, spoolDir: deps.spoolDir, uploads: deps.uploads }));
 
   app.use(notFound());
   app.use(errorHandler(deps.logger));

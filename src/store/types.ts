@@ -33,7 +33,9 @@ export interface NewApiKey {
   prefix: string;
 }
 
-export interface Store {
+import type { UploadRefStore } from './upload-refs.ts';
+
+export interface Store extends UploadRefStore {
   /** The team with this name, created when it does not exist yet. */
   ensureTeam(name: string): Promise<Team>;
   findTeamByName(name: string): Promise<Team | undefined>;
