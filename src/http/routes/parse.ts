@@ -85,6 +85,8 @@ function parseUploadRefRoute({ runner, uploads }: Pick<ParseRouteDeps, 'runner' 
         options,
         { signal: clientGone.signal },
       );
+      // Deleted right after the parse, before the answer (and on every failure, below).
+      await taken.release();
       res.status(200).json({ success: true, data });
     } finally {
       res.off('close', onClose);
