@@ -4,12 +4,13 @@
  * same file; single use, owner binding, tampering, deletion of the bytes, and no secret in a log.
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { curlUploadCommand } from '../../src/uploads/command.ts';
 import { corpusPath, readCorpus } from '../helpers/corpus.ts';
-import { postParse, request, startTestService, upload, type TestService } from '../http/helpers.ts';
+import { postParse, request, startTestService, upload, type RawResponse, type TestService } from '../http/helpers.ts';
 import { curlUpload, parseByRef, requestTicket, sh, storedFiles, ticketFor, tokenOf, type Ticket } from './helpers.ts';
 
 const DOCX = ['office', 'docx', 'kreuzberg-extraction_test.docx'];
@@ -119,6 +120,37 @@ describe('single use, owner binding, tampering', () => {
     const again = await parseByRef(service, { uploadRef: t.uploadRef });
     expect(again.status).toBe(400);
     expect(again.json).toEqual({ success: false, code: 'BAD_REQUEST', error: expect.stringContaining('already been used') });
+  });
+
+  it('two parses racing for one ref: exactly one gets the file', async () => {
+    const t = await uploaded(DOCX);
+    const answers = await Promise.all([1, 2, 3].map(() => parseByRef(service, { uploadRef: t.uploadRef })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400, 400]);
+    expect(answers.filter((a) => a.status === 400).every((a) => String(a.json.error).includes('already been used'))).toBe(true);
+  });
+
+  it('a PUT while another PUT to the same URL is streaming is refused', async () => {
+    const t = await ticket('race.docx');
+    const first = http.request(t.uploadUrl, { method: 'PUT', agent: false });
+    const firstAnswer = new Promise<RawResponse>((resolve, reject) => {
+      first.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: '', json: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown> }));
+      });
+      first.on('error', reject);
+    });
+    const docx = readCorpus(...DOCX);
+    await new Promise<void>((resolve) => first.write(docx.subarray(0, 1000), () => resolve()));
+    // The first PUT is streaming once its part file exists.
+    const until = Date.now() + 2000;
+    while (!storedFiles(service).some((f) => f.endsWith('.part')) && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    const second = await request(t.uploadUrl, { method: 'PUT', body: docx });
+    expect(second.status).toBe(400);
+    expect(second.json.error).toContain('being uploaded to this URL right now');
+    first.end(docx.subarray(1000));
+    expect((await firstAnswer).status).toBe(200);
+    expect((await parseByRef(service, { uploadRef: t.uploadRef })).status).toBe(200);
   });
 
   it('a second PUT to the same URL is refused', async () => {
