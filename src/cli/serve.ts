@@ -7,8 +7,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAccessTokens, type AccessTokens } from '../../auth/access-tokens.ts';
 import { createSigningKeys } from '../../auth/signing-keys.ts';
+import path from 'node:path';
 import type { Config } from '../config.ts';
 import { createApp } from '../http/app.ts';
+import { expectContinue } from '../http/routes/uploads.ts';
 import type { ParseRunner } from '../limits/runner.ts';
 import { prepareSpoolDir } from '../http/upload-spool.ts';
 import { createParsePool } from '../limits/parse-pool.ts';
@@ -16,6 +18,8 @@ import { createLogger, type Logger } from '../log.ts';
 import { resolvePublicUrls, type PublicUrls } from '../public-urls.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { Store } from '../store/types.ts';
+import { createLocalDiskStorage } from '../uploads/local-disk-storage.ts';
+import { createUploadRefService, type UploadRefs } from '../uploads/service.ts';
 
 /** How long in-flight requests may take to finish after a stop signal. */
 export const SHUTDOWN_GRACE_MS = 30_000;
@@ -28,6 +32,8 @@ export interface Service {
   store: Store;
   /** Issues and verifies folio's OAuth access tokens. */
   tokens: AccessTokens;
+  /** Upload tickets and refs (docs/uploads.md); its sweep runs while the service does. */
+  uploads: UploadRefs;
   server: http.Server;
   /** Stops accepting, waits for in-flight requests, closes the pool and the store. Idempotent. */
   shutdown(): Promise<void>;
@@ -38,6 +44,8 @@ export interface ServiceOptions {
   /** Replaces the worker pool (tests that need a runner with known behaviour). */
   runner?: ParseRunner;
   graceMs?: number;
+  /** Clock of upload tickets (tests of expiry). */
+  now?: () => Date;
 }
 
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<Service> {
@@ -93,8 +101,18 @@ export async function startService(config: Config, options: ServiceOptions = {})
     migrationEnd: config.oauthMigrationEnd,
     onTouchError: (err) => logger.warn({ err }, 'could not record OAuth grant use'),
   });
-  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys });
+  const uploads = createUploadRefService({
+    store,
+    storage: createLocalDiskStorage(path.join(config.dataDir, 'uploads')),
+    publicUrl: urls.base,
+    ttlSeconds: config.uploadTtlSeconds,
+    maxRefs: config.maxUploadRefs,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  uploads.startSweeping({ onError: (err) => logger.warn({ err }, 'upload sweep failed') });
+  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, uploads });
   server.on('request', app);
+  server.on('checkContinue', expectContinue(app));
   logger.info({ url }, `folio listening on ${url}`);
 
   let stopping: Promise<void> | undefined;
@@ -111,6 +129,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         await closed;
       }
       clearInterval(idle);
+      await uploads.close();
       await pool?.close();
       await store.close();
       logger.info('stopped');
@@ -118,7 +137,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     return stopping;
   };
 
-  return { url, urls, port, store, tokens, server, shutdown };
+  return { url, urls, port, store, tokens, uploads, server, shutdown };
 }
 
 /** Runs until SIGINT or SIGTERM, then stops gracefully; a second signal exits at once. */

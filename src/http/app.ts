@@ -3,7 +3,9 @@
  *
  *   GET  /health      unauthenticated liveness: { ok: true }
  *   GET  /.well-known/oauth-protected-resource/v2/mcp-oauth, /.well-known/jwks.json   unauthenticated
- *   POST /v2/parse    API key required; multipart upload → parse
+ *   PUT  /v2/uploads/:token  no API key (the URL is the capability): the file of an upload ticket
+ *   POST /v2/uploads  API key required; JSON {filename} → upload ticket (docs/uploads.md)
+ *   POST /v2/parse    API key required; multipart upload, or JSON {uploadRef, ...options} → parse
  *   anything else     404 { success: false, code: 'NOT_FOUND', error }
  */
 import express, { type Express } from 'express';
@@ -17,7 +19,9 @@ import { errorHandler, notFound } from './error-handler.ts';
 import { requestLog } from './request-log.ts';
 import { parseRoute } from './routes/parse.ts';
 import { wellKnownRoutes } from './routes/well-known.ts';
+import { createUploadTicketRoute, receiveUploadRoute } from './routes/uploads.ts';
 import type { ParseRunner } from '../limits/runner.ts';
+import type { UploadRefs } from '../uploads/service.ts';
 
 export interface AppDeps {
   config: Config;
@@ -34,6 +38,8 @@ export interface AppDeps {
   tokens?: AccessTokenVerifier;
   /** The token signing keys: their public set is served at /.well-known/jwks.json. */
   signingKeys?: Pick<SigningKeys, 'jwks'>;
+  /** Upload tickets and the uploadRefs they lead to. */
+  uploads: UploadRefs;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -50,6 +56,7 @@ export function createApp(deps: AppDeps): Express {
   });
 
   app.use(wellKnownRoutes({ urls: deps.urls, documentationUrl: deps.config.resourceDocumentationUrl, signingKeys: deps.signingKeys }));
+  app.put('/v2/uploads/:token', receiveUploadRoute(deps.uploads));
 
   app.use(
     '/v2',
@@ -57,7 +64,8 @@ export function createApp(deps: AppDeps): Express {
       onTouchError: (err) => deps.logger.warn({ err }, 'could not record API key use'),
     }),
   );
-  app.post('/v2/parse', parseRoute({ runner: deps.runner, spoolDir: deps.spoolDir }));
+  app.post('/v2/uploads', createUploadTicketRoute(deps.uploads));
+  app.post('/v2/parse', parseRoute({ runner: deps.runner, spoolDir: deps.spoolDir, uploads: deps.uploads }));
 
   app.use(notFound());
   app.use(errorHandler(deps.logger));

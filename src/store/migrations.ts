@@ -2,6 +2,8 @@
  * Schema migrations for the SQLite store, applied in order at open. `schema_migrations` records
  * which versions ran; a migration never changes once released (add a new one instead).
  */
+import { UPLOAD_REFS_SQL } from './upload-refs.ts';
+
 export interface Migration {
   version: number;
   description: string;
@@ -30,6 +32,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX api_keys_team ON api_keys(team_id);
     `,
   },
+  { version: 2, description: 'upload refs (upload command → uploadRef)', sql: UPLOAD_REFS_SQL },
   {
     version: 3,
     description: 'OAuth signing keys and grants',

@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { sqliteOAuthStore } from './oauth.ts';
 import type { ApiKeyRecord, NewApiKey, Store, Team } from './types.ts';
+import { sqliteUploadRefStore } from './upload-refs.ts';
 
 export const DB_FILENAME = 'folio.db';
 
@@ -116,6 +117,7 @@ export function openSqliteStore(dataDir: string): SqliteStore {
   return {
     db,
     ...sqliteOAuthStore(db),
+    ...sqliteUploadRefStore(db),
     async ensureTeam(name) {
       return ensureTeam.immediate(name);
     },
