@@ -3,6 +3,8 @@
  * hand (chain, loop, cap), the 50 MB cap (streamed and declared), the deadline (slow headers,
  * stalled body), content decoding, headers sent upstream, upstream errors as responses.
  */
+import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../src/errors.ts';
 import { createFetcher, type ClosableFetcher } from '../../src/web/fetch/fetcher.ts';
@@ -137,5 +139,47 @@ describe('Fetcher', () => {
     const closed = await site.close().then(() => failure(fetcher.fetch({ url: `${site.url}/`, timeoutMs: 5000 })));
     expect(closed.code).toBe('FETCH_FAILED');
     site = await startSite();
+  });
+});
+
+describe('outbound proxy (FOLIO_FETCH_PROXY)', () => {
+  it('sends `proxy: basic|auto` requests through the configured proxy, after the address check', async () => {
+    const tunnels: string[] = [];
+    const authorizations: (string | undefined)[] = [];
+    const proxy = http.createServer((_req, res) => res.writeHead(405).end());
+    // RFC 9110 §9.3.6 CONNECT: a tunnel to the target.
+    proxy.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+      tunnels.push(req.url ?? '');
+      authorizations.push(req.headers['proxy-authorization']);
+      const [host, port] = (req.url ?? '').split(':');
+      const upstream = net.connect(Number(port), host, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxyPort = (proxy.address() as net.AddressInfo).port;
+    const viaProxy = createFetcher({ allow: [site.hostPort], proxyUrl: `http://folio:proxy-pass@127.0.0.1:${proxyPort}` });
+    try {
+      const res = await viaProxy.fetch({ url: `${site.url}/about.html`, timeoutMs: 5000, proxy: 'basic' });
+      expect(res.status).toBe(200);
+      expect(tunnels).toEqual([site.hostPort]);
+      expect(authorizations[0]).toBe(`Basic ${Buffer.from('folio:proxy-pass').toString('base64')}`);
+      // Without `proxy`, the request goes direct.
+      await viaProxy.fetch({ url: `${site.url}/about.html`, timeoutMs: 5000 });
+      expect(tunnels).toHaveLength(1);
+      // A blocked target is refused before the proxy is asked.
+      const err = await failure(viaProxy.fetch({ url: 'http://10.0.0.1/', timeoutMs: 5000, proxy: 'auto' }));
+      expect(err.code).toBe('URL_BLOCKED');
+      expect(tunnels).toHaveLength(1);
+    } finally {
+      await viaProxy.close();
+      proxy.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
   });
 });
