@@ -20,6 +20,7 @@ import { openSqliteStore } from '../store/sqlite.ts';
 import type { Store } from '../store/types.ts';
 import { createLocalDiskStorage } from '../uploads/local-disk-storage.ts';
 import { createUploadRefService, type UploadRefs } from '../uploads/service.ts';
+import { createFetcher } from '../web/fetch/fetcher.ts';
 
 /** How long in-flight requests may take to finish after a stop signal. */
 export const SHUTDOWN_GRACE_MS = 30_000;
@@ -50,6 +51,8 @@ export interface ServiceOptions {
 
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
+  // First: a malformed FOLIO_FETCH_ALLOW fails the start before anything is opened.
+  const fetcher = createFetcher({ allow: config.fetchAllow, ...(config.fetchProxy ? { proxyUrl: config.fetchProxy } : {}) });
   const store = openSqliteStore(config.dataDir);
   const spoolDir = prepareSpoolDir(config.dataDir);
   const pool = options.runner
@@ -110,7 +113,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     ...(options.now ? { now: options.now } : {}),
   });
   uploads.startSweeping({ onError: (err) => logger.warn({ err }, 'upload sweep failed') });
-  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, uploads });
+  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, uploads, fetcher });
   server.on('request', app);
   server.on('checkContinue', expectContinue(app));
   logger.info({ url }, `folio listening on ${url}`);
@@ -131,6 +134,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       clearInterval(idle);
       await uploads.close();
       await pool?.close();
+      await fetcher.close();
       await store.close();
       logger.info('stopped');
     })();

@@ -6,7 +6,7 @@
  *   PUT  /v2/uploads/:token  no API key (the URL is the capability): the file of an upload ticket
  *   POST /v2/uploads  API key required; JSON {filename} → upload ticket (docs/uploads.md)
  *   POST /v2/parse    API key required; multipart upload, or JSON {uploadRef, ...options} → parse
- *   anything else     404 { success: false, code: 'NOT_FOUND', error }
+ *   POST /v2/scrape   API key required; JSON {url, …options} → scrape (src/web/scrape.ts) *   anything else     404 { success: false, code: 'NOT_FOUND', error }
  */
 import express, { type Express } from 'express';
 import type { AccessTokenVerifier } from '../../auth/access-token-types.ts';
@@ -20,6 +20,8 @@ import { requestLog } from './request-log.ts';
 import { parseRoute } from './routes/parse.ts';
 import { wellKnownRoutes } from './routes/well-known.ts';
 import { createUploadTicketRoute, receiveUploadRoute } from './routes/uploads.ts';
+import { scrapeRoute } from './routes/scrape.ts';
+import type { Fetcher } from '../web/fetch/types.ts';
 import type { ParseRunner } from '../limits/runner.ts';
 import type { UploadRefs } from '../uploads/service.ts';
 
@@ -40,6 +42,8 @@ export interface AppDeps {
   signingKeys?: Pick<SigningKeys, 'jwks'>;
   /** Upload tickets and the uploadRefs they lead to. */
   uploads: UploadRefs;
+  /** The SSRF-protected outbound fetcher of the web operations. */
+  fetcher: Fetcher;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -66,7 +70,7 @@ export function createApp(deps: AppDeps): Express {
   );
   app.post('/v2/uploads', createUploadTicketRoute(deps.uploads));
   app.post('/v2/parse', parseRoute({ runner: deps.runner, spoolDir: deps.spoolDir, uploads: deps.uploads }));
-
+  app.post('/v2/scrape', ...scrapeRoute({ fetcher: deps.fetcher, runner: deps.runner }));
   app.use(notFound());
   app.use(errorHandler(deps.logger));
   return app;
