@@ -14,6 +14,7 @@ import { createLogger, type Logger } from '../log.ts';
 import { resolvePublicUrls, type PublicUrls } from '../public-urls.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { Store } from '../store/types.ts';
+import { createFetcher } from '../web/fetch/fetcher.ts';
 
 /** How long in-flight requests may take to finish after a stop signal. */
 export const SHUTDOWN_GRACE_MS = 30_000;
@@ -38,6 +39,8 @@ export interface ServiceOptions {
 
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
+  // First: a malformed FOLIO_FETCH_ALLOW fails the start before anything is opened.
+  const fetcher = createFetcher({ allow: config.fetchAllow, ...(config.fetchProxy ? { proxyUrl: config.fetchProxy } : {}) });
   const store = openSqliteStore(config.dataDir);
   const spoolDir = prepareSpoolDir(config.dataDir);
   const pool = options.runner
@@ -80,7 +83,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   const urls = resolvePublicUrls(config, url);
-  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir });
+  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, fetcher });
   server.on('request', app);
   logger.info({ url }, `folio listening on ${url}`);
 
@@ -99,6 +102,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       }
       clearInterval(idle);
       await pool?.close();
+      await fetcher.close();
       await store.close();
       logger.info('stopped');
     })();

@@ -3,6 +3,7 @@
  *
  *   GET  /health      unauthenticated liveness: { ok: true }
  *   POST /v2/parse    API key required; multipart upload → parse
+ *   POST /v2/scrape   API key required; JSON {url, …options} → scrape (src/web/scrape.ts)
  *   anything else     404 { success: false, code: 'NOT_FOUND', error }
  */
 import express, { type Express } from 'express';
@@ -13,6 +14,8 @@ import type { PublicUrls } from '../public-urls.ts';
 import { errorHandler, notFound } from './error-handler.ts';
 import { requestLog } from './request-log.ts';
 import { parseRoute } from './routes/parse.ts';
+import { scrapeRoute } from './routes/scrape.ts';
+import type { Fetcher } from '../web/fetch/types.ts';
 import type { ParseRunner } from '../limits/runner.ts';
 
 export interface AppDeps {
@@ -26,6 +29,8 @@ export interface AppDeps {
   logger: Logger;
   /** Directory for upload spool files (`DATA_DIR/tmp`), already created. */
   spoolDir: string;
+  /** The SSRF-protected outbound fetcher of the web operations. */
+  fetcher: Fetcher;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -48,6 +53,7 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   app.post('/v2/parse', parseRoute({ runner: deps.runner, spoolDir: deps.spoolDir }));
+  app.post('/v2/scrape', ...scrapeRoute({ fetcher: deps.fetcher, runner: deps.runner }));
 
   app.use(notFound());
   app.use(errorHandler(deps.logger));
