@@ -15,6 +15,8 @@ import { resolvePublicUrls, type PublicUrls } from '../public-urls.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { Store } from '../store/types.ts';
 import { createFetcher } from '../web/fetch/fetcher.ts';
+import { startCrawling } from '../web/crawl/index.ts';
+import { scrape } from '../web/scrape.ts';
 
 /** How long in-flight requests may take to finish after a stop signal. */
 export const SHUTDOWN_GRACE_MS = 30_000;
@@ -83,7 +85,15 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   const urls = resolvePublicUrls(config, url);
-  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, fetcher });
+  // Crawl jobs left unfinished by a previous process resume now.
+  const crawls = await startCrawling({
+    store,
+    fetcher,
+    scrapePage: (pageUrl, opts, run) => scrape({ ...opts, url: pageUrl }, { fetcher, runner }, { signal: run.signal }),
+    concurrency: config.crawlConcurrency,
+    onError: (detail, message) => logger.error(detail, message),
+  });
+  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, fetcher, crawls });
   server.on('request', app);
   logger.info({ url }, `folio listening on ${url}`);
 
@@ -101,6 +111,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
         await closed;
       }
       clearInterval(idle);
+      // Running crawl jobs stop where they are and stay `scraping`: the next start resumes them.
+      await crawls.close();
       await pool?.close();
       await fetcher.close();
       await store.close();

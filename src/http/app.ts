@@ -4,6 +4,7 @@
  *   GET  /health      unauthenticated liveness: { ok: true }
  *   POST /v2/parse    API key required; multipart upload → parse
  *   POST /v2/scrape   API key required; JSON {url, …options} → scrape (src/web/scrape.ts)
+ *   POST /v2/map, /v2/crawl…  API key required; map and crawl (routes/map.ts, routes/crawl.ts)
  *   anything else     404 { success: false, code: 'NOT_FOUND', error }
  */
 import express, { type Express } from 'express';
@@ -15,6 +16,9 @@ import { errorHandler, notFound } from './error-handler.ts';
 import { requestLog } from './request-log.ts';
 import { parseRoute } from './routes/parse.ts';
 import { scrapeRoute } from './routes/scrape.ts';
+import { mapRoutes } from './routes/map.ts';
+import { crawlRoutes } from './routes/crawl.ts';
+import type { CrawlService } from '../web/crawl/index.ts';
 import type { Fetcher } from '../web/fetch/types.ts';
 import type { ParseRunner } from '../limits/runner.ts';
 
@@ -31,6 +35,8 @@ export interface AppDeps {
   spoolDir: string;
   /** The SSRF-protected outbound fetcher of the web operations. */
   fetcher: Fetcher;
+  /** Crawl jobs (serve starts them); without it the crawl routes are not mounted. */
+  crawls?: CrawlService;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -54,6 +60,8 @@ export function createApp(deps: AppDeps): Express {
   );
   app.post('/v2/parse', parseRoute({ runner: deps.runner, spoolDir: deps.spoolDir }));
   app.post('/v2/scrape', ...scrapeRoute({ fetcher: deps.fetcher, runner: deps.runner }));
+  app.use(mapRoutes({ fetcher: deps.fetcher }));
+  if (deps.crawls) app.use(crawlRoutes({ crawls: deps.crawls, urls: deps.urls }));
 
   app.use(notFound());
   app.use(errorHandler(deps.logger));

@@ -7,7 +7,7 @@ import { parseHTML } from 'linkedom';
 
 export interface FoundLink {
   url: string;
-  /** The anchor's text (or `title` attribute), collapsed; empty when there is none. */
+  /** The longest text of the anchors to this URL (or their `title` attribute), collapsed; empty when none. */
   text: string;
 }
 
@@ -72,7 +72,7 @@ export function readHtmlPage(html: string, pageUrl: string, options: NormalizeOp
     const text = collapse(el.textContent) || collapse(el.getAttribute('title'));
     const known = seen.get(url);
     if (!known) seen.set(url, { url, text });
-    else if (known.text === '' && text !== '') known.text = text;
+    else if (text.length > known.text.length) known.text = text;
   }
   const title = collapse(document.querySelector('title')?.textContent);
   const meta = Array.from(document.querySelectorAll('meta[name]')).find((m) => (m.getAttribute('name') ?? '').toLowerCase() === 'description');

@@ -147,7 +147,7 @@ async function mapWithin(request: MapRequest, deps: MapDeps, signal: AbortSignal
     if (!hostInScope(new URL(url), start, request.includeSubdomains)) return;
     const known = out.get(url);
     if (!known) out.set(url, { url, ...(title ? { title } : {}), ...(description ? { description } : {}) });
-    else if (!known.title && title) known.title = title;
+    else if (title && title.length > (known.title ?? '').length) known.title = title;
   };
 
   let pageLinks: FoundLink[] = [];

@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { ServiceError } from '../../errors.ts';
-import { ParseOptionsSchema } from '../../parse/options.ts';
 import { HttpUrlSchema } from '../map.ts';
+import { refuseUnsupportedScrapeFeatures, ScrapeOptionsSchema } from '../scrape-options.ts';
 import { parseBody } from '../validate.ts';
 import { compilePathPatterns } from './path-patterns.ts';
 
@@ -16,8 +16,6 @@ export const CRAWL_MAX_LIMIT = 100_000;
 export const CRAWL_MAX_DELAY_S = 60;
 
 const Patterns = z.array(z.string()).nullish();
-
-export const CrawlScrapeOptionsSchema = ParseOptionsSchema;
 
 export const CrawlRequestSchema = z.object({
   url: HttpUrlSchema,
@@ -34,7 +32,7 @@ export const CrawlRequestSchema = z.object({
   /** Seconds between requests to one host (overrides robots.txt Crawl-delay). */
   delay: z.number().min(0).max(CRAWL_MAX_DELAY_S).nullish().transform((v) => v ?? undefined),
   maxConcurrency: z.number().int().min(1).max(1000).nullish().transform((v) => v ?? undefined),
-  scrapeOptions: CrawlScrapeOptionsSchema.nullish().transform((v) => v ?? CrawlScrapeOptionsSchema.parse({})),
+  scrapeOptions: ScrapeOptionsSchema.nullish().transform((v) => v ?? ScrapeOptionsSchema.parse({})),
   zeroDataRetention: z.boolean().default(false),
   ignoreRobotsTxt: z.boolean().optional(),
   prompt: z.string().nullish(),
@@ -48,6 +46,7 @@ export function parseCrawlRequest(input: unknown): CrawlRequest {
   const request = parseBody(CrawlRequestSchema, input, 'crawl');
   compilePathPatterns('includePaths', request.includePaths);
   compilePathPatterns('excludePaths', request.excludePaths);
+  refuseUnsupportedScrapeFeatures(request.scrapeOptions);
   if (request.ignoreRobotsTxt === true) {
     throw new ServiceError('BAD_REQUEST', 'folio always honours robots.txt: remove `ignoreRobotsTxt`.');
   }
