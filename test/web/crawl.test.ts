@@ -148,5 +148,9 @@ describe('crawl', () => {
     expect(limit.json.error).toContain('`limit`');
     const noUrl = await api('/v2/crawl', { method: 'POST', body: {} });
     expect(noUrl.status).toBe(400);
+    for (const path of ['/v2/crawl', '/v2/map']) {
+      const anonymous = await request(`${service.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ url: site.url })) });
+      expect(anonymous.status).toBe(401);
+    }
   });
 });
