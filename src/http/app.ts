@@ -2,13 +2,16 @@
  * The express application: routes are thin (validate → call the core → shape the response).
  *
  *   GET  /health      unauthenticated liveness: { ok: true }
+ *   GET  /.well-known/oauth-protected-resource/v2/mcp-oauth, /.well-known/jwks.json   unauthenticated
  *   POST /v2/parse    API key required; multipart upload → parse
  *   POST /v2/scrape   API key required; JSON {url, …options} → scrape (src/web/scrape.ts)
  *   POST /v2/map, /v2/crawl…  API key required; map and crawl (routes/map.ts, routes/crawl.ts)
  *   anything else     404 { success: false, code: 'NOT_FOUND', error }
  */
 import express, { type Express } from 'express';
+import type { AccessTokenVerifier } from '../../auth/access-token-types.ts';
 import { requireApiKey, type ApiKeyDirectory } from '../../auth/api-keys.ts';
+import type { SigningKeys } from '../../auth/signing-keys.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { PublicUrls } from '../public-urls.ts';
@@ -20,6 +23,7 @@ import { mapRoutes } from './routes/map.ts';
 import { crawlRoutes } from './routes/crawl.ts';
 import type { CrawlService } from '../web/crawl/index.ts';
 import type { Fetcher } from '../web/fetch/types.ts';
+import { wellKnownRoutes } from './routes/well-known.ts';
 import type { ParseRunner } from '../limits/runner.ts';
 
 export interface AppDeps {
@@ -37,6 +41,10 @@ export interface AppDeps {
   fetcher: Fetcher;
   /** Crawl jobs (serve starts them); without it the crawl routes are not mounted. */
   crawls?: CrawlService;
+  /** Verifies folio's OAuth access tokens (for /v2/mcp and /v2/mcp-oauth). */
+  tokens?: AccessTokenVerifier;
+  /** The token signing keys: their public set is served at /.well-known/jwks.json. */
+  signingKeys?: Pick<SigningKeys, 'jwks'>;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -51,6 +59,8 @@ export function createApp(deps: AppDeps): Express {
   app.get('/health', (_req, res) => {
     res.json({ ok: true });
   });
+
+  app.use(wellKnownRoutes({ urls: deps.urls, documentationUrl: deps.config.resourceDocumentationUrl, signingKeys: deps.signingKeys }));
 
   app.use(
     '/v2',

@@ -9,6 +9,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { sqliteCrawlJobStore } from './crawl-jobs.ts';
+import { sqliteOAuthStore } from './oauth.ts';
 import type { ApiKeyRecord, NewApiKey, Store, Team } from './types.ts';
 
 export const DB_FILENAME = 'folio.db';
@@ -116,6 +117,7 @@ export function openSqliteStore(dataDir: string): SqliteStore {
   return {
     db,
     ...sqliteCrawlJobStore(db),
+    ...sqliteOAuthStore(db),
     async ensureTeam(name) {
       return ensureTeam.immediate(name);
     },

@@ -7,6 +7,7 @@
  * prefix, both computed by `auth/api-keys.ts`.
  */
 import type { CrawlJobStore } from './crawl-jobs.ts';
+import type { OAuthStore } from './oauth.ts';
 
 export interface Team {
   id: string;
@@ -34,7 +35,7 @@ export interface NewApiKey {
   prefix: string;
 }
 
-export interface Store extends CrawlJobStore {
+export interface Store extends OAuthStore, CrawlJobStore {
   /** The team with this name, created when it does not exist yet. */
   ensureTeam(name: string): Promise<Team>;
   findTeamByName(name: string): Promise<Team | undefined>;
