@@ -21,6 +21,8 @@ import type { Store } from '../store/types.ts';
 import { createLocalDiskStorage } from '../uploads/local-disk-storage.ts';
 import { createUploadRefService, type UploadRefs } from '../uploads/service.ts';
 import { createFetcher } from '../web/fetch/fetcher.ts';
+import { startCrawling } from '../web/crawl/index.ts';
+import { scrape } from '../web/scrape.ts';
 
 /** How long in-flight requests may take to finish after a stop signal. */
 export const SHUTDOWN_GRACE_MS = 30_000;
@@ -95,6 +97,14 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   const urls = resolvePublicUrls(config, url);
+  // Crawl jobs left unfinished by a previous process resume now.
+  const crawls = await startCrawling({
+    store,
+    fetcher,
+    scrapePage: (pageUrl, opts, run) => scrape({ ...opts, url: pageUrl }, { fetcher, runner }, { signal: run.signal }),
+    concurrency: config.crawlConcurrency,
+    onError: (detail, message) => logger.error(detail, message),
+  });
   const signingKeys = createSigningKeys(store);
   const tokens = createAccessTokens({
     keys: signingKeys,
@@ -113,7 +123,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     ...(options.now ? { now: options.now } : {}),
   });
   uploads.startSweeping({ onError: (err) => logger.warn({ err }, 'upload sweep failed') });
-  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, uploads, fetcher });
+  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, uploads, fetcher, crawls });
   server.on('request', app);
   server.on('checkContinue', expectContinue(app));
   logger.info({ url }, `folio listening on ${url}`);
@@ -133,6 +143,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
       }
       clearInterval(idle);
       await uploads.close();
+      // Running crawl jobs stop where they are and stay `scraping`: the next start resumes them.
+      await crawls.close();
       await pool?.close();
       await fetcher.close();
       await store.close();

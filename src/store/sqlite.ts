@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS, type Migration } from './migrations.ts';
+import { sqliteCrawlJobStore } from './crawl-jobs.ts';
 import { sqliteOAuthStore } from './oauth.ts';
 import type { ApiKeyRecord, NewApiKey, Store, Team } from './types.ts';
 import { sqliteUploadRefStore } from './upload-refs.ts';
@@ -116,6 +117,7 @@ export function openSqliteStore(dataDir: string): SqliteStore {
 
   return {
     db,
+    ...sqliteCrawlJobStore(db),
     ...sqliteOAuthStore(db),
     ...sqliteUploadRefStore(db),
     async ensureTeam(name) {
