@@ -108,8 +108,8 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
 
-function textOf(result: { content?: unknown }): string {
-  const content = result.content as { type: string; text?: string }[];
+function textOf(result: object): string {
+  const content = (result as { content: { type: string; text?: string }[] }).content;
   return content.map((c) => c.text ?? '').join('');
 }
 
