@@ -9,6 +9,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import type { ApiKeyRecord, NewApiKey, Store, Team } from './types.ts';
+import { keylessUsageStore } from './keyless-usage.ts';
 
 export const DB_FILENAME = 'folio.db';
 
@@ -114,6 +115,7 @@ export function openSqliteStore(dataDir: string): SqliteStore {
 
   return {
     db,
+    ...keylessUsageStore(db),
     async ensureTeam(name) {
       return ensureTeam.immediate(name);
     },
