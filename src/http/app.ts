@@ -3,6 +3,7 @@
  *
  *   GET  /health      unauthenticated liveness: { ok: true }
  *   POST /v2/parse    API key required; multipart upload → parse
+ *   /v2/mcp, /v2/mcp-oauth, /{API_KEY}/v2/mcp   the MCP tool server (src/mcp/http.ts)
  *   anything else     404 { success: false, code: 'NOT_FOUND', error }
  */
 import express, { type Express } from 'express';
@@ -14,13 +15,21 @@ import { errorHandler, notFound } from './error-handler.ts';
 import { requestLog } from './request-log.ts';
 import { parseRoute } from './routes/parse.ts';
 import type { ParseRunner } from '../limits/runner.ts';
+import { mcpRoutes } from '../mcp/http.ts';
+import type { AccessTokenVerifier } from '../../auth/access-token-types.ts';
+import type { KeylessUsageStore } from '../store/keyless-usage.ts';
+import type { UploadRefService } from '../uploads/types.ts';
 
 export interface AppDeps {
   config: Config;
   /** Base URLs clients are told (upload URLs, OAuth metadata, 401 challenges). */
   urls: PublicUrls;
   /** Where API keys are looked up (the store). */
-  keys: ApiKeyDirectory;
+  keys: ApiKeyDirectory & KeylessUsageStore;
+  /** Verifies OAuth access tokens on the tool server; absent → bearer JWTs are refused. */
+  tokens?: AccessTokenVerifier;
+  /** The upload command → uploadRef round trip of `parse{filePath}`; absent → refused with a clear tool error. */
+  uploads?: UploadRefService;
   /** Runs parse(): the worker pool in `serve`. */
   runner: ParseRunner;
   logger: Logger;
@@ -40,6 +49,19 @@ export function createApp(deps: AppDeps): Express {
   app.get('/health', (_req, res) => {
     res.json({ ok: true });
   });
+
+  // Before the API-key middleware: /v2/mcp has keyless callers and its own auth paths.
+  app.use(
+    mcpRoutes({
+      config: deps.config,
+      urls: deps.urls,
+      keys: deps.keys,
+      runner: deps.runner,
+      logger: deps.logger,
+      ...(deps.tokens ? { tokens: deps.tokens } : {}),
+      ...(deps.uploads ? { uploads: deps.uploads } : {}),
+    }),
+  );
 
   app.use(
     '/v2',
