@@ -171,8 +171,18 @@ function sliceResult(
   return { text: slice + continuationLine(continuation), structured: { ...data, markdown: slice, continuation } };
 }
 
+/** Rejects when the signal aborts: a cancelled call ends at once, whatever the runner does with the signal. */
+function abortedBy(signal: AbortSignal): Promise<never> {
+  return new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+}
+
 async function runParse(deps: ParseToolDeps, file: UploadedFile, options: ParseOptions, ctx: ToolCallContext): Promise<ParseData> {
-  return deps.runner(
+  const aborted = abortedBy(ctx.signal);
+  aborted.catch(() => undefined);
+  const parsing = deps.runner(
     { bytes: file.bytes, filename: file.filename, ...(file.contentType ? { contentType: file.contentType } : {}) },
     options,
     {
@@ -180,6 +190,8 @@ async function runParse(deps: ParseToolDeps, file: UploadedFile, options: ParseO
       onProgress: (p) => ctx.progress({ progress: p.done, total: p.total, message: `${p.done} of ${p.total} ${p.unit}s parsed` }),
     },
   );
+  parsing.catch(() => undefined);
+  return Promise.race([parsing, aborted]);
 }
 
 async function uploadInstructions(uploads: UploadRefService, caller: Caller, filePath: string, input: ParseToolInput): Promise<ToolResult> {

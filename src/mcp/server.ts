@@ -144,7 +144,7 @@ export function createMcpServer(options: McpServerOptions): Server {
       const result = await tool.run(parsed.data, ctx);
       return { content: [{ type: 'text', text: result.text }], structuredContent: result.structured };
     } catch (err) {
-      if (ctx.signal.aborted && !isServiceError(err)) {
+      if (ctx.signal.aborted) {
         // The SDK sends no response to a cancelled request (the spec says not to); this is for the log.
         outcome = 'cancelled';
         const reason: unknown = ctx.signal.reason;
