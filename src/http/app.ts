@@ -2,21 +2,24 @@
  * The express application: routes are thin (validate → call the core → shape the response).
  *
  *   GET  /health      unauthenticated liveness: { ok: true }
+ *   GET  /.well-known/oauth-protected-resource/v2/mcp-oauth, /.well-known/jwks.json   unauthenticated
  *   POST /v2/parse    API key required; multipart upload → parse
  *   /v2/mcp, /v2/mcp-oauth, /{API_KEY}/v2/mcp   the MCP tool server (src/mcp/http.ts)
  *   anything else     404 { success: false, code: 'NOT_FOUND', error }
  */
 import express, { type Express } from 'express';
+import type { AccessTokenVerifier } from '../../auth/access-token-types.ts';
 import { requireApiKey, type ApiKeyDirectory } from '../../auth/api-keys.ts';
+import type { SigningKeys } from '../../auth/signing-keys.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { PublicUrls } from '../public-urls.ts';
 import { errorHandler, notFound } from './error-handler.ts';
 import { requestLog } from './request-log.ts';
 import { parseRoute } from './routes/parse.ts';
+import { wellKnownRoutes } from './routes/well-known.ts';
 import type { ParseRunner } from '../limits/runner.ts';
 import { mcpRoutes } from '../mcp/http.ts';
-import type { AccessTokenVerifier } from '../../auth/access-token-types.ts';
 import type { KeylessUsageStore } from '../store/keyless-usage.ts';
 import type { UploadRefService } from '../uploads/types.ts';
 
@@ -26,8 +29,6 @@ export interface AppDeps {
   urls: PublicUrls;
   /** Where API keys are looked up (the store). */
   keys: ApiKeyDirectory & KeylessUsageStore;
-  /** Verifies OAuth access tokens on the tool server; absent → bearer JWTs are refused. */
-  tokens?: AccessTokenVerifier;
   /** The upload command → uploadRef round trip of `parse{filePath}`; absent → refused with a clear tool error. */
   uploads?: UploadRefService;
   /** Runs parse(): the worker pool in `serve`. */
@@ -35,6 +36,10 @@ export interface AppDeps {
   logger: Logger;
   /** Directory for upload spool files (`DATA_DIR/tmp`), already created. */
   spoolDir: string;
+  /** Verifies folio's OAuth access tokens (for /v2/mcp and /v2/mcp-oauth). */
+  tokens?: AccessTokenVerifier;
+  /** The token signing keys: their public set is served at /.well-known/jwks.json. */
+  signingKeys?: Pick<SigningKeys, 'jwks'>;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -49,6 +54,8 @@ export function createApp(deps: AppDeps): Express {
   app.get('/health', (_req, res) => {
     res.json({ ok: true });
   });
+
+  app.use(wellKnownRoutes({ urls: deps.urls, documentationUrl: deps.config.resourceDocumentationUrl, signingKeys: deps.signingKeys }));
 
   // Before the API-key middleware: /v2/mcp has keyless callers and its own auth paths.
   app.use(

@@ -85,7 +85,7 @@ export async function authenticate(req: Request, endpoint: McpEndpoint, deps: Au
   if (endpoint !== 'legacy' && looksLikeJwt(token)) {
     const verdict = deps.tokens ? await deps.tokens.verify(token, endpoint) : undefined;
     if (!verdict) return invalid('Invalid access token: this server does not accept OAuth access tokens.', 'OAuth access tokens are not accepted here');
-    if (!verdict.ok) return invalid(`Invalid access token: ${verdict.description}. Reconnect to authorize again.`, verdict.description);
+    if (!verdict.ok) return invalid(`Invalid access token: ${verdict.description}`, verdict.description);
     const c = verdict.claims;
     return {
       ok: true,

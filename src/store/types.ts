@@ -7,6 +7,7 @@
  * prefix, both computed by `auth/api-keys.ts`.
  */
 import type { KeylessUsageStore } from './keyless-usage.ts';
+import type { OAuthStore } from './oauth.ts';
 
 export interface Team {
   id: string;
@@ -34,7 +35,7 @@ export interface NewApiKey {
   prefix: string;
 }
 
-export interface Store extends KeylessUsageStore {
+export interface Store extends OAuthStore, KeylessUsageStore {
   /** The team with this name, created when it does not exist yet. */
   ensureTeam(name: string): Promise<Team>;
   findTeamByName(name: string): Promise<Team | undefined>;

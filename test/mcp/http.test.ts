@@ -127,6 +127,28 @@ describe('/v2/mcp-oauth', () => {
   });
 });
 
+describe('OAuth access tokens', () => {
+  it('a token for /v2/mcp-oauth works there, not on /v2/mcp; a revoked one gets invalid_token', async () => {
+    const team = await service.store.ensureTeam('oauth-team');
+    const grant = await service.store.createOAuthGrant({ clientId: 'c', teamId: team.id, scope: 'mcp', resource: '/v2/mcp-oauth' });
+    const { access_token } = await service.tokens.issue(grant);
+    const client = await connectMcp(`${service.url}/v2/mcp-oauth`, { authorization: `Bearer ${access_token}` });
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(ALL_TOOLS);
+    } finally {
+      await client.close();
+    }
+    const wrong = await request(`${service.url}/v2/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, authorization: `Bearer ${access_token}` }, body: Buffer.from(INITIALIZE) });
+    expect(wrong.status).toBe(401);
+    expect(String(wrong.json.error)).toMatch(/^Invalid access token: /);
+    expect(wrong.headers['www-authenticate']).toMatch(/error="invalid_token"/);
+    await service.store.revokeOAuthGrant(grant.id, new Date());
+    const revoked = await request(`${service.url}/v2/mcp-oauth`, { method: 'POST', headers: { ...MCP_HEADERS, authorization: `Bearer ${access_token}` }, body: Buffer.from(INITIALIZE) });
+    expect(revoked.status).toBe(401);
+    expect(revoked.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token", .*resource_metadata="http/);
+  });
+});
+
 describe('transport hygiene', () => {
   const post = (path: string, headers: Record<string, string>) =>
     request(`${service.url}${path}`, { method: 'POST', headers: { ...MCP_HEADERS, ...headers }, body: Buffer.from(INITIALIZE) });
