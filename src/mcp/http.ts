@@ -91,6 +91,18 @@ function cancellations(body: unknown): { requestId: JsonRpcId; reason?: string }
   return out;
 }
 
+/** Whether a message in the body carries `params._meta.progressToken` (MCP "Progress"). */
+function asksForProgress(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((m) => {
+    if (typeof m !== 'object' || m === null) return false;
+    const params = (m as { params?: unknown }).params;
+    if (typeof params !== 'object' || params === null) return false;
+    const meta = (params as { _meta?: unknown })._meta;
+    return typeof meta === 'object' && meta !== null && (meta as { progressToken?: unknown }).progressToken !== undefined;
+  });
+}
+
 export function mcpRoutes(deps: McpRoutesDeps): Router {
   const { config, urls, logger } = deps;
   const tools =
@@ -173,7 +185,9 @@ export function mcpRoutes(deps: McpRoutesDeps): Router {
         running,
         ...(deps.version ? { version: deps.version } : {}),
       });
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      // A plain JSON answer unless a message asked for progress notifications, which need the SSE
+      // stream: both are Streamable HTTP responses a client must accept, and JSON is cheaper.
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asksForProgress(req.body) });
       res.on('close', () => {
         // Closing the server aborts the signals of calls still running (the client went away).
         void transport.close().catch(() => undefined);
