@@ -166,7 +166,7 @@ export function createLocalFileReader(options: LocalFileReaderOptions): LocalFil
         if (stat.size > maxBytes) {
           throw new ServiceError(
             'FILE_TOO_LARGE',
-            `'${filePath}' is ${megabytes(stat.size)}; parse accepts files up to ${megabytes(maxBytes)}. Split the document or parse a smaller export of it.`,
+            `'${filePath}' is too large: ${stat.size} bytes (${megabytes(stat.size)}), and parse accepts at most ${maxBytes} bytes (${megabytes(maxBytes)}). Split the document or parse a smaller export of it.`,
           );
         }
         const bytes = await readAll(handle, stat.size);

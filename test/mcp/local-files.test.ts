@@ -119,7 +119,7 @@ describe('createLocalFileReader', () => {
   it('refuses a file over 50 MB before reading it', async () => {
     const err = await refusal('big.pdf');
     expect(err.code).toBe('FILE_TOO_LARGE');
-    expect(err.message).toContain("'big.pdf' is 51.0 MB; parse accepts files up to 50.0 MB");
+    expect(err.message).toContain(`'big.pdf' is too large: ${MAX_LOCAL_FILE_BYTES + 1024 * 1024} bytes (51.0 MB), and parse accepts at most ${MAX_LOCAL_FILE_BYTES} bytes (50.0 MB)`);
   });
 
   it('with no usable root refuses everything, and says how to configure one', async () => {
