@@ -10,6 +10,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../src/errors.ts';
+import { rootPaths } from '../../src/mcp/client-roots.ts';
 import { createLocalFileReader, MAX_LOCAL_FILE_BYTES } from '../../src/mcp/local-files.ts';
 import { corpusPath } from '../helpers/corpus.ts';
 
@@ -148,5 +149,11 @@ describe('createLocalFileReader', () => {
   it('refuses an empty path', async () => {
     const err = await refusal('  ');
     expect(err.code).toBe('BAD_REQUEST');
+  });
+});
+
+describe('rootPaths (client roots → directories)', () => {
+  it('keeps file:// roots as paths and skips other schemes and remote file URLs', () => {
+    expect(rootPaths(['file:///home/me/project', 'https://example.com/repo', 'file://server/share', 'file:///tmp/a%20b'])).toEqual(['/home/me/project', '/tmp/a b']);
   });
 });
