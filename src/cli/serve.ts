@@ -14,6 +14,7 @@ import { createLogger, type Logger } from '../log.ts';
 import { resolvePublicUrls, type PublicUrls } from '../public-urls.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { Store } from '../store/types.ts';
+import { createSearch, searchBackendsFromConfig } from '../web/search/index.ts';
 
 /** How long in-flight requests may take to finish after a stop signal. */
 export const SHUTDOWN_GRACE_MS = 30_000;
@@ -80,7 +81,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   const urls = resolvePublicUrls(config, url);
-  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir });
+  const search = createSearch({ backends: searchBackendsFromConfig(config) });
+  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, search });
   server.on('request', app);
   logger.info({ url }, `folio listening on ${url}`);
 

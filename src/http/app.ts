@@ -3,6 +3,7 @@
  *
  *   GET  /health      unauthenticated liveness: { ok: true }
  *   POST /v2/parse    API key required; multipart upload → parse
+ *   POST /v2/search   API key required; JSON → web/news/images search (docs/search.md)
  *   anything else     404 { success: false, code: 'NOT_FOUND', error }
  */
 import express, { type Express } from 'express';
@@ -13,6 +14,8 @@ import type { PublicUrls } from '../public-urls.ts';
 import { errorHandler, notFound } from './error-handler.ts';
 import { requestLog } from './request-log.ts';
 import { parseRoute } from './routes/parse.ts';
+import { searchRoute } from './routes/search.ts';
+import type { SearchOperation } from '../web/search/index.ts';
 import type { ParseRunner } from '../limits/runner.ts';
 
 export interface AppDeps {
@@ -26,6 +29,8 @@ export interface AppDeps {
   logger: Logger;
   /** Directory for upload spool files (`DATA_DIR/tmp`), already created. */
   spoolDir: string;
+  /** The search operation over the configured backends. */
+  search: SearchOperation;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -48,6 +53,7 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   app.post('/v2/parse', parseRoute({ runner: deps.runner, spoolDir: deps.spoolDir }));
+  app.post('/v2/search', ...searchRoute(deps.search));
 
   app.use(notFound());
   app.use(errorHandler(deps.logger));
