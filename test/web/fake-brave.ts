@@ -8,13 +8,9 @@
  * results (web: 45 in all; news: 30; images: 12).
  */
 import type http from 'node:http';
-import { sendJson, startJsonServer, type FakeServer, type RecordedRequest } from './fake-searxng.ts';
+import { sendJson, slug, startJsonServer, type FakeServer, type RecordedRequest } from './fake-searxng.ts';
 
 export const BRAVE_TEST_KEY = 'BSA-test-subscription-token-1234567890';
-
-function slug(q: string): string {
-  return q.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
-}
 
 function metaUrl(url: string) {
   const u = new URL(url);

@@ -55,8 +55,13 @@ export function sendJson(res: http.ServerResponse, status: number, body: unknown
   res.end(text);
 }
 
-function slug(q: string): string {
-  return q.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+/** The query's words, without the operators an engine interprets (site:, filetype:, OR). */
+export function slug(q: string): string {
+  const words = q
+    .replace(/[()]/g, ' ')
+    .split(/\s+/)
+    .filter((t) => t.length > 0 && t !== 'OR' && !/^-?(site|filetype):/.test(t));
+  return words.join(' ').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 }
 
 function parsedUrl(url: string): string[] {
