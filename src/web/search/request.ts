@@ -38,50 +38,56 @@ const Hostname = z
 /** `scrapeOptions`: the scrape options applied to each web result (formats, onlyMainContent, …). */
 export const SearchScrapeOptionsSchema = ParseOptionsSchema;
 
-export const SearchRequestSchema = z
-  .strictObject({
-    query: z.string({ error: '`query` is required: the words to search for' }).trim().min(1, 'must not be empty').max(2000),
-    limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).default(DEFAULT_SEARCH_LIMIT),
-    sources: z
-      .array(typed(SEARCH_SOURCES, 'source'))
-      .min(1)
-      .max(3)
-      .default([{ type: 'web' }]),
-    categories: z.array(typed(SEARCH_CATEGORIES, 'category')).max(3).optional(),
-    includeDomains: z.array(Hostname).max(50).optional(),
-    excludeDomains: z.array(Hostname).max(50).optional(),
-    tbs: z
-      .string()
-      .max(200)
-      .optional()
-      .superRefine((tbs, ctx) => {
-        if (tbs === undefined) return;
-        const parsed = parseTbs(tbs);
-        if (typeof parsed === 'string') ctx.addIssue({ code: 'custom', message: parsed });
-      }),
-    location: z.string().trim().min(1).max(200).optional(),
-    country: z
-      .string()
-      .regex(/^[a-z]{2}$/i, 'must be an ISO 3166-1 alpha-2 code such as US or DE')
-      .transform((c) => c.toUpperCase())
-      .optional(),
-    lang: z
-      .string()
-      .regex(/^[a-z]{2,3}(-[a-z0-9]{2,8})?$/i, 'must be a language code such as en or pt-BR')
-      .optional(),
-    timeout: z.number().int().min(1).max(MAX_TIMEOUT_MS).default(DEFAULT_SEARCH_TIMEOUT_MS),
-    ignoreInvalidURLs: z.boolean().default(false),
-    /** Accepted for compatibility; folio returns no highlights. */
-    highlights: z.boolean().optional(),
-    scrapeOptions: z.record(z.string(), z.unknown()).optional(),
-    origin: z.string().max(256).optional(),
-    integration: z.string().max(256).nullable().optional(),
-  })
-  .superRefine((req, ctx) => {
-    if (req.includeDomains?.length && req.excludeDomains?.length) {
-      ctx.addIssue({ code: 'custom', path: ['excludeDomains'], message: 'cannot be combined with `includeDomains`; give one of them' });
-    }
-  });
+/** The request's fields (no cross-field rules), for doors that add their own (the MCP tool's maxChars). */
+export const SearchRequestShape = {
+  query: z.string({ error: '`query` is required: the words to search for' }).trim().min(1, 'must not be empty').max(2000),
+  limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).default(DEFAULT_SEARCH_LIMIT),
+  sources: z
+    .array(typed(SEARCH_SOURCES, 'source'))
+    .min(1)
+    .max(3)
+    .default([{ type: 'web' }]),
+  categories: z.array(typed(SEARCH_CATEGORIES, 'category')).max(3).optional(),
+  includeDomains: z.array(Hostname).max(50).optional(),
+  excludeDomains: z.array(Hostname).max(50).optional(),
+  tbs: z
+    .string()
+    .max(200)
+    .optional()
+    .superRefine((tbs, ctx) => {
+      if (tbs === undefined) return;
+      const parsed = parseTbs(tbs);
+      if (typeof parsed === 'string') ctx.addIssue({ code: 'custom', message: parsed });
+    }),
+  location: z.string().trim().min(1).max(200).optional(),
+  country: z
+    .string()
+    .regex(/^[a-z]{2}$/i, 'must be an ISO 3166-1 alpha-2 code such as US or DE')
+    .transform((c) => c.toUpperCase())
+    .optional(),
+  lang: z
+    .string()
+    .regex(/^[a-z]{2,3}(-[a-z0-9]{2,8})?$/i, 'must be a language code such as en or pt-BR')
+    .optional(),
+  timeout: z.number().int().min(1).max(MAX_TIMEOUT_MS).default(DEFAULT_SEARCH_TIMEOUT_MS),
+  ignoreInvalidURLs: z.boolean().default(false),
+  /** Accepted for compatibility; folio returns no highlights. */
+  highlights: z.boolean().optional(),
+  scrapeOptions: z.record(z.string(), z.unknown()).optional(),
+  origin: z.string().max(256).optional(),
+  integration: z.string().max(256).nullable().optional(),
+  /** Firecrawl's free-form engine filter: accepted for compatibility, not passed on. */
+  filter: z.string().max(1000).optional(),
+};
+
+/** Rules across fields: `includeDomains` and `excludeDomains` exclude each other. */
+export function refineSearchRequest(req: { includeDomains?: string[] | undefined; excludeDomains?: string[] | undefined }, ctx: z.RefinementCtx): void {
+  if (req.includeDomains?.length && req.excludeDomains?.length) {
+    ctx.addIssue({ code: 'custom', path: ['excludeDomains'], message: 'cannot be combined with `includeDomains`; give one of them' });
+  }
+}
+
+export const SearchRequestSchema = z.strictObject(SearchRequestShape).superRefine(refineSearchRequest);
 
 type RawSearchRequest = z.output<typeof SearchRequestSchema>;
 export type SearchRequestInput = z.input<typeof SearchRequestSchema>;
