@@ -136,8 +136,21 @@ function imageResult(q: string, n: number) {
 const PER_PAGE = 10;
 const PAGES = 3;
 
+/** Answers for a query starting with "mixed": hosts of every kind, for filters and categories. */
+export const MIXED_URLS = [
+  'https://github.com/folio/folio',
+  'http://localhost:8080/admin',
+  'https://10.0.0.5/internal',
+  'https://user:secret@example.com/private',
+  'https://papers.example.com/paper.pdf',
+  'https://arxiv.org/abs/2401.00001',
+  'https://intranet/home',
+  'https://[::1]/x',
+];
+
 function page(q: string, category: string, pageno: number) {
   if (pageno > PAGES) return [];
+  if (q.startsWith('mixed')) return pageno === 1 ? MIXED_URLS.map((url, i) => generalResult(q, i + 1, url)) : [];
   const first = (pageno - 1) * PER_PAGE + 1;
   const ns = Array.from({ length: PER_PAGE }, (_, i) => first + i);
   if (category === 'news') return ns.map((n) => newsResult(q, n));

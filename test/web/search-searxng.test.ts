@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { inProcessRunner } from '../../src/limits/runner.ts';
 import { request, startTestService, type TestService } from '../http/helpers.ts';
-import { searxngWebUrl, startFakeSearxng, type FakeServer } from './fake-searxng.ts';
+import { MIXED_URLS, searxngWebUrl, startFakeSearxng, type FakeServer } from './fake-searxng.ts';
 
 let searxng: FakeServer;
 let service: TestService;
@@ -127,6 +127,32 @@ describe('search over SearXNG', () => {
     const without = await postSearch({ query: 'parser', excludeDomains: ['site1.example.org'], limit: 3 });
     expect(searxng.requests.at(-1)?.params.q).toBe('parser -site:site1.example.org');
     expect((without.json.data as { web: { url: string }[] }).web.map((r) => r.url)).toEqual([2, 3, 4].map((n) => searxngWebUrl('parser', n)));
+  });
+
+  it('labels web results with the category they match', async () => {
+    const res = await postSearch({ query: 'mixed', categories: ['github', 'research', 'pdf'], limit: 10 });
+    const web = (res.json.data as { web: { url: string; category?: string }[] }).web;
+    expect(web.map((r) => [r.url, r.category])).toEqual([
+      ['https://github.com/folio/folio', 'github'],
+      ['http://localhost:8080/admin', undefined],
+      ['https://10.0.0.5/internal', undefined],
+      ['https://user:secret@example.com/private', undefined],
+      ['https://papers.example.com/paper.pdf', 'pdf'],
+      ['https://arxiv.org/abs/2401.00001', 'research'],
+      ['https://intranet/home', undefined],
+      ['https://[::1]/x', undefined],
+    ]);
+  });
+
+  it('ignoreInvalidURLs drops what scrape would refuse; without it everything stays', async () => {
+    const kept = await postSearch({ query: 'mixed', limit: 10 });
+    expect((kept.json.data as { web: { url: string }[] }).web.map((r) => r.url)).toEqual(MIXED_URLS);
+    const res = await postSearch({ query: 'mixed', limit: 10, ignoreInvalidURLs: true });
+    expect((res.json.data as { web: { url: string }[] }).web.map((r) => r.url)).toEqual([
+      'https://github.com/folio/folio',
+      'https://papers.example.com/paper.pdf',
+      'https://arxiv.org/abs/2401.00001',
+    ]);
   });
 
   it('SearXNG without the json format → 502 FETCH_FAILED saying how to enable it', async () => {
