@@ -31,6 +31,8 @@ const EnvSchema = z.object({
   FOLIO_MCP_URL: optionalUrl,
   /** Where the RFC 8414 metadata lives (`{auth_metadata_url}`). Default: the public URL's well-known path. */
   FOLIO_AUTH_METADATA_URL: optionalUrl,
+  /** A page explaining how to connect to the tool server: `resource_documentation` in the RFC 9728 metadata. */
+  FOLIO_RESOURCE_DOCUMENTATION_URL: optionalUrl,
   /** Until when tokens bound to /v2/mcp are also accepted on /v2/mcp-oauth (ISO 8601). Absent: window closed. */
   FOLIO_OAUTH_MIGRATION_END: z.iso.datetime({ offset: true }).optional(),
   /** Express `trust proxy`: how the client IP is found behind a reverse proxy. Off by default. */
@@ -83,6 +85,7 @@ export interface Config {
   readonly mcpUrl: string | undefined;
   readonly authMetadataUrl: string | undefined;
   readonly oauthMigrationEnd: Date | undefined;
+  readonly resourceDocumentationUrl: string | undefined;
   /** Express `trust proxy` value: a boolean, a hop count or a list of addresses. */
   readonly trustProxy: boolean | number | string;
   readonly keyless: {
@@ -137,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcpUrl: trimSlash(e.FOLIO_MCP_URL ?? e.FOLIO_PUBLIC_URL),
     authMetadataUrl: e.FOLIO_AUTH_METADATA_URL,
     oauthMigrationEnd: e.FOLIO_OAUTH_MIGRATION_END === undefined ? undefined : new Date(e.FOLIO_OAUTH_MIGRATION_END),
+    resourceDocumentationUrl: e.FOLIO_RESOURCE_DOCUMENTATION_URL,
     trustProxy: trustProxyValue(e.FOLIO_TRUST_PROXY),
     keyless: Object.freeze({
       enabled: e.FOLIO_KEYLESS === 'on',

@@ -15,6 +15,8 @@ export async function runCli(argv: string[], io: CliIo, configure: () => Config 
         return await (await import('./serve.ts')).runServe(configure());
       case 'keys':
         return await (await import('./keys.ts')).runKeys(args, configure(), io);
+      case 'tokens':
+        return await (await import('./tokens.ts')).runTokens(args, configure(), io);
       case 'parse':
         return await (await import('./parse.ts')).runParse(args, io);
       case 'help':

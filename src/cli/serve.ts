@@ -5,6 +5,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createAccessTokens, type AccessTokens } from '../../auth/access-tokens.ts';
+import { createSigningKeys } from '../../auth/signing-keys.ts';
 import type { Config } from '../config.ts';
 import { createApp } from '../http/app.ts';
 import type { ParseRunner } from '../limits/runner.ts';
@@ -25,6 +27,8 @@ export interface Service {
   urls: PublicUrls;
   port: number;
   store: Store;
+  /** Issues and verifies folio's OAuth access tokens. */
+  tokens: AccessTokens;
   server: http.Server;
   /** Stops accepting, waits for in-flight requests, closes the pool and the store. Idempotent. */
   shutdown(): Promise<void>;
@@ -81,8 +85,17 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   const urls = resolvePublicUrls(config, url);
+  const signingKeys = createSigningKeys(store);
+  const tokens = createAccessTokens({
+    keys: signingKeys,
+    grants: store,
+    issuer: urls.base,
+    mcpUrl: urls.mcp,
+    migrationEnd: config.oauthMigrationEnd,
+    onTouchError: (err) => logger.warn({ err }, 'could not record OAuth grant use'),
+  });
   const search = createSearch({ backends: searchBackendsFromConfig(config) });
-  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, search });
+  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, search });
   server.on('request', app);
   logger.info({ url }, `folio listening on ${url}`);
 
@@ -107,7 +120,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     return stopping;
   };
 
-  return { url, urls, port, store, server, shutdown };
+  return { url, urls, port, store, tokens, server, shutdown };
 }
 
 /** Runs until SIGINT or SIGTERM, then stops gracefully; a second signal exits at once. */

@@ -7,6 +7,16 @@ Commands:
   keys list [--json]                      List API keys: id, team, key prefix, created, last used,
                                           revoked. Keys themselves are never shown again.
   keys revoke <id>                        Revoke an API key by its id (see keys list).
+  tokens issue --team <name> --resource mcp|mcp-oauth [--ttl <seconds>] [--client <id>] [--json]
+                                          Create an OAuth grant for a team and print one access
+                                          token for {mcp_url}/v2/mcp or /v2/mcp-oauth (shown once;
+                                          --ttl 1..3600, default 3600).
+  tokens list [--json]                    List OAuth grants: id, client, user, team, resource,
+                                          scope, created, last used, revoked.
+  tokens revoke <grant-id>                Revoke a grant: its access tokens are refused at once.
+  tokens rotate-key                       Add a token signing key; it signs from now on, the
+                                          previous ones keep verifying. Prints its kid.
+  tokens retire-key <kid>                 Retire a signing key: its tokens are refused at once.
   parse <file> [--formats <list>] [--json]
                                           Parse a local file in this process and print its markdown.
                                           --formats  comma-separated: markdown,html,rawHtml,links,images

@@ -2,12 +2,15 @@
  * The express application: routes are thin (validate → call the core → shape the response).
  *
  *   GET  /health      unauthenticated liveness: { ok: true }
+ *   GET  /.well-known/oauth-protected-resource/v2/mcp-oauth, /.well-known/jwks.json   unauthenticated
  *   POST /v2/parse    API key required; multipart upload → parse
  *   POST /v2/search   API key required; JSON → web/news/images search (docs/search.md)
  *   anything else     404 { success: false, code: 'NOT_FOUND', error }
  */
 import express, { type Express } from 'express';
+import type { AccessTokenVerifier } from '../../auth/access-token-types.ts';
 import { requireApiKey, type ApiKeyDirectory } from '../../auth/api-keys.ts';
+import type { SigningKeys } from '../../auth/signing-keys.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { PublicUrls } from '../public-urls.ts';
@@ -15,6 +18,7 @@ import { errorHandler, notFound } from './error-handler.ts';
 import { requestLog } from './request-log.ts';
 import { parseRoute } from './routes/parse.ts';
 import { searchRoute } from './routes/search.ts';
+import { wellKnownRoutes } from './routes/well-known.ts';
 import type { SearchOperation } from '../web/search/index.ts';
 import type { ParseRunner } from '../limits/runner.ts';
 
@@ -29,6 +33,10 @@ export interface AppDeps {
   logger: Logger;
   /** Directory for upload spool files (`DATA_DIR/tmp`), already created. */
   spoolDir: string;
+  /** Verifies folio's OAuth access tokens (for /v2/mcp and /v2/mcp-oauth). */
+  tokens?: AccessTokenVerifier;
+  /** The token signing keys: their public set is served at /.well-known/jwks.json. */
+  signingKeys?: Pick<SigningKeys, 'jwks'>;
   /** The search operation over the configured backends. */
   search: SearchOperation;
 }
@@ -45,6 +53,8 @@ export function createApp(deps: AppDeps): Express {
   app.get('/health', (_req, res) => {
     res.json({ ok: true });
   });
+
+  app.use(wellKnownRoutes({ urls: deps.urls, documentationUrl: deps.config.resourceDocumentationUrl, signingKeys: deps.signingKeys }));
 
   app.use(
     '/v2',

@@ -30,4 +30,31 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX api_keys_team ON api_keys(team_id);
     `,
   },
+  {
+    version: 3,
+    description: 'OAuth signing keys and grants',
+    sql: `
+      CREATE TABLE signing_keys (
+        kid          TEXT PRIMARY KEY,
+        alg          TEXT NOT NULL,
+        private_jwk  TEXT NOT NULL,
+        public_jwk   TEXT NOT NULL,
+        created_at   TEXT NOT NULL,
+        retired_at   TEXT
+      );
+      CREATE TABLE oauth_grants (
+        id            TEXT PRIMARY KEY,
+        client_id     TEXT NOT NULL,
+        user_id       TEXT,
+        team_id       TEXT NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+        scope         TEXT NOT NULL,
+        resource      TEXT NOT NULL,
+        created_at    TEXT NOT NULL,
+        last_used_at  TEXT,
+        revoked_at    TEXT
+      );
+      CREATE INDEX oauth_grants_team ON oauth_grants(team_id);
+      CREATE INDEX oauth_grants_user ON oauth_grants(user_id);
+    `,
+  },
 ];

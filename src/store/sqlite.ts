@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS, type Migration } from './migrations.ts';
+import { sqliteOAuthStore } from './oauth.ts';
 import type { ApiKeyRecord, NewApiKey, Store, Team } from './types.ts';
 
 export const DB_FILENAME = 'folio.db';
@@ -114,6 +115,7 @@ export function openSqliteStore(dataDir: string): SqliteStore {
 
   return {
     db,
+    ...sqliteOAuthStore(db),
     async ensureTeam(name) {
       return ensureTeam.immediate(name);
     },

@@ -6,6 +6,7 @@
  * The store never sees an API key in clear: it keeps the SHA-256 of the key and a short display
  * prefix, both computed by `auth/api-keys.ts`.
  */
+import type { OAuthStore } from './oauth.ts';
 
 export interface Team {
   id: string;
@@ -33,7 +34,7 @@ export interface NewApiKey {
   prefix: string;
 }
 
-export interface Store {
+export interface Store extends OAuthStore {
   /** The team with this name, created when it does not exist yet. */
   ensureTeam(name: string): Promise<Team>;
   findTeamByName(name: string): Promise<Team | undefined>;
