@@ -20,6 +20,8 @@ export interface FakeServer {
   requests: RecordedRequest[];
   /** 'ok' answers; 'forbidden' is SearXNG without the json format; 'error' a 500; 'slow' never answers. */
   mode: 'ok' | 'forbidden' | 'error' | 'slow' | 'html';
+  /** When set, the general results of every query are exactly these URLs (one page). */
+  webUrls?: string[];
   close(): Promise<void>;
 }
 
@@ -148,8 +150,9 @@ export const MIXED_URLS = [
   'https://[::1]/x',
 ];
 
-function page(q: string, category: string, pageno: number) {
+function page(q: string, category: string, pageno: number, webUrls?: string[]) {
   if (pageno > PAGES) return [];
+  if (webUrls && category === 'general') return pageno === 1 ? webUrls.map((url, i) => generalResult(q, i + 1, url)) : [];
   if (q.startsWith('mixed')) return pageno === 1 ? MIXED_URLS.map((url, i) => generalResult(q, i + 1, url)) : [];
   const first = (pageno - 1) * PER_PAGE + 1;
   const ns = Array.from({ length: PER_PAGE }, (_, i) => first + i);
@@ -182,7 +185,7 @@ export function startFakeSearxng(): Promise<FakeServer> {
       return;
     }
     const q = req.params.q ?? '';
-    const results = page(q, req.params.categories ?? 'general', Number(req.params.pageno ?? '1'));
+    const results = page(q, req.params.categories ?? 'general', Number(req.params.pageno ?? '1'), fake.webUrls);
     sendJson(res, 200, {
       query: q,
       number_of_results: 123000,
