@@ -7,8 +7,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAccessTokens, type AccessTokens } from '../../auth/access-tokens.ts';
 import { createSigningKeys } from '../../auth/signing-keys.ts';
+import path from 'node:path';
 import type { Config } from '../config.ts';
 import { createApp } from '../http/app.ts';
+import { expectContinue } from '../http/routes/uploads.ts';
 import type { ParseRunner } from '../limits/runner.ts';
 import { prepareSpoolDir } from '../http/upload-spool.ts';
 import { createParsePool } from '../limits/parse-pool.ts';
@@ -16,6 +18,11 @@ import { createLogger, type Logger } from '../log.ts';
 import { resolvePublicUrls, type PublicUrls } from '../public-urls.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { Store } from '../store/types.ts';
+import { createLocalDiskStorage } from '../uploads/local-disk-storage.ts';
+import { createUploadRefService, type UploadRefs } from '../uploads/service.ts';
+import { createFetcher } from '../web/fetch/fetcher.ts';
+import { startCrawling } from '../web/crawl/index.ts';
+import { scrape } from '../web/scrape.ts';
 import { createSearch, searchBackendsFromConfig } from '../web/search/index.ts';
 
 /** How long in-flight requests may take to finish after a stop signal. */
@@ -29,6 +36,8 @@ export interface Service {
   store: Store;
   /** Issues and verifies folio's OAuth access tokens. */
   tokens: AccessTokens;
+  /** Upload tickets and refs (docs/uploads.md); its sweep runs while the service does. */
+  uploads: UploadRefs;
   server: http.Server;
   /** Stops accepting, waits for in-flight requests, closes the pool and the store. Idempotent. */
   shutdown(): Promise<void>;
@@ -39,10 +48,14 @@ export interface ServiceOptions {
   /** Replaces the worker pool (tests that need a runner with known behaviour). */
   runner?: ParseRunner;
   graceMs?: number;
+  /** Clock of upload tickets (tests of expiry). */
+  now?: () => Date;
 }
 
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
+  // First: a malformed FOLIO_FETCH_ALLOW fails the start before anything is opened.
+  const fetcher = createFetcher({ allow: config.fetchAllow, ...(config.fetchProxy ? { proxyUrl: config.fetchProxy } : {}) });
   const store = openSqliteStore(config.dataDir);
   const spoolDir = prepareSpoolDir(config.dataDir);
   const pool = options.runner
@@ -85,6 +98,14 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   const urls = resolvePublicUrls(config, url);
+  // Crawl jobs left unfinished by a previous process resume now.
+  const crawls = await startCrawling({
+    store,
+    fetcher,
+    scrapePage: (pageUrl, opts, run) => scrape({ ...opts, url: pageUrl }, { fetcher, runner }, { signal: run.signal }),
+    concurrency: config.crawlConcurrency,
+    onError: (detail, message) => logger.error(detail, message),
+  });
   const signingKeys = createSigningKeys(store);
   const tokens = createAccessTokens({
     keys: signingKeys,
@@ -94,9 +115,22 @@ export async function startService(config: Config, options: ServiceOptions = {})
     migrationEnd: config.oauthMigrationEnd,
     onTouchError: (err) => logger.warn({ err }, 'could not record OAuth grant use'),
   });
-  const search = createSearch({ backends: searchBackendsFromConfig(config) });
-  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, search });
+  const search = createSearch({
+    backends: searchBackendsFromConfig(config),
+    scrape: (url, scrapeOptions, run) => scrape({ ...scrapeOptions, url }, { fetcher, runner }, run),
+  });
+  const uploads = createUploadRefService({
+    store,
+    storage: createLocalDiskStorage(path.join(config.dataDir, 'uploads')),
+    publicUrl: urls.base,
+    ttlSeconds: config.uploadTtlSeconds,
+    maxRefs: config.maxUploadRefs,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  uploads.startSweeping({ onError: (err) => logger.warn({ err }, 'upload sweep failed') });
+  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, uploads, fetcher, crawls, search });
   server.on('request', app);
+  server.on('checkContinue', expectContinue(app));
   logger.info({ url }, `folio listening on ${url}`);
 
   let stopping: Promise<void> | undefined;
@@ -113,14 +147,18 @@ export async function startService(config: Config, options: ServiceOptions = {})
         await closed;
       }
       clearInterval(idle);
+      await uploads.close();
+      // Running crawl jobs stop where they are and stay `scraping`: the next start resumes them.
+      await crawls.close();
       await pool?.close();
+      await fetcher.close();
       await store.close();
       logger.info('stopped');
     })();
     return stopping;
   };
 
-  return { url, urls, port, store, tokens, server, shutdown };
+  return { url, urls, port, store, tokens, uploads, server, shutdown };
 }
 
 /** Runs until SIGINT or SIGTERM, then stops gracefully; a second signal exits at once. */

@@ -3,7 +3,11 @@
  *
  *   GET  /health      unauthenticated liveness: { ok: true }
  *   GET  /.well-known/oauth-protected-resource/v2/mcp-oauth, /.well-known/jwks.json   unauthenticated
- *   POST /v2/parse    API key required; multipart upload → parse
+ *   PUT  /v2/uploads/:token  no API key (the URL is the capability): the file of an upload ticket
+ *   POST /v2/uploads  API key required; JSON {filename} → upload ticket (docs/uploads.md)
+ *   POST /v2/parse    API key required; multipart upload, or JSON {uploadRef, ...options} → parse
+ *   POST /v2/scrape   API key required; JSON {url, …options} → scrape (src/web/scrape.ts)
+ *   POST /v2/map, /v2/crawl…  API key required; map and crawl (routes/map.ts, routes/crawl.ts)
  *   POST /v2/search   API key required; JSON → web/news/images search (docs/search.md)
  *   anything else     404 { success: false, code: 'NOT_FOUND', error }
  */
@@ -19,8 +23,15 @@ import { requestLog } from './request-log.ts';
 import { parseRoute } from './routes/parse.ts';
 import { searchRoute } from './routes/search.ts';
 import { wellKnownRoutes } from './routes/well-known.ts';
+import { createUploadTicketRoute, receiveUploadRoute } from './routes/uploads.ts';
+import { scrapeRoute } from './routes/scrape.ts';
+import { mapRoutes } from './routes/map.ts';
+import { crawlRoutes } from './routes/crawl.ts';
+import type { CrawlService } from '../web/crawl/index.ts';
+import type { Fetcher } from '../web/fetch/types.ts';
 import type { SearchOperation } from '../web/search/index.ts';
 import type { ParseRunner } from '../limits/runner.ts';
+import type { UploadRefs } from '../uploads/service.ts';
 
 export interface AppDeps {
   config: Config;
@@ -33,10 +44,16 @@ export interface AppDeps {
   logger: Logger;
   /** Directory for upload spool files (`DATA_DIR/tmp`), already created. */
   spoolDir: string;
+  /** Crawl jobs (serve starts them); without it the crawl routes are not mounted. */
+  crawls?: CrawlService;
   /** Verifies folio's OAuth access tokens (for /v2/mcp and /v2/mcp-oauth). */
   tokens?: AccessTokenVerifier;
   /** The token signing keys: their public set is served at /.well-known/jwks.json. */
   signingKeys?: Pick<SigningKeys, 'jwks'>;
+  /** Upload tickets and the uploadRefs they lead to. */
+  uploads: UploadRefs;
+  /** The SSRF-protected outbound fetcher of the web operations. */
+  fetcher: Fetcher;
   /** The search operation over the configured backends. */
   search: SearchOperation;
 }
@@ -55,6 +72,7 @@ export function createApp(deps: AppDeps): Express {
   });
 
   app.use(wellKnownRoutes({ urls: deps.urls, documentationUrl: deps.config.resourceDocumentationUrl, signingKeys: deps.signingKeys }));
+  app.put('/v2/uploads/:token', receiveUploadRoute(deps.uploads));
 
   app.use(
     '/v2',
@@ -62,7 +80,11 @@ export function createApp(deps: AppDeps): Express {
       onTouchError: (err) => deps.logger.warn({ err }, 'could not record API key use'),
     }),
   );
-  app.post('/v2/parse', parseRoute({ runner: deps.runner, spoolDir: deps.spoolDir }));
+  app.post('/v2/uploads', createUploadTicketRoute(deps.uploads));
+  app.post('/v2/parse', parseRoute({ runner: deps.runner, spoolDir: deps.spoolDir, uploads: deps.uploads }));
+  app.post('/v2/scrape', ...scrapeRoute({ fetcher: deps.fetcher, runner: deps.runner }));
+  app.use(mapRoutes({ fetcher: deps.fetcher }));
+  if (deps.crawls) app.use(crawlRoutes({ crawls: deps.crawls, urls: deps.urls }));
   app.post('/v2/search', ...searchRoute(deps.search));
 
   app.use(notFound());

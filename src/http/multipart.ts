@@ -61,8 +61,7 @@ function checkHead(req: IncomingMessage): void {
   const mime = type?.split(';')[0]?.trim().toLowerCase() ?? '';
   if (mime !== 'multipart/form-data') {
     const got = type ? `'${mime}'` : 'no Content-Type';
-    const jsonHint = mime === 'application/json' ? ' Uploads by reference (a JSON body) are not supported yet.' : '';
-    throw badRequest(`POST /v2/parse expects a multipart/form-data body, but the request has ${got}.${jsonHint} ${EXPECTED_FORM}`);
+    throw badRequest(`POST /v2/parse expects a multipart/form-data body, but the request has ${got}. ${EXPECTED_FORM}`);
   }
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > MAX_UPLOAD_BYTES + ENVELOPE_ALLOWANCE) throw fileTooLarge();

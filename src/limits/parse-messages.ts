@@ -10,6 +10,8 @@ export interface ParseJobMessage {
   filename: string;
   contentType?: string;
   sourceURL?: string;
+  url?: string;
+  statusCode?: number;
   options: ParseOptions;
 }
 

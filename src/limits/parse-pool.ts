@@ -259,6 +259,8 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
             filename: input.filename,
             ...(input.contentType ? { contentType: input.contentType } : {}),
             ...(input.sourceURL ? { sourceURL: input.sourceURL } : {}),
+            ...(input.url ? { url: input.url } : {}),
+            ...(input.statusCode !== undefined ? { statusCode: input.statusCode } : {}),
             options,
           },
           enqueuedAt: Date.now(),

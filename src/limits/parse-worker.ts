@@ -23,6 +23,8 @@ port.on('message', (job: ParseJobMessage) => {
       filename: job.filename,
       ...(job.contentType ? { contentType: job.contentType } : {}),
       ...(job.sourceURL ? { sourceURL: job.sourceURL } : {}),
+      ...(job.url ? { url: job.url } : {}),
+      ...(job.statusCode !== undefined ? { statusCode: job.statusCode } : {}),
     },
     job.options,
     { onProgress: (progress) => reply({ id: job.id, type: 'progress', progress }) },

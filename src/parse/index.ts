@@ -76,6 +76,8 @@ export async function parse(input: ParseInput, options: ParseOptions, ctx: Parse
     ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
   });
   signal.throwIfAborted();
+  // A fetched document's relative URLs resolve against its final URL unless it names a <base>.
+  if (read.baseUrl === undefined && input.url && /^https?:/i.test(input.url)) read.baseUrl = input.url;
   const formats = requestedFormats(options);
 
   clean(read, options, detected.kind);

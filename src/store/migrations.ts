@@ -2,6 +2,8 @@
  * Schema migrations for the SQLite store, applied in order at open. `schema_migrations` records
  * which versions ran; a migration never changes once released (add a new one instead).
  */
+import { UPLOAD_REFS_SQL } from './upload-refs.ts';
+
 export interface Migration {
   version: number;
   description: string;
@@ -30,6 +32,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX api_keys_team ON api_keys(team_id);
     `,
   },
+  { version: 2, description: 'upload refs (upload command → uploadRef)', sql: UPLOAD_REFS_SQL },
   {
     version: 3,
     description: 'OAuth signing keys and grants',
@@ -55,6 +58,45 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX oauth_grants_team ON oauth_grants(team_id);
       CREATE INDEX oauth_grants_user ON oauth_grants(user_id);
+    `,
+  },
+  {
+    version: 5,
+    description: 'crawl jobs, their URL frontier and results',
+    sql: `
+      CREATE TABLE crawl_jobs (
+        id           TEXT PRIMARY KEY,
+        owner        TEXT NOT NULL,
+        url          TEXT NOT NULL,
+        options      TEXT NOT NULL,
+        status       TEXT NOT NULL CHECK (status IN ('scraping', 'completed', 'failed', 'cancelled')),
+        error        TEXT,
+        created_at   TEXT NOT NULL,
+        updated_at   TEXT NOT NULL,
+        finished_at  TEXT,
+        expires_at   TEXT NOT NULL
+      );
+      CREATE INDEX crawl_jobs_owner ON crawl_jobs(owner, created_at);
+      CREATE INDEX crawl_jobs_status ON crawl_jobs(status);
+      CREATE INDEX crawl_jobs_expiry ON crawl_jobs(expires_at);
+      CREATE TABLE crawl_urls (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        job_id       TEXT NOT NULL REFERENCES crawl_jobs(id) ON DELETE CASCADE,
+        url          TEXT NOT NULL,
+        depth        INTEGER NOT NULL,
+        state        TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed', 'blocked')),
+        error        TEXT,
+        finished_at  TEXT,
+        UNIQUE (job_id, url)
+      );
+      CREATE INDEX crawl_urls_state ON crawl_urls(job_id, state, id);
+      CREATE TABLE crawl_results (
+        id      INTEGER PRIMARY KEY AUTOINCREMENT,
+        job_id  TEXT NOT NULL REFERENCES crawl_jobs(id) ON DELETE CASCADE,
+        url     TEXT NOT NULL,
+        data    TEXT NOT NULL
+      );
+      CREATE INDEX crawl_results_job ON crawl_results(job_id, id);
     `,
   },
 ];

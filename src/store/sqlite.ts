@@ -8,8 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS, type Migration } from './migrations.ts';
+import { sqliteCrawlJobStore } from './crawl-jobs.ts';
 import { sqliteOAuthStore } from './oauth.ts';
 import type { ApiKeyRecord, NewApiKey, Store, Team } from './types.ts';
+import { sqliteUploadRefStore } from './upload-refs.ts';
 
 export const DB_FILENAME = 'folio.db';
 
@@ -115,7 +117,9 @@ export function openSqliteStore(dataDir: string): SqliteStore {
 
   return {
     db,
+    ...sqliteCrawlJobStore(db),
     ...sqliteOAuthStore(db),
+    ...sqliteUploadRefStore(db),
     async ensureTeam(name) {
       return ensureTeam.immediate(name);
     },

@@ -6,7 +6,9 @@
  * The store never sees an API key in clear: it keeps the SHA-256 of the key and a short display
  * prefix, both computed by `auth/api-keys.ts`.
  */
+import type { CrawlJobStore } from './crawl-jobs.ts';
 import type { OAuthStore } from './oauth.ts';
+import type { UploadRefStore } from './upload-refs.ts';
 
 export interface Team {
   id: string;
@@ -34,7 +36,7 @@ export interface NewApiKey {
   prefix: string;
 }
 
-export interface Store extends OAuthStore {
+export interface Store extends OAuthStore, UploadRefStore, CrawlJobStore {
   /** The team with this name, created when it does not exist yet. */
   ensureTeam(name: string): Promise<Team>;
   findTeamByName(name: string): Promise<Team | undefined>;

@@ -61,9 +61,9 @@ describe('health and routing', () => {
 });
 
 describe('not multipart', () => {
-  it('a JSON body gets a 400 saying parse expects multipart/form-data', async () => {
+  it('a JSON body is an upload by reference (docs/uploads.md): a malformed uploadRef is a 400 that says so', async () => {
     const res = await post({ 'content-type': 'application/json' }, Buffer.from(JSON.stringify({ uploadRef: 'abc' })));
-    expectError(res, 400, 'BAD_REQUEST', 'expects a multipart/form-data body', "'application/json'");
+    expectError(res, 400, 'BAD_REQUEST', 'Invalid uploadRef');
   });
 
   it('no Content-Type, or another one, is a 400 that says what is expected', async () => {

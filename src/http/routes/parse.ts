@@ -1,21 +1,35 @@
 /**
  * POST /v2/parse (interface-v2): multipart upload → parse() → `{ success: true, data }`.
  * Thin: receive under limits, validate options, call the runner, shape the response.
+ *
+ * With `Content-Type: application/json`, the body is `{uploadRef, ...ParseOptions}` instead: the
+ * file was PUT to an upload URL before (docs/uploads.md), and is taken (once) for the caller's team.
  */
 import fs from 'node:fs/promises';
 import type { Request, Response } from 'express';
 import { parseOptionsJson, parseOptions, type ParseOptions } from '../../parse/options.ts';
-import { ClientAbortedError, receiveUpload } from '../multipart.ts';
+import { ServiceError } from '../../errors.ts';
+import { ClientAbortedError, MAX_OPTIONS_BYTES, receiveUpload } from '../multipart.ts';
 import type { ParseRunner } from '../../limits/runner.ts';
+import type { UploadRefService } from '../../uploads/types.ts';
+import { isJsonRequest, readJsonBody } from '../json-body.ts';
 import { UploadSpool } from '../upload-spool.ts';
+import { teamOwner } from './uploads.ts';
 
 export interface ParseRouteDeps {
   runner: ParseRunner;
   spoolDir: string;
+  /** Where `{uploadRef}` bodies are taken from. */
+  uploads: UploadRefService;
 }
 
-export function parseRoute({ runner, spoolDir }: ParseRouteDeps) {
+export function parseRoute({ runner, spoolDir, uploads }: ParseRouteDeps) {
+  const parseUploadRef = parseUploadRefRoute({ runner, uploads });
   return async (req: Request, res: Response): Promise<void> => {
+    if (isJsonRequest(req)) {
+      await parseUploadRef(req, res);
+      return;
+    }
     const spool = new UploadSpool(spoolDir);
     // Aborted when the client goes away, so that the parse stops with it.
     const clientGone = new AbortController();
@@ -38,6 +52,45 @@ export function parseRoute({ runner, spoolDir }: ParseRouteDeps) {
     } finally {
       res.off('close', onClose);
       await spool.dispose();
+    }
+  };
+}
+
+/** `{uploadRef, ...ParseOptions}`: options are validated before the ref is spent. */
+function parseUploadRefRoute({ runner, uploads }: Pick<ParseRouteDeps, 'runner' | 'uploads'>) {
+  return async (req: Request, res: Response): Promise<void> => {
+    const body = await readJsonBody(req, res, MAX_OPTIONS_BYTES);
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new ServiceError('BAD_REQUEST', 'A JSON parse request is an object `{"uploadRef": "upl_…", ...options}`.');
+    }
+    const { uploadRef, ...rest } = body as Record<string, unknown>;
+    if (typeof uploadRef !== 'string') {
+      throw new ServiceError(
+        'BAD_REQUEST',
+        'A JSON parse request needs `uploadRef` (from POST /v2/uploads, after the file was PUT to its `uploadUrl`). To send the file itself, use multipart/form-data with a `file` part.',
+      );
+    }
+    const options = parseOptions(rest);
+    const clientGone = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) clientGone.abort(new ClientAbortedError());
+    };
+    res.on('close', onClose);
+    const taken = await uploads.take(teamOwner(res), uploadRef);
+    try {
+      // Zero Data Retention: the stored copy goes before the parse starts; the bytes are in memory.
+      if (options.zeroDataRetention) await taken.release();
+      const data = await runner(
+        { bytes: taken.bytes, filename: taken.filename, ...(taken.contentType ? { contentType: taken.contentType } : {}) },
+        options,
+        { signal: clientGone.signal },
+      );
+      // Deleted right after the parse, before the answer (and on every failure, below).
+      await taken.release();
+      res.status(200).json({ success: true, data });
+    } finally {
+      res.off('close', onClose);
+      await taken.release();
     }
   };
 }

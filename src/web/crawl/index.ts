@@ -1,0 +1,65 @@
+/**
+ * Crawling wired from its parts: the store, the Fetcher, a page scraper (scrape()), the
+ * server-wide page bound, the in-process queue and the service. `serve` calls this once.
+ */
+import type { CrawlJobStore } from '../../store/crawl-jobs.ts';
+import type { Fetcher } from '../fetch/types.ts';
+import { createInProcessCrawlQueue } from './queue.ts';
+import { runCrawlJob, type PageScraper } from './runner.ts';
+import { CRAWL_RESULT_TTL_MS, CrawlProgressHub, createCrawlService, type CrawlService } from './service.ts';
+import { Slots } from './slots.ts';
+
+export type { CrawlService, CrawlStatusPage, CrawlErrors, ActiveCrawl } from './service.ts';
+export type { PageScraper, CrawlProgress } from './runner.ts';
+
+export interface CrawlingDeps {
+  store: CrawlJobStore;
+  fetcher: Fetcher;
+  scrapePage: PageScraper;
+  /** config.crawlConcurrency. */
+  concurrency: number;
+  resultTtlMs?: number;
+  /** Unexpected failures (bugs), for the log; never the page bodies. */
+  onError: (detail: { jobId?: string; err: unknown }, message: string) => void;
+}
+
+/** Builds the crawl service and resumes the jobs a previous process left unfinished. */
+export async function startCrawling(deps: CrawlingDeps): Promise<CrawlService> {
+  const progress = new CrawlProgressHub();
+  const slots = new Slots(deps.concurrency);
+  const resultTtlMs = deps.resultTtlMs ?? CRAWL_RESULT_TTL_MS;
+  const queue = createInProcessCrawlQueue(
+    (jobId, signal) =>
+      runCrawlJob(
+        jobId,
+        {
+          store: deps.store,
+          fetcher: deps.fetcher,
+          scrapePage: deps.scrapePage,
+          slots,
+          maxConcurrency: deps.concurrency,
+          resultTtlMs,
+          onProgress: (p) => progress.emit(p),
+          onError: (id, err) => deps.onError({ jobId: id, err }, 'crawl page failed unexpectedly'),
+        },
+        signal,
+      ),
+    (jobId, err) => {
+      deps.onError({ jobId, err }, 'crawl job failed unexpectedly');
+      // A job whose runner broke must not poll as `scraping` forever.
+      deps.store
+        .finishCrawlJob(jobId, 'failed', 'The crawl stopped on an unexpected error; it has been logged.', new Date(Date.now() + resultTtlMs))
+        .catch(() => undefined);
+    },
+  );
+  const service = createCrawlService({
+    store: deps.store,
+    queue,
+    progress,
+    resultTtlMs,
+    onSweepError: (err) => deps.onError({ err }, 'crawl expiry sweep failed'),
+  });
+  await service.sweepExpired();
+  await service.resumeUnfinished();
+  return service;
+}

@@ -1,0 +1,195 @@
+/**
+ * Runs one crawl job to its end: seeds the frontier (the start URL and, unless `sitemap: skip`,
+ * the site's sitemap URLs), then takes queued URLs in discovery order and scrapes them through the
+ * same scrape path as POST /v2/scrape, a few at once (the job's maxConcurrency, capped by the
+ * server's crawlConcurrency, under one server-wide bound), one host at a time when a delay
+ * applies. Each page's links (unless `sitemap: only`) go back into the frontier when they are in
+ * scope, new, within maxDiscoveryDepth and under `limit`; robots.txt disallowed ones are recorded
+ * as blocked. Everything is written to the store as it happens, so a job stopped with the process
+ * resumes where it was (URLs left running are queued again).
+ */
+import { isServiceError } from '../../errors.ts';
+import type { ParseData } from '../../parse/index.ts';
+import type { CrawlJobStore, CrawlUrlEntry } from '../../store/crawl-jobs.ts';
+import type { Fetcher } from '../fetch/types.ts';
+import { extractLinks, normalizeUrl } from '../links.ts';
+import { RobotsCache } from '../robots.ts';
+import { collectSitemapUrls, sitemapSeeds } from '../sitemap.ts';
+import { compilePathPatterns } from './path-patterns.ts';
+import { deserializeCrawlRequest, type CrawlRequest } from './request.ts';
+import { checkScope, type ScopeRules } from './scope.ts';
+import { HostGate, Slots } from './slots.ts';
+
+/** Scrapes one URL as POST /v2/scrape would; an upstream 4xx/5xx is data with metadata.error. */
+export type PageScraper = (url: string, options: CrawlRequest['scrapeOptions'], run: { signal: AbortSignal }) => Promise<ParseData>;
+
+export interface CrawlProgress {
+  jobId: string;
+  /** Pages scraped. */
+  completed: number;
+  /** URLs accepted into the frontier (scraped, failed, running or waiting). */
+  total: number;
+}
+
+export interface CrawlRunnerDeps {
+  store: CrawlJobStore;
+  fetcher: Fetcher;
+  scrapePage: PageScraper;
+  /** The server-wide bound on pages in flight (config.crawlConcurrency). */
+  slots: Slots;
+  /** config.crawlConcurrency: a job's maxConcurrency is capped by it. */
+  maxConcurrency: number;
+  /** How long finished jobs' results are kept. */
+  resultTtlMs: number;
+  onProgress?: (progress: CrawlProgress) => void;
+  onError?: (jobId: string, err: unknown) => void;
+}
+
+/** robots.txt and sitemap fetches of a crawl wait at most this long each. */
+const DISCOVERY_TIMEOUT_MS = 15_000;
+
+function describeError(err: unknown): string {
+  if (isServiceError(err)) return `${err.code}: ${err.message}`;
+  if (err instanceof Error && err.name === 'AbortError') return 'aborted';
+  return 'the page could not be scraped (unexpected error)';
+}
+
+function withRawHtml(options: CrawlRequest['scrapeOptions']): { options: CrawlRequest['scrapeOptions']; strip: boolean } {
+  if (options.formats.some((f) => f.type === 'rawHtml')) return { options, strip: false };
+  return { options: { ...options, formats: [...options.formats, { type: 'rawHtml' }] }, strip: true };
+}
+
+export async function runCrawlJob(jobId: string, deps: CrawlRunnerDeps, signal: AbortSignal): Promise<void> {
+  const job = await deps.store.getCrawlJob(jobId);
+  if (!job || job.status !== 'scraping') return;
+  const request = deserializeCrawlRequest(job.options);
+  const rules: ScopeRules = {
+    startUrl: request.url,
+    includePaths: compilePathPatterns('includePaths', request.includePaths),
+    excludePaths: compilePathPatterns('excludePaths', request.excludePaths),
+    regexOnFullURL: request.regexOnFullURL,
+    allowExternalLinks: request.allowExternalLinks,
+    allowSubdomains: request.allowSubdomains,
+    crawlEntireDomain: request.crawlEntireDomain,
+  };
+  const robots = new RobotsCache(deps.fetcher, { timeoutMs: DISCOVERY_TIMEOUT_MS, signal });
+  const concurrency = Math.max(1, Math.min(request.maxConcurrency ?? deps.maxConcurrency, deps.maxConcurrency));
+  const gate = new HostGate(concurrency);
+  const norm = { ignoreQueryParameters: request.ignoreQueryParameters };
+
+  const report = async () => {
+    if (!deps.onProgress) return;
+    const c = await deps.store.crawlCounts(jobId);
+    deps.onProgress({ jobId, completed: c.done, total: c.queued + c.running + c.done + c.failed });
+  };
+
+  /** Splits candidates by robots.txt and adds them; blocked ones are recorded as such. */
+  const admit = async (entries: CrawlUrlEntry[]) => {
+    const allowed: CrawlUrlEntry[] = [];
+    const blocked: CrawlUrlEntry[] = [];
+    for (const e of entries) {
+      let ok: boolean;
+      try {
+        ok = (await robots.rulesFor(e.url)).isAllowed(e.url);
+      } catch (err) {
+        signal.throwIfAborted();
+        // A blocked origin: let the page fetch fail with the reason, recorded as an error.
+        if (!isServiceError(err)) throw err;
+        ok = true;
+      }
+      (ok ? allowed : blocked).push(e);
+    }
+    if (blocked.length > 0) await deps.store.addCrawlUrls(jobId, blocked, request.limit, 'blocked');
+    if (allowed.length > 0) await deps.store.addCrawlUrls(jobId, allowed, request.limit);
+  };
+
+  const counts = await deps.store.crawlCounts(jobId);
+  const fresh = counts.queued + counts.running + counts.done + counts.failed + counts.blocked === 0;
+  if (fresh) {
+    await admit([{ url: request.url, depth: 0 }]);
+    if (request.sitemap !== 'skip') {
+      const origin = new URL(request.url).origin;
+      let sitemapUrls: string[] = [];
+      try {
+        const rules0 = await robots.rulesFor(request.url);
+        const found = await collectSitemapUrls(deps.fetcher, sitemapSeeds(origin, rules0.sitemaps()), {
+          timeoutMs: DISCOVERY_TIMEOUT_MS,
+          signal,
+          maxUrls: Math.min(request.limit * 4, 100_000),
+        });
+        sitemapUrls = found.urls;
+      } catch (err) {
+        signal.throwIfAborted();
+        if (!isServiceError(err)) throw err;
+      }
+      const inScope = sitemapUrls
+        .map((u) => normalizeUrl(u, undefined, norm))
+        .filter((u): u is string => u !== undefined && checkScope(u, rules) === 'ok')
+        .map((url) => ({ url, depth: 0 }));
+      await admit(inScope);
+    }
+  } else {
+    await deps.store.requeueRunningCrawlUrls(jobId);
+  }
+  await report();
+
+  const inFlight = new Set<Promise<void>>();
+  const scrapeOne = async (entry: CrawlUrlEntry) => {
+    let release: (() => void) | undefined;
+    let leave: (() => void) | undefined;
+    try {
+      const host = new URL(entry.url).host;
+      const rules0 = await robots.rulesFor(entry.url).catch(() => undefined);
+      const delayS = request.delay ?? rules0?.crawlDelaySeconds() ?? 0;
+      leave = await gate.enter(host, delayS * 1000, signal);
+      release = await deps.slots.acquire(signal);
+      const { options, strip } = withRawHtml(request.scrapeOptions);
+      const data = await deps.scrapePage(entry.url, options, { signal });
+      const links = request.sitemap === 'only' || typeof data.rawHtml !== 'string' ? [] : extractLinks(data.rawHtml, data.metadata.url ?? entry.url, norm);
+      if (strip) delete data.rawHtml;
+      const status = data.metadata.statusCode;
+      if (typeof status === 'number' && status >= 400) {
+        await deps.store.failCrawlUrl(jobId, entry.url, `The page answered HTTP ${status}.`);
+      } else {
+        await deps.store.completeCrawlUrl(jobId, entry.url, JSON.stringify(data));
+      }
+      const depth = entry.depth + 1;
+      if (links.length > 0 && (request.maxDiscoveryDepth === undefined || depth <= request.maxDiscoveryDepth)) {
+        await admit(links.filter((l) => checkScope(l.url, rules) === 'ok').map((l) => ({ url: l.url, depth })));
+      }
+    } catch (err) {
+      if (signal.aborted) return;
+      await deps.store.failCrawlUrl(jobId, entry.url, describeError(err));
+      if (!isServiceError(err)) deps.onError?.(jobId, err);
+    } finally {
+      release?.();
+      leave?.();
+    }
+    await report();
+  };
+
+  while (!signal.aborted) {
+    const room = concurrency - inFlight.size;
+    const claimed = room > 0 ? await deps.store.claimCrawlUrls(jobId, room) : [];
+    for (const entry of claimed) {
+      const task: Promise<void> = scrapeOne(entry).finally(() => inFlight.delete(task));
+      inFlight.add(task);
+    }
+    if (inFlight.size === 0) break;
+    // Wait for one page to finish: it may have queued more URLs.
+    await Promise.race(inFlight);
+  }
+  await Promise.allSettled(inFlight);
+  if (signal.aborted) return;
+
+  const end = await deps.store.crawlCounts(jobId);
+  const expiresAt = new Date(Date.now() + deps.resultTtlMs);
+  if (end.done === 0 && end.failed + end.blocked > 0) {
+    const first = (await deps.store.crawlErrors(jobId))[0];
+    const reason = first ? first.error : 'robots.txt disallows the start URL for user agent folio';
+    await deps.store.finishCrawlJob(jobId, 'failed', `No page could be crawled: ${reason}`, expiresAt);
+  } else {
+    await deps.store.finishCrawlJob(jobId, 'completed', null, expiresAt);
+  }
+  await report();
+}

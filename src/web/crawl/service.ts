@@ -1,0 +1,177 @@
+/**
+ * The crawl operations every door calls (HTTP routes, MCP tools): start, status (paged), cancel,
+ * errors, active. Jobs are owner-bound: another owner's job id answers as if it did not exist.
+ * Finished jobs' results are kept for `resultTtlMs` (24 h by default) and then deleted by a
+ * sweep that runs at start and every few minutes.
+ */
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { ServiceError } from '../../errors.ts';
+import type { ParseData } from '../../parse/index.ts';
+import type { CrawlJobRecord, CrawlJobStore, CrawlStatus } from '../../store/crawl-jobs.ts';
+import type { CrawlQueue } from './queue.ts';
+import { parseCrawlRequest, serializeCrawlRequest } from './request.ts';
+import type { CrawlProgress } from './runner.ts';
+
+export const CRAWL_RESULT_TTL_MS = 24 * 60 * 60 * 1000;
+export const CRAWL_PAGE_DEFAULT = 100;
+export const CRAWL_PAGE_MAX = 1000;
+/** A status page holds about this much JSON at most (Firecrawl pages at 10 MB). */
+export const CRAWL_PAGE_MAX_BYTES = 10 * 1024 * 1024;
+const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+
+export interface CrawlStatusPage {
+  status: CrawlStatus;
+  total: number;
+  completed: number;
+  creditsUsed: number;
+  expiresAt: string;
+  /** The skip of the next page of `data`, when there is one. */
+  nextSkip?: number;
+  data: ParseData[];
+  /** Why a failed job failed. */
+  error?: string;
+}
+
+export interface CrawlErrors {
+  errors: { id: string; url: string; error: string; timestamp: string }[];
+  robotsBlocked: string[];
+}
+
+export interface ActiveCrawl {
+  id: string;
+  url: string;
+  options: Record<string, unknown>;
+}
+
+export interface CrawlService {
+  start(owner: string, body: unknown): Promise<{ id: string }>;
+  status(owner: string, id: string, page?: { skip?: number; limit?: number }): Promise<CrawlStatusPage>;
+  cancel(owner: string, id: string): Promise<CrawlStatus>;
+  errors(owner: string, id: string): Promise<CrawlErrors>;
+  active(owner: string): Promise<ActiveCrawl[]>;
+  /** Progress of a job as pages finish; returns the unsubscribe function. */
+  onProgress(id: string, listener: (progress: CrawlProgress) => void): () => void;
+  /** Jobs left `scraping` by a previous process go back on the queue. */
+  resumeUnfinished(): Promise<number>;
+  /** Deletes expired jobs now; returns how many. */
+  sweepExpired(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export interface CrawlServiceDeps {
+  store: CrawlJobStore;
+  queue: CrawlQueue;
+  /** The runner reports progress here (runner deps.onProgress → hub.emit). */
+  progress: CrawlProgressHub;
+  resultTtlMs?: number;
+  onSweepError?: (err: unknown) => void;
+}
+
+export class CrawlProgressHub {
+  readonly #emitter = new EventEmitter();
+  constructor() {
+    this.#emitter.setMaxListeners(0);
+  }
+  emit(progress: CrawlProgress): void {
+    this.#emitter.emit(progress.jobId, progress);
+  }
+  subscribe(id: string, listener: (progress: CrawlProgress) => void): () => void {
+    this.#emitter.on(id, listener);
+    return () => this.#emitter.off(id, listener);
+  }
+}
+
+function notFound(): ServiceError {
+  return new ServiceError('NOT_FOUND', 'No crawl job with this id for your team. Results are kept 24 hours after a crawl finishes.');
+}
+
+const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export function createCrawlService(deps: CrawlServiceDeps): CrawlService {
+  const ttl = deps.resultTtlMs ?? CRAWL_RESULT_TTL_MS;
+
+  const owned = async (owner: string, id: string): Promise<CrawlJobRecord> => {
+    if (!ID_PATTERN.test(id)) throw notFound();
+    const job = await deps.store.getCrawlJob(id);
+    if (!job || job.owner !== owner) throw notFound();
+    if (job.status !== 'scraping' && Date.parse(job.expiresAt) < Date.now()) throw notFound();
+    return job;
+  };
+
+  const sweepExpired = () => deps.store.deleteExpiredCrawlJobs(new Date());
+  const sweeper = setInterval(() => {
+    sweepExpired().catch((err: unknown) => deps.onSweepError?.(err));
+  }, SWEEP_INTERVAL_MS);
+  sweeper.unref();
+
+  return {
+    async start(owner, body) {
+      const request = parseCrawlRequest(body);
+      const id = randomUUID();
+      await deps.store.createCrawlJob({
+        id,
+        owner,
+        url: request.url,
+        options: serializeCrawlRequest(request),
+        // Pushed to finish + TTL when the job ends.
+        expiresAt: new Date(Date.now() + ttl),
+      });
+      await deps.queue.enqueue(id);
+      return { id };
+    },
+
+    async status(owner, id, page = {}) {
+      const job = await owned(owner, id);
+      const counts = await deps.store.crawlCounts(id);
+      const skip = Math.max(0, Math.floor(page.skip ?? 0));
+      const limit = Math.min(CRAWL_PAGE_MAX, Math.max(1, Math.floor(page.limit ?? CRAWL_PAGE_DEFAULT)));
+      const results = await deps.store.crawlResults(id, skip, limit, CRAWL_PAGE_MAX_BYTES);
+      return {
+        status: job.status,
+        total: counts.queued + counts.running + counts.done + counts.failed,
+        completed: counts.done,
+        creditsUsed: counts.done,
+        expiresAt: job.expiresAt,
+        ...(results.nextSkip !== undefined ? { nextSkip: results.nextSkip } : {}),
+        data: results.items.map((text) => JSON.parse(text) as ParseData),
+        ...(job.error ? { error: job.error } : {}),
+      };
+    },
+
+    async cancel(owner, id) {
+      const job = await owned(owner, id);
+      if (job.status !== 'scraping') return job.status;
+      await deps.store.finishCrawlJob(id, 'cancelled', null, new Date(Date.now() + ttl));
+      await deps.queue.cancel(id);
+      return 'cancelled';
+    },
+
+    async errors(owner, id) {
+      await owned(owner, id);
+      return { errors: await deps.store.crawlErrors(id), robotsBlocked: await deps.store.robotsBlockedUrls(id) };
+    },
+
+    async active(owner) {
+      const jobs = await deps.store.listCrawlJobs({ owner, status: 'scraping' });
+      return jobs.map((j) => ({ id: j.id, url: j.url, options: JSON.parse(j.options) as Record<string, unknown> }));
+    },
+
+    onProgress(id, listener) {
+      return deps.progress.subscribe(id, listener);
+    },
+
+    async resumeUnfinished() {
+      const jobs = await deps.store.listCrawlJobs({ status: 'scraping' });
+      for (const j of jobs) await deps.queue.enqueue(j.id);
+      return jobs.length;
+    },
+
+    sweepExpired,
+
+    async close() {
+      clearInterval(sweeper);
+      await deps.queue.close();
+    },
+  };
+}

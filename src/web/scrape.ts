@@ -1,0 +1,93 @@
+/**
+ * scrape(): fetch a URL through the SSRF-protected Fetcher, tell what the body is, and run the
+ * SAME parse runner as `POST /v2/parse` on it. The response is the parse data object
+ * (interface-v2 "POST /v2/scrape": "the same data object as parse"), with the fetch's facts in
+ * `metadata`: `sourceURL` the requested URL, `url` the final URL after redirects, `statusCode`,
+ * `contentType` as the server sent it, and `error` when the server answered 4xx/5xx (the page is
+ * still parsed when it can be, as Firecrawl does).
+ */
+import http from 'node:http';
+import { isServiceError } from '../errors.ts';
+import type { ParseRunner } from '../limits/runner.ts';
+import type { Progress } from '../parse/document.ts';
+import type { ParseData } from '../parse/index.ts';
+import type { Fetcher, FetchResponse } from './fetch/types.ts';
+import { APP_SHELL_WARNING, documentFilename, looksLikeAppShell } from './scrape-content.ts';
+import { ignoredFieldWarnings, refuseUnsupportedScrapeFeatures, toParseOptions, type ScrapeOptions, type ScrapeRequest } from './scrape-options.ts';
+
+export interface ScrapeDeps {
+  fetcher: Fetcher;
+  runner: ParseRunner;
+}
+
+export interface ScrapeContext {
+  /** Aborted when the client goes away or cancels. */
+  signal?: AbortSignal;
+  onProgress?: (progress: Progress) => void;
+}
+
+/** The least time left for parsing after a slow fetch, so a late body still gets a chance. */
+const MIN_PARSE_MS = 1000;
+
+function upstreamError(res: FetchResponse): string | undefined {
+  if (res.status < 400) return undefined;
+  return `The server answered ${res.status}${http.STATUS_CODES[res.status] ? ` ${http.STATUS_CODES[res.status]}` : ''} for ${res.url}.`;
+}
+
+function requestHeaders(options: ScrapeOptions): Record<string, string> {
+  const headers: Record<string, string> = { ...options.headers };
+  const hasLanguage = Object.keys(headers).some((h) => h.toLowerCase() === 'accept-language');
+  const languages = options.location?.languages;
+  if (!hasLanguage && languages && languages.length > 0) {
+    // RFC 9110 §12.5.4: the first language preferred, the rest with falling weights.
+    headers['accept-language'] = languages.map((l, i) => (i === 0 ? l : `${l};q=${Math.max(0.1, 1 - i * 0.1).toFixed(1)}`)).join(', ');
+  }
+  return headers;
+}
+
+function addWarnings(data: ParseData, warnings: string[]): void {
+  if (warnings.length === 0) return;
+  data.warning = [data.warning, ...warnings].filter(Boolean).join(' ');
+}
+
+export async function scrape(request: ScrapeRequest, deps: ScrapeDeps, ctx: ScrapeContext = {}): Promise<ParseData> {
+  refuseUnsupportedScrapeFeatures(request);
+  const started = Date.now();
+  const res = await deps.fetcher.fetch({
+    url: request.url,
+    headers: requestHeaders(request),
+    timeoutMs: request.timeout,
+    skipTlsVerification: request.skipTlsVerification,
+    ...(request.proxy === 'basic' || request.proxy === 'auto' ? { proxy: request.proxy } : {}),
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  });
+  const error = upstreamError(res);
+  const facts = {
+    sourceURL: request.url,
+    url: res.url,
+    statusCode: res.status,
+    contentType: res.contentType ?? 'application/octet-stream',
+  };
+  const warnings = ignoredFieldWarnings(request);
+
+  let data: ParseData;
+  try {
+    const filename = documentFilename(res.url, res.contentType, res.body);
+    const remaining = Math.max(MIN_PARSE_MS, request.timeout - (Date.now() - started));
+    data = await deps.runner(
+      { bytes: res.body, filename, ...(res.contentType ? { contentType: res.contentType } : {}), sourceURL: request.url, url: res.url, statusCode: res.status },
+      toParseOptions(request, remaining),
+      { ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}) },
+    );
+    if (filename.endsWith('.html') || filename.endsWith('.htm')) {
+      if (looksLikeAppShell(res.body)) warnings.push(APP_SHELL_WARNING);
+    }
+  } catch (err) {
+    // An error page folio cannot read (an empty 404, a JSON 500) is still an answer about the URL.
+    if (error === undefined || !isServiceError(err) || !['UNSUPPORTED_FILE_TYPE', 'CORRUPT_FILE'].includes(err.code)) throw err;
+    data = { markdown: '', metadata: { ...facts, language: null } };
+  }
+  data.metadata = { ...data.metadata, ...facts, ...(error ? { error } : {}) };
+  addWarnings(data, warnings);
+  return data;
+}

@@ -1,0 +1,75 @@
+/**
+ * A crawl survives a service restart: the service is stopped while the job is scraping, a new
+ * one starts on the same DATA_DIR, resumes the job from its stored frontier and finishes it,
+ * each page scraped into the results once. The parse runs in-process (no worker pool to warm up
+ * twice): what is under test is the job's persistence, not the pool.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Firecrawl from '@mendable/firecrawl-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../auth/api-keys.ts';
+import { startService, type Service } from '../../src/cli/serve.ts';
+import { loadConfig } from '../../src/config.ts';
+import { inProcessRunner } from '../../src/limits/runner.ts';
+import { createLogger } from '../../src/log.ts';
+import { startSite, type TestSite } from './site.ts';
+
+let site: TestSite;
+let dataDir: string;
+const services: Service[] = [];
+
+async function start(): Promise<Service> {
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', FOLIO_MAX_CONCURRENT_PARSES: '2', FOLIO_FETCH_ALLOW: site.hostPort });
+  const service = await startService(config, { logger: createLogger({ level: 'silent' }), graceMs: 2000, runner: inProcessRunner() });
+  services.push(service);
+  return service;
+}
+
+beforeAll(async () => {
+  site = await startSite({ pages: 10 });
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-crawl-restart-'));
+});
+afterAll(async () => {
+  for (const s of services) await s.shutdown();
+  await site.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('crawl across a restart', () => {
+  it('finishes a job that was scraping when the service stopped', async () => {
+    const first = await start();
+    const key = generateApiKey();
+    const team = await first.store.ensureTeam('restart-team');
+    await first.store.createApiKey({ teamId: team.id, keyHash: hashApiKey(key), prefix: apiKeyDisplayPrefix(key) });
+
+    // A delay of 0.2 s per page keeps the job running long enough to stop it midway.
+    const { id } = await new Firecrawl({ apiKey: key, apiUrl: first.url }).startCrawl(`${site.url}/`, { delay: 0.2, limit: 30 });
+    const firstClient = new Firecrawl({ apiKey: key, apiUrl: first.url });
+    let before = await firstClient.getCrawlStatus(id);
+    while (before.completed < 3) {
+      await new Promise((r) => setTimeout(r, 50));
+      before = await firstClient.getCrawlStatus(id);
+    }
+    await first.shutdown();
+    expect(before.status).toBe('scraping');
+
+    const second = await start();
+    const client = new Firecrawl({ apiKey: key, apiUrl: second.url });
+    let job = await client.getCrawlStatus(id);
+    expect(job.status).toBe('scraping');
+    expect(job.completed).toBeGreaterThanOrEqual(3);
+    const until = Date.now() + 30_000;
+    while (job.status === 'scraping' && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 100));
+      job = await client.getCrawlStatus(id);
+    }
+    expect(job.status).toBe('completed');
+    const urls = job.data.map((d) => d.metadata?.sourceURL ?? '');
+    expect(new Set(urls).size).toBe(urls.length);
+    for (let n = 1; n <= 10; n++) expect(urls).toContain(`${site.url}/pages/${n}.html`);
+    expect(urls).toContain(`${site.url}/article.html`);
+    expect(job.completed).toBe(urls.length);
+  });
+});

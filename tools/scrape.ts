@@ -1,0 +1,96 @@
+/**
+ * The `scrape` tool: a public URL → clean markdown, through the same scrape() as
+ * `POST /v2/scrape` (interface-v2 "What the service does": scrape for public URLs, parse for
+ * local or non-public files). Keyless: the spec lists Scrape among the tools open without a
+ * credential. `maxChars`/`offset` slice the markdown, because long pages overflow a client's
+ * limits; a continuation re-scrapes the URL (nothing is kept between calls).
+ */
+import { z } from 'zod';
+import type { ParseRunner } from '../src/limits/runner.ts';
+import type { ParseData } from '../src/parse/index.ts';
+import { PARSE_FORMAT_TYPES } from '../src/parse/options.ts';
+import type { Fetcher } from '../src/web/fetch/types.ts';
+import { scrape } from '../src/web/scrape.ts';
+import { ScrapeRequestSchema, type ScrapeRequest } from '../src/web/scrape-options.ts';
+import { defineTool, type AnyToolDefinition, type ToolResult } from './types.ts';
+
+export const DEFAULT_MAX_CHARS = 40_000;
+export const MAX_MAX_CHARS = 1_000_000;
+
+export interface ScrapeToolDeps {
+  fetcher: Fetcher;
+  runner: ParseRunner;
+}
+
+/** The formats this build produces (summary and json are refused by the core until they exist). */
+const OFFERED_FORMATS = PARSE_FORMAT_TYPES.filter((t) => t !== 'json' && t !== 'summary');
+
+const shape = ScrapeRequestSchema.shape;
+
+export const ScrapeToolInputSchema = ScrapeRequestSchema.extend({
+  url: shape.url.describe('The public http(s) URL to scrape: a web page or a document (PDF, DOCX, XLSX …).'),
+  formats: shape.formats.meta({
+    description: 'Outputs to return; default ["markdown"].',
+    items: {
+      anyOf: [
+        { type: 'string', enum: [...OFFERED_FORMATS] },
+        { type: 'object', properties: { type: { type: 'string', enum: [...OFFERED_FORMATS] } }, required: ['type'] },
+      ],
+    },
+  }),
+  maxChars: z
+    .number()
+    .int()
+    .min(100)
+    .max(MAX_MAX_CHARS)
+    .default(DEFAULT_MAX_CHARS)
+    .describe('Most characters of markdown returned by this call; call again with `offset` for the rest.'),
+  offset: z.number().int().min(0).default(0).describe('Character offset in the markdown to start from (continuation).'),
+});
+
+export type ScrapeToolInput = z.output<typeof ScrapeToolInputSchema>;
+
+/** The markdown slice, a continuation note when more remains, and any warning. */
+export function scrapeToolResult(data: ParseData, url: string, offset: number, maxChars: number): ToolResult {
+  const markdown = data.markdown;
+  const lines: string[] = [];
+  let structured: Record<string, unknown> = { ...data };
+  if (markdown !== undefined) {
+    const end = Math.min(markdown.length, offset + maxChars);
+    lines.push(markdown.slice(offset, end));
+    structured = { ...data, markdown: markdown.slice(offset, end) };
+    if (end < markdown.length) {
+      structured.continuation = { offset, returnedChars: end - offset, totalChars: markdown.length, nextOffset: end };
+      lines.push(
+        `\n---\n[folio continuation] Characters ${offset}–${end} of ${markdown.length} shown. To read on, call \`scrape\` with {"url": ${JSON.stringify(url)}, "offset": ${end}} and the same options (the page is fetched again).`,
+      );
+    } else if (offset > 0 && offset >= markdown.length) {
+      lines.push(`[folio] offset ${offset} is past the end of the markdown (${markdown.length} characters).`);
+    }
+  } else {
+    lines.push(JSON.stringify({ ...data }, null, 2).slice(0, maxChars));
+  }
+  if (data.metadata.error) lines.push(`\n[folio] ${String(data.metadata.error)}`);
+  if (data.warning) lines.push(`\n[folio warning] ${data.warning}`);
+  return { text: lines.join('\n'), structured };
+}
+
+export function scrapeTool(deps: ScrapeToolDeps): AnyToolDefinition {
+  return defineTool({
+    name: 'scrape',
+    title: 'Scrape a URL',
+    description:
+      'Fetch one public web page or online document (PDF, DOCX, XLSX, …) by URL and return its content as clean markdown (optionally html, rawHtml, links, images). Use it for URLs reachable on the public internet; for a local file or one that is not publicly reachable, use `parse` instead. Pages that need JavaScript to render are not supported yet. Long results are cut at `maxChars`; call again with `offset` to read on.',
+    inputSchema: ScrapeToolInputSchema,
+    annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
+    keyless: true,
+    async run(input, ctx) {
+      const { maxChars, offset, ...request } = input;
+      const data = await scrape(request as ScrapeRequest, deps, {
+        signal: ctx.signal,
+        onProgress: (p) => ctx.progress({ progress: p.done, total: p.total, message: `${p.unit} ${p.done} of ${p.total}` }),
+      });
+      return scrapeToolResult(data, request.url, offset, maxChars);
+    },
+  });
+}
