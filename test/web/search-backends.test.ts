@@ -112,11 +112,20 @@ describe('request validation', () => {
     [{ query: 'x', timeout: 300_001 }, '`timeout`: Too big: expected number to be <=300000'],
     [{ query: 'x', includeDomains: ['a.com'], excludeDomains: ['b.com'] }, '`excludeDomains`: cannot be combined with `includeDomains`; give one of them'],
     [{ query: 'x', pageSize: 3 }, '`pageSize`: unknown field (see docs/search.md for the accepted fields)'],
-    [{ query: 'x', scrapeOptions: { formats: ['markdown'], timeout: -1 } }, '`scrapeOptions.timeout`: Too small: expected number to be >=1'],
   ])('%j → 400 naming the field', async (body, message) => {
     const res = await postSearch(none, body);
     expect(res.status).toBe(400);
     expect(res.json).toEqual({ success: false, code: 'BAD_REQUEST', error: `Invalid search request: ${message}` });
+  });
+
+  it('scrapeOptions are validated as scrape validates them', async () => {
+    const bad = await postSearch(none, { query: 'x', scrapeOptions: { formats: ['markdown'], timeout: -1 } });
+    expect(bad.status).toBe(400);
+    expect(bad.json).toEqual({ success: false, code: 'BAD_REQUEST', error: 'Invalid `scrapeOptions`: `timeout`: Too small: expected number to be >=1' });
+    const browser = await postSearch(none, { query: 'x', scrapeOptions: { formats: ['screenshot'] } });
+    expect(browser.status).toBe(400);
+    expect(browser.json.code).toBe('NOT_YET_SUPPORTED');
+    expect(String(browser.json.error)).toContain("'screenshot'");
   });
 
   it('a body that is not JSON, or not an object, is a 400', async () => {

@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import { ServiceError } from '../../errors.ts';
-import { formatIssuePath, MAX_TIMEOUT_MS, ParseOptionsSchema } from '../../parse/options.ts';
+import { formatIssuePath, MAX_TIMEOUT_MS } from '../../parse/options.ts';
+import { parseScrapeOptions, type ScrapeOptions } from '../scrape-options.ts';
 import { parseTbs, type TimeFilter } from './tbs.ts';
 
 export const SEARCH_SOURCES = ['web', 'news', 'images'] as const;
@@ -34,9 +35,6 @@ const Hostname = z
   .min(1)
   .max(253)
   .regex(/^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*\.?$/i, 'must be a host name such as example.com');
-
-/** `scrapeOptions`: the scrape options applied to each web result (formats, onlyMainContent, …). */
-export const SearchScrapeOptionsSchema = ParseOptionsSchema;
 
 /** The request's fields (no cross-field rules), for doors that add their own (the MCP tool's maxChars). */
 export const SearchRequestShape = {
@@ -91,7 +89,8 @@ export const SearchRequestSchema = z.strictObject(SearchRequestShape).superRefin
 
 type RawSearchRequest = z.output<typeof SearchRequestSchema>;
 export type SearchRequestInput = z.input<typeof SearchRequestSchema>;
-export type SearchScrapeOptions = z.output<typeof SearchScrapeOptionsSchema>;
+/** `scrapeOptions`: the scrape options applied to each web result (formats, onlyMainContent, …). */
+export type SearchScrapeOptions = ScrapeOptions;
 
 /** A validated request, normalised for the search operation. */
 export interface SearchRequest {
@@ -147,10 +146,10 @@ function normalise(raw: RawSearchRequest): SearchRequest {
   if (raw.lang !== undefined) out.lang = raw.lang;
   // Firecrawl scrapes results only when formats are asked for: `scrapeOptions: {}` scrapes nothing.
   if (raw.scrapeOptions !== undefined) {
-    const scrape = SearchScrapeOptionsSchema.safeParse(raw.scrapeOptions);
-    if (!scrape.success) throw badRequest(scrape.error.issues.map((i) => ({ ...i, path: ['scrapeOptions', ...i.path] })));
+    // Validated like scrape's own options (400 naming the field; NOT_YET_SUPPORTED for browser-only ones).
+    const scrape = parseScrapeOptions(raw.scrapeOptions);
     const formats = raw.scrapeOptions.formats;
-    if (Array.isArray(formats) && formats.length > 0) out.scrapeOptions = scrape.data;
+    if (Array.isArray(formats) && formats.length > 0) out.scrapeOptions = scrape;
   }
   return out;
 }
