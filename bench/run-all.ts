@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const tsx = path.join(here, '..', 'node_modules', '.bin', 'tsx');
-const benches = ['html-markdown.ts', 'docx.ts', 'server.ts'];
+const benches = ['html-markdown.ts', 'docx.ts', 'server.ts', 'scrape.ts', 'crawl.ts', 'mcp.ts'];
 const passThrough = process.argv.slice(2);
 
 let failed = 0;

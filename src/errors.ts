@@ -28,6 +28,8 @@ export const ERROR_STATUS = {
   /** An outbound URL refused by the SSRF rules (private, loopback, metadata address; non-http scheme). */
   URL_BLOCKED: 403,
   NOT_FOUND: 404,
+  /** A request body over its limit (the tool server's 4 MB JSON-RPC bodies). */
+  PAYLOAD_TOO_LARGE: 413,
   /** The parse ran past its `timeout`. */
   SCRAPE_TIMEOUT: 408,
   /** Rate or concurrency limit exceeded. */

@@ -1,5 +1,5 @@
 /**
- * CLI dispatch: `folio serve | keys … | parse … | help`. Exit codes: 0 ok, 1 failure, 2 usage.
+ * CLI dispatch: `folio serve | mcp | keys … | parse … | help`. Exit codes: 0 ok, 1 failure, 2 usage.
  * Each command's module is loaded only when it runs: `keys` does not pay for the parsers.
  */
 import { loadConfig, type Config } from '../config.ts';
@@ -13,6 +13,8 @@ export async function runCli(argv: string[], io: CliIo, configure: () => Config 
       case 'serve':
         if (args.length > 0) throw new UsageError(`serve takes no arguments (configure it with PORT, HOST, DATA_DIR)`);
         return await (await import('./serve.ts')).runServe(configure());
+      case 'mcp':
+        return await (await import('./mcp.ts')).runMcp(args, configure());
       case 'keys':
         return await (await import('./keys.ts')).runKeys(args, configure(), io);
       case 'tokens':

@@ -2,6 +2,10 @@ export const USAGE = `Usage: folio <command> [options]
 
 Commands:
   serve                                   Start the HTTP server (POST /v2/parse, GET /health).
+  mcp                                     Serve the MCP tools over stdio for a local client (stdout
+                                          carries protocol messages only; logs go to stderr). parse
+                                          reads files under the client's roots, else FOLIO_ALLOWED_DIRS,
+                                          else the working directory. See docs/mcp-stdio.md.
   keys create --team <name>               Create an API key for a team (the team is created if
                                           needed). Prints only the key; it is shown once.
   keys list [--json]                      List API keys: id, team, key prefix, created, last used,
@@ -25,7 +29,8 @@ Commands:
   help                                    Show this text.
 
 Environment: PORT (3002), HOST (127.0.0.1), DATA_DIR (./data), LOG_LEVEL (info),
-  FOLIO_MAX_CONCURRENT_PARSES, FOLIO_MAX_QUEUED_PARSES, FOLIO_PARSE_WORKER_MEMORY_MB.
+  FOLIO_MAX_CONCURRENT_PARSES, FOLIO_MAX_QUEUED_PARSES, FOLIO_PARSE_WORKER_MEMORY_MB;
+  for mcp: FOLIO_ALLOWED_DIRS, FOLIO_API_URL and FOLIO_API_KEY (parse on that folio server).
 
 Exit codes: 0 success, 1 failure, 2 usage error.
 `;

@@ -9,6 +9,7 @@
  *   POST /v2/scrape   API key required; JSON {url, …options} → scrape (src/web/scrape.ts)
  *   POST /v2/map, /v2/crawl…  API key required; map and crawl (routes/map.ts, routes/crawl.ts)
  *   POST /v2/search   API key required; JSON → web/news/images search (docs/search.md)
+ *   /v2/mcp, /v2/mcp-oauth, /{API_KEY}/v2/mcp   the MCP tool server (src/mcp/http.ts)
  *   anything else     404 { success: false, code: 'NOT_FOUND', error }
  */
 import express, { type Express } from 'express';
@@ -31,14 +32,15 @@ import type { CrawlService } from '../web/crawl/index.ts';
 import type { Fetcher } from '../web/fetch/types.ts';
 import type { SearchOperation } from '../web/search/index.ts';
 import type { ParseRunner } from '../limits/runner.ts';
+import { mcpRoutes } from '../mcp/http.ts';
+import type { KeylessUsageStore } from '../store/keyless-usage.ts';
 import type { UploadRefs } from '../uploads/service.ts';
-
 export interface AppDeps {
   config: Config;
   /** Base URLs clients are told (upload URLs, OAuth metadata, 401 challenges). */
   urls: PublicUrls;
   /** Where API keys are looked up (the store). */
-  keys: ApiKeyDirectory;
+  keys: ApiKeyDirectory & KeylessUsageStore;
   /** Runs parse(): the worker pool in `serve`. */
   runner: ParseRunner;
   logger: Logger;
@@ -73,6 +75,23 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(wellKnownRoutes({ urls: deps.urls, documentationUrl: deps.config.resourceDocumentationUrl, signingKeys: deps.signingKeys }));
   app.put('/v2/uploads/:token', receiveUploadRoute(deps.uploads));
+
+  // Before the API-key middleware: /v2/mcp has keyless callers and its own auth paths.
+  app.use(
+    mcpRoutes({
+      config: deps.config,
+      urls: deps.urls,
+      keys: deps.keys,
+      runner: deps.runner,
+      logger: deps.logger,
+      ...(deps.tokens ? { tokens: deps.tokens } : {}),
+      uploads: deps.uploads,
+      fetcher: deps.fetcher,
+      ...(deps.crawls ? { crawls: deps.crawls } : {}),
+      // The tool is listed only when a backend is configured (HTTP answers 503 saying what to set).
+      ...(deps.search.backends.length > 0 ? { search: deps.search } : {}),
+    }),
+  );
 
   app.use(
     '/v2',

@@ -61,6 +61,23 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 4,
+    description: 'keyless /v2/mcp daily usage by hashed client, and the hashing secret',
+    sql: `
+      CREATE TABLE keyless_usage (
+        client  TEXT NOT NULL,
+        day     TEXT NOT NULL,
+        calls   INTEGER NOT NULL,
+        PRIMARY KEY (client, day)
+      );
+      CREATE TABLE keyless_secret (
+        id          INTEGER PRIMARY KEY CHECK (id = 1),
+        secret      TEXT NOT NULL,
+        created_at  TEXT NOT NULL
+      );
+    `,
+  },
+  {
     version: 5,
     description: 'crawl jobs, their URL frontier and results',
     sql: `

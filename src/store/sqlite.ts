@@ -12,6 +12,7 @@ import { sqliteCrawlJobStore } from './crawl-jobs.ts';
 import { sqliteOAuthStore } from './oauth.ts';
 import type { ApiKeyRecord, NewApiKey, Store, Team } from './types.ts';
 import { sqliteUploadRefStore } from './upload-refs.ts';
+import { keylessUsageStore } from './keyless-usage.ts';
 
 export const DB_FILENAME = 'folio.db';
 
@@ -59,10 +60,12 @@ function migrate(db: Database.Database, migrations: readonly Migration[]): void 
     description TEXT NOT NULL,
     applied_at  TEXT NOT NULL
   )`);
-  const current = (db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations').get() as { v: number }).v;
+  // Each missing version is applied, not only those above the highest: a database made by a
+  // build that had migration N+1 but not yet N (parallel branches) still gets N.
+  const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
   const record = db.prepare('INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)');
   for (const m of migrations) {
-    if (m.version <= current) continue;
+    if (applied.has(m.version)) continue;
     // IMMEDIATE: two processes opening a fresh database do not both apply the same migration.
     db.transaction(() => {
       const again = (db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(m.version) as unknown) !== undefined;
@@ -120,6 +123,7 @@ export function openSqliteStore(dataDir: string): SqliteStore {
     ...sqliteCrawlJobStore(db),
     ...sqliteOAuthStore(db),
     ...sqliteUploadRefStore(db),
+    ...keylessUsageStore(db),
     async ensureTeam(name) {
       return ensureTeam.immediate(name);
     },

@@ -7,6 +7,7 @@
  * prefix, both computed by `auth/api-keys.ts`.
  */
 import type { CrawlJobStore } from './crawl-jobs.ts';
+import type { KeylessUsageStore } from './keyless-usage.ts';
 import type { OAuthStore } from './oauth.ts';
 import type { UploadRefStore } from './upload-refs.ts';
 
@@ -36,7 +37,7 @@ export interface NewApiKey {
   prefix: string;
 }
 
-export interface Store extends OAuthStore, UploadRefStore, CrawlJobStore {
+export interface Store extends OAuthStore, UploadRefStore, KeylessUsageStore, CrawlJobStore {
   /** The team with this name, created when it does not exist yet. */
   ensureTeam(name: string): Promise<Team>;
   findTeamByName(name: string): Promise<Team | undefined>;

@@ -55,7 +55,7 @@ describe('health and routing', () => {
 
   it('unknown routes are 404 NOT_FOUND', async () => {
     expectError(await request(`${service.url}/nope`), 404, 'NOT_FOUND');
-    expectError(await request(`${service.url}/v2/crawl`, { method: 'POST', headers: { authorization: `Bearer ${service.key}` } }), 404, 'NOT_FOUND');
+    expectError(await request(`${service.url}/v2/agent`, { method: 'POST', headers: { authorization: `Bearer ${service.key}` } }), 404, 'NOT_FOUND');
     expectError(await request(`${service.url}/v2/parse`, { headers: { authorization: `Bearer ${service.key}` } }), 404, 'NOT_FOUND');
   });
 });

@@ -50,6 +50,16 @@ describe('database', () => {
     expect(await store.listApiKeys()).toHaveLength(1);
   });
 
+  it('applies a migration that is missing below the highest applied one (branches landing out of order)', async () => {
+    // A database made by a build that had migration 3 but not yet 2.
+    store.db.exec('DROP TABLE upload_refs; DELETE FROM schema_migrations WHERE version = 2');
+    await store.close();
+    store = openSqliteStore(dir);
+    const rows = store.db.prepare('SELECT version FROM schema_migrations ORDER BY version').all();
+    expect(rows).toEqual(MIGRATIONS.map((m) => ({ version: m.version })));
+    expect(store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'upload_refs'").get()).toEqual({ name: 'upload_refs' });
+  });
+
   it('refuses a key for a team that does not exist (foreign key)', async () => {
     await expect(store.createApiKey({ teamId: 'team_missing', keyHash: hashApiKey(generateApiKey()), prefix: 'folio_abcdef' })).rejects.toThrow(/FOREIGN KEY/);
   });

@@ -33,8 +33,13 @@ export function searchBackendsFromConfig(config: Pick<Config, 'searxngEndpoint' 
 }
 
 /** One call for the doors: validates the body (400 naming the field), then searches. */
-export type SearchOperation = (body: unknown, run?: { signal?: AbortSignal }) => Promise<SearchResponse>;
+export interface SearchOperation {
+  (body: unknown, run?: { signal?: AbortSignal }): Promise<SearchResponse>;
+  /** The configured backends' names, in order; empty → every call is NOT_CONFIGURED. */
+  readonly backends: readonly string[];
+}
 
 export function createSearch(deps: SearchDeps): SearchOperation {
-  return (body, run = {}) => runSearch(parseSearchRequest(body), deps, run);
+  const operation = (body: unknown, run: { signal?: AbortSignal } = {}) => runSearch(parseSearchRequest(body), deps, run);
+  return Object.assign(operation, { backends: Object.freeze(deps.backends.map((b) => b.name)) });
 }

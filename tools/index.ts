@@ -1,0 +1,58 @@
+/**
+ * The tool registry: every MCP tool, built from the services it needs. Streamable HTTP
+ * (src/mcp/http.ts) and stdio build it once at start and hand the list to createMcpServer.
+ * A tool is present when the service it is thin over is: `parse` always; `scrape` and `map`
+ * with an outbound fetcher; `search` with a search service; `crawl` and `crawl_status` with
+ * the crawl service.
+ */
+import type { ParseRunner } from '../src/limits/runner.ts';
+import type { LocalFileReader, UploadRefService } from '../src/uploads/types.ts';
+import type { CrawlService } from '../src/web/crawl/index.ts';
+import type { Fetcher } from '../src/web/fetch/types.ts';
+import type { SearchOperation } from '../src/web/search/index.ts';
+import { createCrawlStatusTool } from './crawl-status.ts';
+import { createCrawlTool } from './crawl.ts';
+import { createMapTool } from './map.ts';
+import { parseTool } from './parse.ts';
+import { ParseResultStore } from './parse-results.ts';
+import { scrapeTool } from './scrape.ts';
+import { createSearchTool } from './search.ts';
+import type { AnyToolDefinition } from './types.ts';
+
+export interface ToolDeps {
+  runner: ParseRunner;
+  /** Remote servers: the upload command → uploadRef round trip for `parse{filePath}`. */
+  uploads?: UploadRefService;
+  /** The stdio server on the caller's machine: `parse{filePath}` reads the file directly. */
+  localFiles?: LocalFileReader;
+  /** Results kept for `parse{resultId, offset}`; a fresh in-memory store when absent. */
+  results?: ParseResultStore;
+  /** The SSRF-protected outbound fetcher: `scrape` and `map`. */
+  fetcher?: Fetcher;
+  /** Crawl jobs: `crawl` and `crawl_status`. */
+  crawls?: CrawlService;
+  /** The search operation: `search`. */
+  search?: SearchOperation;
+}
+
+export function buildTools(deps: ToolDeps): AnyToolDefinition[] {
+  const results = deps.results ?? new ParseResultStore();
+  const tools: AnyToolDefinition[] = [
+    parseTool({
+      runner: deps.runner,
+      results,
+      ...(deps.uploads ? { uploads: deps.uploads } : {}),
+      ...(deps.localFiles ? { localFiles: deps.localFiles } : {}),
+    }),
+  ];
+  if (deps.fetcher) {
+    tools.push(scrapeTool({ fetcher: deps.fetcher, runner: deps.runner }));
+    tools.push(createMapTool({ fetcher: deps.fetcher }));
+  }
+  if (deps.search) tools.push(createSearchTool(deps.search));
+  if (deps.crawls) {
+    tools.push(createCrawlTool({ crawls: deps.crawls }));
+    tools.push(createCrawlStatusTool({ crawls: deps.crawls }));
+  }
+  return tools;
+}
