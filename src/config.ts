@@ -65,6 +65,8 @@ const EnvSchema = z.object({
   /** Search backends: SearXNG's JSON API first, Brave Search second. */
   SEARXNG_ENDPOINT: optionalUrl,
   BRAVE_API_KEY: z.string().min(1).optional(),
+  /** Brave Search API base (…/res/v1); overridable for a proxy or a test double. */
+  BRAVE_SEARCH_URL: z.url({ protocol: /^https?$/ }).default('https://api.search.brave.com/res/v1'),
   /** Crawl pages fetched at once per server (a job's maxConcurrency is capped by it). */
   FOLIO_CRAWL_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
 });
@@ -103,6 +105,8 @@ export interface Config {
   readonly fetchProxy: string | undefined;
   readonly searxngEndpoint: string | undefined;
   readonly braveApiKey: string | undefined;
+  /** Without a trailing slash. */
+  readonly braveSearchUrl: string;
   readonly crawlConcurrency: number;
 }
 
@@ -159,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fetchProxy: e.FOLIO_FETCH_PROXY,
     searxngEndpoint: trimSlash(e.SEARXNG_ENDPOINT),
     braveApiKey: e.BRAVE_API_KEY,
+    braveSearchUrl: e.BRAVE_SEARCH_URL.replace(/\/+$/, ''),
     crawlConcurrency: e.FOLIO_CRAWL_CONCURRENCY,
   });
 }

@@ -9,12 +9,14 @@ import type { ParseRunner } from '../src/limits/runner.ts';
 import type { LocalFileReader, UploadRefService } from '../src/uploads/types.ts';
 import type { CrawlService } from '../src/web/crawl/index.ts';
 import type { Fetcher } from '../src/web/fetch/types.ts';
+import type { SearchOperation } from '../src/web/search/index.ts';
 import { createCrawlStatusTool } from './crawl-status.ts';
 import { createCrawlTool } from './crawl.ts';
 import { createMapTool } from './map.ts';
 import { parseTool } from './parse.ts';
 import { ParseResultStore } from './parse-results.ts';
 import { scrapeTool } from './scrape.ts';
+import { createSearchTool } from './search.ts';
 import type { AnyToolDefinition } from './types.ts';
 
 export interface ToolDeps {
@@ -29,6 +31,8 @@ export interface ToolDeps {
   fetcher?: Fetcher;
   /** Crawl jobs: `crawl` and `crawl_status`. */
   crawls?: CrawlService;
+  /** The search operation: `search`. */
+  search?: SearchOperation;
 }
 
 export function buildTools(deps: ToolDeps): AnyToolDefinition[] {
@@ -45,6 +49,7 @@ export function buildTools(deps: ToolDeps): AnyToolDefinition[] {
     tools.push(scrapeTool({ fetcher: deps.fetcher, runner: deps.runner }));
     tools.push(createMapTool({ fetcher: deps.fetcher }));
   }
+  if (deps.search) tools.push(createSearchTool(deps.search));
   if (deps.crawls) {
     tools.push(createCrawlTool({ crawls: deps.crawls }));
     tools.push(createCrawlStatusTool({ crawls: deps.crawls }));

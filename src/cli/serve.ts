@@ -23,6 +23,7 @@ import { createUploadRefService, type UploadRefs } from '../uploads/service.ts';
 import { createFetcher } from '../web/fetch/fetcher.ts';
 import { startCrawling } from '../web/crawl/index.ts';
 import { scrape } from '../web/scrape.ts';
+import { createSearch, searchBackendsFromConfig } from '../web/search/index.ts';
 
 /** How long in-flight requests may take to finish after a stop signal. */
 export const SHUTDOWN_GRACE_MS = 30_000;
@@ -114,6 +115,10 @@ export async function startService(config: Config, options: ServiceOptions = {})
     migrationEnd: config.oauthMigrationEnd,
     onTouchError: (err) => logger.warn({ err }, 'could not record OAuth grant use'),
   });
+  const search = createSearch({
+    backends: searchBackendsFromConfig(config),
+    scrape: (url, scrapeOptions, run) => scrape({ ...scrapeOptions, url }, { fetcher, runner }, run),
+  });
   const uploads = createUploadRefService({
     store,
     storage: createLocalDiskStorage(path.join(config.dataDir, 'uploads')),
@@ -123,7 +128,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     ...(options.now ? { now: options.now } : {}),
   });
   uploads.startSweeping({ onError: (err) => logger.warn({ err }, 'upload sweep failed') });
-  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, uploads, fetcher, crawls });
+  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, uploads, fetcher, crawls, search });
   server.on('request', app);
   server.on('checkContinue', expectContinue(app));
   logger.info({ url }, `folio listening on ${url}`);

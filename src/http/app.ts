@@ -8,6 +8,7 @@
  *   POST /v2/parse    API key required; multipart upload, or JSON {uploadRef, ...options} → parse
  *   POST /v2/scrape   API key required; JSON {url, …options} → scrape (src/web/scrape.ts)
  *   POST /v2/map, /v2/crawl…  API key required; map and crawl (routes/map.ts, routes/crawl.ts)
+ *   POST /v2/search   API key required; JSON → web/news/images search (docs/search.md)
  *   /v2/mcp, /v2/mcp-oauth, /{API_KEY}/v2/mcp   the MCP tool server (src/mcp/http.ts)
  *   anything else     404 { success: false, code: 'NOT_FOUND', error }
  */
@@ -21,6 +22,7 @@ import type { PublicUrls } from '../public-urls.ts';
 import { errorHandler, notFound } from './error-handler.ts';
 import { requestLog } from './request-log.ts';
 import { parseRoute } from './routes/parse.ts';
+import { searchRoute } from './routes/search.ts';
 import { wellKnownRoutes } from './routes/well-known.ts';
 import { createUploadTicketRoute, receiveUploadRoute } from './routes/uploads.ts';
 import { scrapeRoute } from './routes/scrape.ts';
@@ -28,6 +30,7 @@ import { mapRoutes } from './routes/map.ts';
 import { crawlRoutes } from './routes/crawl.ts';
 import type { CrawlService } from '../web/crawl/index.ts';
 import type { Fetcher } from '../web/fetch/types.ts';
+import type { SearchOperation } from '../web/search/index.ts';
 import type { ParseRunner } from '../limits/runner.ts';
 import { mcpRoutes } from '../mcp/http.ts';
 import type { KeylessUsageStore } from '../store/keyless-usage.ts';
@@ -53,6 +56,8 @@ export interface AppDeps {
   uploads: UploadRefs;
   /** The SSRF-protected outbound fetcher of the web operations. */
   fetcher: Fetcher;
+  /** The search operation over the configured backends. */
+  search: SearchOperation;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -83,6 +88,8 @@ export function createApp(deps: AppDeps): Express {
       uploads: deps.uploads,
       fetcher: deps.fetcher,
       ...(deps.crawls ? { crawls: deps.crawls } : {}),
+      // The tool is listed only when a backend is configured (HTTP answers 503 saying what to set).
+      ...(deps.search.backends.length > 0 ? { search: deps.search } : {}),
     }),
   );
 
@@ -97,6 +104,7 @@ export function createApp(deps: AppDeps): Express {
   app.post('/v2/scrape', ...scrapeRoute({ fetcher: deps.fetcher, runner: deps.runner }));
   app.use(mapRoutes({ fetcher: deps.fetcher }));
   if (deps.crawls) app.use(crawlRoutes({ crawls: deps.crawls, urls: deps.urls }));
+  app.post('/v2/search', ...searchRoute(deps.search));
 
   app.use(notFound());
   app.use(errorHandler(deps.logger));

@@ -23,6 +23,7 @@ import { buildTools } from '../../tools/index.ts';
 import type { CrawlService } from '../web/crawl/index.ts';
 import type { Fetcher } from '../web/fetch/types.ts';
 import type { AnyToolDefinition, Caller } from '../../tools/types.ts';
+import type { SearchOperation } from '../web/search/index.ts';
 import type { Config } from '../config.ts';
 import { ServiceError } from '../errors.ts';
 import { KeylessLimiter } from '../limits/keyless.ts';
@@ -52,6 +53,8 @@ export interface McpRoutesDeps {
   fetcher?: Fetcher;
   /** Crawl jobs (crawl, crawl_status tools). */
   crawls?: CrawlService;
+  /** The search operation (search tool). */
+  search?: SearchOperation;
   logger: Logger;
   /** The tool list; default `buildTools` over the services above. */
   tools?: readonly AnyToolDefinition[];
@@ -112,6 +115,7 @@ export function mcpRoutes(deps: McpRoutesDeps): Router {
       ...(deps.uploads ? { uploads: deps.uploads } : {}),
       ...(deps.fetcher ? { fetcher: deps.fetcher } : {}),
       ...(deps.crawls ? { crawls: deps.crawls } : {}),
+      ...(deps.search ? { search: deps.search } : {}),
     });
   const running = new RunningCalls();
   const limiter = new KeylessLimiter({ ratePerMinute: config.keyless.ratePerMinute, dailyQuota: config.keyless.dailyQuota, usage: deps.keys });
