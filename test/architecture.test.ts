@@ -41,6 +41,11 @@ describe('architecture', () => {
     expect(violations('tools', ['src/http', 'src/mcp', 'src/cli'])).toEqual([]);
   });
 
+  it('the web operations (scrape, search, map, crawl) and uploads do not depend on the doors or the tools', () => {
+    const doors = ['src/http', 'src/mcp', 'src/cli', 'tools'];
+    expect([...violations('src/web', doors), ...violations('src/uploads', doors)]).toEqual([]);
+  });
+
   it('auth and .well-known do not depend on the doors or the core', () => {
     const doors = ['src/http', 'src/mcp', 'src/cli', 'src/parse', 'tools'];
     expect([...violations('auth', doors), ...violations('.well-known', doors)]).toEqual([]);

@@ -3,7 +3,8 @@
  * Parses in this process, or — with FOLIO_API_URL — on that folio server's
  * /v2/parse with FOLIO_API_KEY. Logs go to stderr; stdout carries protocol messages only.
  *
- * Scrape, map and crawl run here with the same SSRF-protected fetcher as `serve`. Crawl jobs live
+ * Scrape, map, crawl (and search, when a backend is configured) run here with the same
+ * SSRF-protected fetcher as `serve`. Crawl jobs live
  * in a SQLite file in a temp directory of this process (removed when it stops): a local server
  * has no DATA_DIR to rely on (clients start it in any directory, often `/`).
  */
@@ -19,6 +20,7 @@ import { reserveStdoutForProtocol, startStdioServer } from '../mcp/stdio.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import { startCrawling } from '../web/crawl/index.ts';
 import { createFetcher } from '../web/fetch/fetcher.ts';
+import { createSearch, searchBackendsFromConfig } from '../web/search/index.ts';
 import { scrape } from '../web/scrape.ts';
 import { CliFailure, EXIT_OK, UsageError } from './io.ts';
 
@@ -60,7 +62,13 @@ export async function runMcp(args: string[], config: Config, cwd: string = proce
   });
 
   const fallbackRoots = config.allowedDirs.length > 0 ? [...config.allowedDirs] : [cwd];
-  const server = await startStdioServer({ tools: { runner, fetcher, crawls }, logger, fallbackRoots, stdout: protocol });
+  // Search is offered when a backend is configured (SEARXNG_ENDPOINT or BRAVE_API_KEY), as on /v2/mcp.
+  const search = createSearch({
+    backends: searchBackendsFromConfig(config),
+    scrape: (url, scrapeOptions, run) => scrape({ ...scrapeOptions, url }, { fetcher, runner }, run),
+  });
+  const tools = { runner, fetcher, crawls, ...(search.backends.length > 0 ? { search } : {}) };
+  const server = await startStdioServer({ tools, logger, fallbackRoots, stdout: protocol });
   const onSignal = (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'stop signal received');
     void server.close();

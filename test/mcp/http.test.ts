@@ -7,21 +7,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import { corpusPath } from '../helpers/corpus.ts';
 import { sh } from '../uploads/helpers.ts';
+import { startFakeSearxng, type FakeServer } from '../web/fake-searxng.ts';
 import { postParse, request, startTestService, upload, type TestService } from '../http/helpers.ts';
 import { connectMcp, INITIALIZE, MCP_HEADERS, structuredOf, textOf } from './helpers.ts';
 
 let service: TestService;
+let searxng: FakeServer;
 
 beforeAll(async () => {
-  service = await startTestService({}, { FOLIO_ALLOWED_ORIGINS: 'https://app.example.test' });
+  // A search backend is configured (a local stand-in speaking SearXNG's JSON), as in a deployment
+  // that offers search: the `search` tool is listed only then.
+  searxng = await startFakeSearxng();
+  service = await startTestService({}, { FOLIO_ALLOWED_ORIGINS: 'https://app.example.test', SEARXNG_ENDPOINT: searxng.url });
 });
 afterAll(async () => {
   await service.stop();
+  await searxng.close();
 });
 
 /** The spec: without a credential, only Search, Scrape and Parse. */
-const KEYLESS_TOOLS = ['parse', 'scrape'];
-const ALL_TOOLS = ['parse', 'scrape', 'map', 'crawl', 'crawl_status'];
+const KEYLESS_TOOLS = ['parse', 'scrape', 'search'];
+const ALL_TOOLS = ['parse', 'scrape', 'map', 'search', 'crawl', 'crawl_status'];
 
 describe('/v2/mcp', () => {
   it('keyless: lists exactly the keyless tools (parse among them)', async () => {
