@@ -1,11 +1,17 @@
 /**
- * The `crawl` tool: starts a crawl job and returns its id at once — thin over the crawl service,
- * the same one as POST /v2/crawl. The job runs on the server; `crawl_status` reads its progress
- * and pages.
+ * The `crawl` tool: starts a crawl job — thin over the crawl service, the same one as
+ * POST /v2/crawl. By default it returns the job id at once and `crawl_status` reads progress and
+ * pages. With `waitSeconds`, the call stays open until the job ends or the time is up, sending
+ * MCP progress notifications (pages scraped of URLs found) meanwhile; cancelling the call then
+ * cancels the job.
  */
 import { z } from 'zod';
 import type { CrawlService } from '../src/web/crawl/index.ts';
-import { defineTool, type AnyToolDefinition } from './types.ts';
+import { defineTool, type AnyToolDefinition, type ToolCallContext } from './types.ts';
+
+/** The longest a `crawl` call may stay open (`waitSeconds`). */
+export const MAX_WAIT_SECONDS = 600;
+const WAIT_POLL_MS = 250;
 
 export interface CrawlToolDeps {
   crawls: CrawlService;
@@ -25,7 +31,42 @@ const CrawlToolInput = z.object({
   delay: z.number().min(0).optional().describe('Seconds between requests to the site.'),
   maxConcurrency: z.number().int().min(1).optional(),
   scrapeOptions: z.record(z.string(), z.unknown()).optional().describe('Options for each page, as for `scrape` (formats, onlyMainContent, …).'),
+  waitSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_WAIT_SECONDS)
+    .default(0)
+    .describe(`Keep the call open up to this many seconds (max ${MAX_WAIT_SECONDS}) while the crawl runs, with progress notifications; cancelling the call cancels the crawl. 0: return the job id at once.`),
 });
+
+type Finished = 'completed' | 'failed' | 'cancelled';
+
+/** Resolves when the job leaves `scraping`, the time is up (undefined) or the call is cancelled. */
+async function waitForJob(crawls: CrawlService, owner: string, id: string, waitMs: number, ctx: ToolCallContext): Promise<Finished | undefined> {
+  const unsubscribe = crawls.onProgress(id, (p) => ctx.progress({ progress: p.completed, total: p.total, message: `${p.completed} of ${p.total} pages` }));
+  try {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const { status } = await crawls.status(owner, id, { limit: 0 });
+      if (status !== 'scraping') return status;
+      if (Date.now() >= deadline) return undefined;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(WAIT_POLL_MS, Math.max(0, deadline - Date.now())));
+        ctx.signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          resolve();
+        }, { once: true });
+      });
+      if (ctx.signal.aborted) {
+        await crawls.cancel(owner, id);
+        ctx.signal.throwIfAborted();
+      }
+    }
+  } finally {
+    unsubscribe();
+  }
+}
 
 export function createCrawlTool(deps: CrawlToolDeps): AnyToolDefinition {
   return defineTool({
@@ -37,9 +78,19 @@ export function createCrawlTool(deps: CrawlToolDeps): AnyToolDefinition {
     annotations: { readOnlyHint: false, openWorldHint: true },
     keyless: false,
     async run(input, ctx) {
-      const { id } = await deps.crawls.start(ctx.caller.owner, input);
-      const text = `Crawl started. Job id: ${id}\nCall \`crawl_status\` with {"id": "${id}"} to see progress and the scraped pages (poll every few seconds until status is "completed").`;
-      return { text, structured: { id, status: 'scraping', next: { tool: 'crawl_status', arguments: { id } } } };
+      const { waitSeconds, ...request } = input;
+      const owner = ctx.caller.owner;
+      const { id } = await deps.crawls.start(owner, request);
+      const next = { tool: 'crawl_status', arguments: { id } };
+      if (waitSeconds === 0) {
+        const text = `Crawl started. Job id: ${id}\nCall \`crawl_status\` with {"id": "${id}"} to see progress and the scraped pages (poll every few seconds until status is "completed").`;
+        return { text, structured: { id, status: 'scraping', next } };
+      }
+      const finished = await waitForJob(deps.crawls, owner, id, waitSeconds * 1000, ctx);
+      const { status, total, completed } = await deps.crawls.status(owner, id, { limit: 0 });
+      const head = finished ? `Crawl ${status}: ${completed} of ${total} pages.` : `Crawl still running after ${waitSeconds} s: ${completed} of ${total} pages so far.`;
+      const text = `${head} Job id: ${id}\nCall \`crawl_status\` with {"id": "${id}"} to read the pages${finished ? '' : ' and follow the rest'}.`;
+      return { text, structured: { id, status, total, completed, next } };
     },
   });
 }
