@@ -15,6 +15,7 @@
  * - "Utilities › Progress": progress notifications only when the request carried a progressToken.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyToolDefinition, Caller, ToolCallContext, ToolProgress } from '../../tools/types.ts';
 import { isServiceError, unknownErrorBody, type ErrorCode as FolioErrorCode } from '../errors.ts';
@@ -72,15 +73,31 @@ function toolError(code: FolioErrorCode, message: string, retryAfterSeconds?: nu
   return { content: [{ type: 'text', text: message }], structuredContent: structured, isError: true };
 }
 
+/**
+ * A tool as `tools/list` shows it. Computed once per tool and kept: the stateless transport builds
+ * a server per request, and deriving the JSON Schemas each time was a third of a call's CPU.
+ */
+const listedTools = new WeakMap<AnyToolDefinition, Tool>();
 function toListedTool(tool: AnyToolDefinition): Tool {
-  return {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: inputJsonSchema(tool.inputSchema),
-    ...(tool.annotations ? { annotations: { title: tool.title, ...tool.annotations } } : {}),
-  };
+  let listed = listedTools.get(tool);
+  if (!listed) {
+    listed = {
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: inputJsonSchema(tool.inputSchema),
+      ...(tool.annotations ? { annotations: { title: tool.title, ...tool.annotations } } : {}),
+    };
+    listedTools.set(tool, listed);
+  }
+  return listed;
 }
+
+/**
+ * The JSON Schema validator the SDK's Server wants (it validates elicitation answers, which folio
+ * does not send): one for the process rather than a new Ajv per request.
+ */
+const sharedValidator = new AjvJsonSchemaValidator();
 
 /** Aborted when any of the signals is. */
 function anySignal(signals: AbortSignal[]): AbortSignal {
@@ -94,15 +111,14 @@ function anySignal(signals: AbortSignal[]): AbortSignal {
 export function createMcpServer(options: McpServerOptions): Server {
   const { caller, logger } = options;
   const visible = visibleTools(options.tools, caller);
-  const listed = visible.map(toListedTool);
   const byName = new Map(options.tools.map((t) => [t.name, t]));
 
   const server = new Server(
     { name: SERVER_NAME, title: 'folio', version: options.version ?? '0.1.0' },
-    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator: sharedValidator },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: visible.map(toListedTool) }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const name = request.params.name;
