@@ -163,9 +163,9 @@ export interface CrawlPageContext {
  * Scrapes one claimed (`running`) URL and records the outcome: its in-scope links go into the
  * frontier FIRST, then the page is marked done (with its result) or failed — so that whoever sees
  * no queued and no running URL knows the frontier is drained. Throws only when `signal` aborts
- * (the URL then stays `running`, to be taken again).
+ * (the URL then stays `running`, to be taken again). Returns the URLs it added as queued.
  */
-export async function crawlPage(ctx: CrawlPageContext, entry: CrawlUrlEntry, signal: AbortSignal): Promise<void> {
+export async function crawlPage(ctx: CrawlPageContext, entry: CrawlUrlEntry, signal: AbortSignal): Promise<CrawlUrlEntry[]> {
   const { store, request, jobId } = ctx;
   try {
     const { options, strip } = withRawHtml(request.scrapeOptions);
@@ -174,9 +174,10 @@ export async function crawlPage(ctx: CrawlPageContext, entry: CrawlUrlEntry, sig
     const links = request.sitemap === 'only' || typeof data.rawHtml !== 'string' ? [] : extractLinks(data.rawHtml, data.metadata.url ?? entry.url, norm);
     if (strip) delete data.rawHtml;
     const depth = entry.depth + 1;
+    let added: CrawlUrlEntry[] = [];
     if (links.length > 0 && (request.maxDiscoveryDepth === undefined || depth <= request.maxDiscoveryDepth)) {
       const inScope = links.filter((l) => checkScope(l.url, ctx.rules) === 'ok').map((l) => ({ url: l.url, depth }));
-      await admitCrawlUrls(store, ctx.robots, jobId, request.limit, inScope, signal);
+      added = await admitCrawlUrls(store, ctx.robots, jobId, request.limit, inScope, signal);
     }
     const status = data.metadata.statusCode;
     if (typeof status === 'number' && status >= 400) {
@@ -184,10 +185,12 @@ export async function crawlPage(ctx: CrawlPageContext, entry: CrawlUrlEntry, sig
     } else {
       await store.completeCrawlUrl(jobId, entry.url, JSON.stringify(data));
     }
+    return added;
   } catch (err) {
     if (signal.aborted) throw signal.reason;
     await store.failCrawlUrl(jobId, entry.url, describeError(err));
     if (!isServiceError(err)) ctx.onError?.(jobId, err);
+    return [];
   }
 }
 
