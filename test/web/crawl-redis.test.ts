@@ -145,11 +145,22 @@ describe('crawl jobs on Redis (BullMQ)', () => {
     expect(errors.errors.filter((e) => e.error === 'aborted')).toEqual([]);
   });
 
-  it('a cancel on one service stops the work on the other', async () => {
+  it('the per-host delay holds across services; a cancel on one service stops the work on the other', async () => {
     const a = await startInstance();
     const b = await startInstance();
+    // When each page request reaches the site (robots.txt is fetched by each service, ungated).
+    const arrivals: number[] = [];
+    const push = site.requests.push.bind(site.requests);
+    site.requests.push = (...paths: string[]) => {
+      for (const p of paths) if (p !== '/robots.txt') arrivals.push(performance.now());
+      return push(...paths);
+    };
     const { id } = await a.client.startCrawl(`${site.url}/`, { delay: 0.1, limit: 40, sitemap: 'skip' });
-    await waitFor(() => b.client.getCrawlStatus(id), (s) => s.completed >= 3);
+    await waitFor(() => b.client.getCrawlStatus(id), (s) => s.completed >= 5);
+    expect(a.pagesScraped() + b.pagesScraped()).toBeGreaterThanOrEqual(5);
+    const gaps = arrivals.slice(1).map((t, i) => t - (arrivals[i] ?? 0));
+    // 100 ms between two starts, measured at the site (a few ms of timer slack allowed).
+    expect(Math.min(...gaps)).toBeGreaterThan(90);
     expect(await b.client.cancelCrawl(id)).toBe(true);
     // A page already sent may still arrive; after that, nothing more from either service.
     await new Promise((r) => setTimeout(r, 300));
@@ -158,6 +169,7 @@ describe('crawl jobs on Redis (BullMQ)', () => {
     expect(site.requests.length).toBe(count);
     expect((await a.client.getCrawlStatus(id)).status).toBe('cancelled');
     expect(b.service.server.listening).toBe(true);
+    site.requests.push = push;
   });
 
   it('an unreachable REDIS_URL fails the start with a message naming it, without the password', async () => {
