@@ -183,5 +183,13 @@ describe('crawl jobs on Redis (BullMQ)', () => {
     expect(err.message).toContain(`REDIS_URL=redis://***@127.0.0.1:${port}/0`);
     expect(err.message).toContain('Cannot reach Redis');
     expect(err.message).not.toContain('s3cret-pass');
+    // A password without a user name is hidden too; a URL that is not redis(s):// is refused.
+    const bare = await startService(configFor({ REDIS_URL: `redis://:0nly-pass@127.0.0.1:${port}` }), { logger: createLogger({ level: 'silent' }), runner: inProcessRunner() }).then(
+      () => new Error('the service started'),
+      (e: unknown) => e as Error,
+    );
+    expect(bare.message).toContain(`REDIS_URL=redis://***@127.0.0.1:${port}`);
+    expect(bare.message).not.toContain('0nly-pass');
+    expect(() => configFor({ REDIS_URL: 'http://127.0.0.1:6379' })).toThrow(/REDIS_URL/);
   });
 });
