@@ -4,12 +4,15 @@
 # touches apt only when something is missing.
 #   - python3, make, g++: better-sqlite3 compiles its native addon from source when no prebuilt
 #     binary can be downloaded (the usual case on a machine that reaches only package registries).
+#   - redis-server: the tests of crawl jobs on Redis (REDIS_URL) start a real one; a deployment
+#     may use any Redis 6.2+ instead.
 set -euo pipefail
 
 needed=()
 command -v python3 >/dev/null 2>&1 || needed+=(python3)
 command -v make >/dev/null 2>&1 || needed+=(make)
 command -v g++ >/dev/null 2>&1 || needed+=(g++)
+command -v redis-server >/dev/null 2>&1 || needed+=(redis-server)
 
 if [ ${#needed[@]} -eq 0 ]; then
   exit 0

@@ -69,6 +69,8 @@ const EnvSchema = z.object({
   BRAVE_SEARCH_URL: z.url({ protocol: /^https?$/ }).default('https://api.search.brave.com/res/v1'),
   /** Crawl pages fetched at once per server (a job's maxConcurrency is capped by it). */
   FOLIO_CRAWL_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+  /** Crawl jobs on BullMQ queues in this Redis (redis://[user:pass@]host:port/db), shared by every folio process using it. Absent: in-process. */
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
 });
 
 export interface Config {
@@ -108,6 +110,8 @@ export interface Config {
   /** Without a trailing slash. */
   readonly braveSearchUrl: string;
   readonly crawlConcurrency: number;
+  /** Crawl jobs run on BullMQ over this Redis when set (docs/crawl.md); may hold a password. */
+  readonly redisUrl: string | undefined;
 }
 
 function trimSlash(url: string | undefined): string | undefined {
@@ -165,5 +169,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     braveApiKey: e.BRAVE_API_KEY,
     braveSearchUrl: e.BRAVE_SEARCH_URL.replace(/\/+$/, ''),
     crawlConcurrency: e.FOLIO_CRAWL_CONCURRENCY,
+    redisUrl: e.REDIS_URL,
   });
 }

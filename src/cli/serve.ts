@@ -98,14 +98,26 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   const urls = resolvePublicUrls(config, url);
-  // Crawl jobs left unfinished by a previous process resume now.
-  const crawls = await startCrawling({
-    store,
-    fetcher,
-    scrapePage: (pageUrl, opts, run) => scrape({ ...opts, url: pageUrl }, { fetcher, runner }, { signal: run.signal }),
-    concurrency: config.crawlConcurrency,
-    onError: (detail, message) => logger.error(detail, message),
-  });
+  // Crawl jobs left unfinished by a previous process resume now; with REDIS_URL they run on
+  // BullMQ, and an unreachable Redis fails the start (docs/crawl.md).
+  let crawls: Awaited<ReturnType<typeof startCrawling>>;
+  try {
+    crawls = await startCrawling({
+      store,
+      fetcher,
+      scrapePage: (pageUrl, opts, run) => scrape({ ...opts, url: pageUrl }, { fetcher, runner }, { signal: run.signal }),
+      concurrency: config.crawlConcurrency,
+      ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
+      onPage: (detail) => logger.debug(detail, 'crawl page scraped'),
+      onError: (detail, message) => logger.error(detail, message),
+    });
+  } catch (err) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await pool?.close();
+    await fetcher.close();
+    await store.close();
+    throw err;
+  }
   const signingKeys = createSigningKeys(store);
   const tokens = createAccessTokens({
     keys: signingKeys,

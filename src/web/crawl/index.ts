@@ -4,7 +4,8 @@
  */
 import type { CrawlJobStore } from '../../store/crawl-jobs.ts';
 import type { Fetcher } from '../fetch/types.ts';
-import { createInProcessCrawlQueue } from './queue.ts';
+import { createBullmqCrawlQueue } from './bullmq-queue.ts';
+import { createInProcessCrawlQueue, type CrawlQueue } from './queue.ts';
 import { runCrawlJob, type PageScraper } from './runner.ts';
 import { CRAWL_RESULT_TTL_MS, CrawlProgressHub, createCrawlService, type CrawlService } from './service.ts';
 import { Slots } from './slots.ts';
@@ -19,6 +20,10 @@ export interface CrawlingDeps {
   /** config.crawlConcurrency. */
   concurrency: number;
   resultTtlMs?: number;
+  /** config.redisUrl: crawl work on BullMQ queues shared by every process on this Redis. */
+  redisUrl?: string;
+  /** A page this process scraped on the Redis queue (for the debug log). */
+  onPage?: (detail: { crawlId: string; worker: string }) => void;
   /** Unexpected failures (bugs), for the log; never the page bodies. */
   onError: (detail: { jobId?: string; err: unknown }, message: string) => void;
 }
@@ -28,7 +33,19 @@ export async function startCrawling(deps: CrawlingDeps): Promise<CrawlService> {
   const progress = new CrawlProgressHub();
   const slots = new Slots(deps.concurrency);
   const resultTtlMs = deps.resultTtlMs ?? CRAWL_RESULT_TTL_MS;
-  const queue = createInProcessCrawlQueue(
+  const queue: CrawlQueue = deps.redisUrl
+    ? await createBullmqCrawlQueue({
+        redisUrl: deps.redisUrl,
+        store: deps.store,
+        fetcher: deps.fetcher,
+        scrapePage: deps.scrapePage,
+        concurrency: deps.concurrency,
+        resultTtlMs,
+        onProgress: (p) => progress.emit(p),
+        ...(deps.onPage ? { onPage: deps.onPage } : {}),
+        onError: deps.onError,
+      })
+    : createInProcessCrawlQueue(
     (jobId, signal) =>
       runCrawlJob(
         jobId,

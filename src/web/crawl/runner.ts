@@ -46,24 +46,23 @@ export interface CrawlRunnerDeps {
 }
 
 /** robots.txt and sitemap fetches of a crawl wait at most this long each. */
-const DISCOVERY_TIMEOUT_MS = 15_000;
+export const DISCOVERY_TIMEOUT_MS = 15_000;
 
-function describeError(err: unknown): string {
+/** What a page's error says in the job's errors list (never a stack or a page body). */
+export function describeError(err: unknown): string {
   if (isServiceError(err)) return `${err.code}: ${err.message}`;
   if (err instanceof Error && err.name === 'AbortError') return 'aborted';
   return 'the page could not be scraped (unexpected error)';
 }
 
-function withRawHtml(options: CrawlRequest['scrapeOptions']): { options: CrawlRequest['scrapeOptions']; strip: boolean } {
+/** Link discovery needs the raw HTML: it is requested and, unless asked for, dropped after. */
+export function withRawHtml(options: CrawlRequest['scrapeOptions']): { options: CrawlRequest['scrapeOptions']; strip: boolean } {
   if (options.formats.some((f) => f.type === 'rawHtml')) return { options, strip: false };
   return { options: { ...options, formats: [...options.formats, { type: 'rawHtml' }] }, strip: true };
 }
 
-export async function runCrawlJob(jobId: string, deps: CrawlRunnerDeps, signal: AbortSignal): Promise<void> {
-  const job = await deps.store.getCrawlJob(jobId);
-  if (!job || job.status !== 'scraping') return;
-  const request = deserializeCrawlRequest(job.options);
-  const rules: ScopeRules = {
+export function crawlScopeRules(request: CrawlRequest): ScopeRules {
+  return {
     startUrl: request.url,
     includePaths: compilePathPatterns('includePaths', request.includePaths),
     excludePaths: compilePathPatterns('excludePaths', request.excludePaths),
@@ -72,10 +71,137 @@ export async function runCrawlJob(jobId: string, deps: CrawlRunnerDeps, signal: 
     allowSubdomains: request.allowSubdomains,
     crawlEntireDomain: request.crawlEntireDomain,
   };
+}
+
+/**
+ * Splits candidates by robots.txt and adds them to the frontier (under the job's limit); blocked
+ * ones are recorded as such. Returns the URLs added as queued.
+ */
+export async function admitCrawlUrls(
+  store: CrawlJobStore,
+  robots: RobotsCache,
+  jobId: string,
+  limit: number,
+  entries: CrawlUrlEntry[],
+  signal: AbortSignal,
+): Promise<CrawlUrlEntry[]> {
+  const allowed: CrawlUrlEntry[] = [];
+  const blocked: CrawlUrlEntry[] = [];
+  for (const e of entries) {
+    let ok: boolean;
+    try {
+      ok = (await robots.rulesFor(e.url)).isAllowed(e.url);
+    } catch (err) {
+      signal.throwIfAborted();
+      // A blocked origin: let the page fetch fail with the reason, recorded as an error.
+      if (!isServiceError(err)) throw err;
+      ok = true;
+    }
+    (ok ? allowed : blocked).push(e);
+  }
+  if (blocked.length > 0) await store.addCrawlUrls(jobId, blocked, limit, 'blocked');
+  return allowed.length > 0 ? store.addCrawlUrls(jobId, allowed, limit) : [];
+}
+
+/** A new job's frontier: the start URL and, unless `sitemap: skip`, the in-scope sitemap URLs. */
+export async function seedCrawlFrontier(
+  store: CrawlJobStore,
+  fetcher: Fetcher,
+  robots: RobotsCache,
+  jobId: string,
+  request: CrawlRequest,
+  signal: AbortSignal,
+): Promise<CrawlUrlEntry[]> {
+  const added = await admitCrawlUrls(store, robots, jobId, request.limit, [{ url: request.url, depth: 0 }], signal);
+  if (request.sitemap === 'skip') return added;
+  const rules = crawlScopeRules(request);
+  const origin = new URL(request.url).origin;
+  let sitemapUrls: string[] = [];
+  try {
+    const rules0 = await robots.rulesFor(request.url);
+    const found = await collectSitemapUrls(fetcher, sitemapSeeds(origin, rules0.sitemaps()), {
+      timeoutMs: DISCOVERY_TIMEOUT_MS,
+      signal,
+      maxUrls: Math.min(request.limit * 4, 100_000),
+    });
+    sitemapUrls = found.urls;
+  } catch (err) {
+    signal.throwIfAborted();
+    if (!isServiceError(err)) throw err;
+  }
+  const inScope = sitemapUrls
+    .map((u) => normalizeUrl(u, undefined, { ignoreQueryParameters: request.ignoreQueryParameters }))
+    .filter((u): u is string => u !== undefined && checkScope(u, rules) === 'ok')
+    .map((url) => ({ url, depth: 0 }));
+  return [...added, ...(await admitCrawlUrls(store, robots, jobId, request.limit, inScope, signal))];
+}
+
+/** The job's end once its frontier is drained: `failed` when no page could be crawled. */
+export async function finishDrainedCrawlJob(store: CrawlJobStore, jobId: string, resultTtlMs: number): Promise<void> {
+  const end = await store.crawlCounts(jobId);
+  const expiresAt = new Date(Date.now() + resultTtlMs);
+  if (end.done === 0 && end.failed + end.blocked > 0) {
+    const first = (await store.crawlErrors(jobId))[0];
+    const reason = first ? first.error : 'robots.txt disallows the start URL for user agent folio';
+    await store.finishCrawlJob(jobId, 'failed', `No page could be crawled: ${reason}`, expiresAt);
+  } else {
+    await store.finishCrawlJob(jobId, 'completed', null, expiresAt);
+  }
+}
+
+export interface CrawlPageContext {
+  store: CrawlJobStore;
+  scrapePage: PageScraper;
+  robots: RobotsCache;
+  jobId: string;
+  request: CrawlRequest;
+  rules: ScopeRules;
+  onError?: (jobId: string, err: unknown) => void;
+}
+
+/**
+ * Scrapes one claimed (`running`) URL and records the outcome: its in-scope links go into the
+ * frontier FIRST, then the page is marked done (with its result) or failed — so that whoever sees
+ * no queued and no running URL knows the frontier is drained. Throws only when `signal` aborts
+ * (the URL then stays `running`, to be taken again). Returns the URLs it added as queued.
+ */
+export async function crawlPage(ctx: CrawlPageContext, entry: CrawlUrlEntry, signal: AbortSignal): Promise<CrawlUrlEntry[]> {
+  const { store, request, jobId } = ctx;
+  try {
+    const { options, strip } = withRawHtml(request.scrapeOptions);
+    const data = await ctx.scrapePage(entry.url, options, { signal });
+    const norm = { ignoreQueryParameters: request.ignoreQueryParameters };
+    const links = request.sitemap === 'only' || typeof data.rawHtml !== 'string' ? [] : extractLinks(data.rawHtml, data.metadata.url ?? entry.url, norm);
+    if (strip) delete data.rawHtml;
+    const depth = entry.depth + 1;
+    let added: CrawlUrlEntry[] = [];
+    if (links.length > 0 && (request.maxDiscoveryDepth === undefined || depth <= request.maxDiscoveryDepth)) {
+      const inScope = links.filter((l) => checkScope(l.url, ctx.rules) === 'ok').map((l) => ({ url: l.url, depth }));
+      added = await admitCrawlUrls(store, ctx.robots, jobId, request.limit, inScope, signal);
+    }
+    const status = data.metadata.statusCode;
+    if (typeof status === 'number' && status >= 400) {
+      await store.failCrawlUrl(jobId, entry.url, `The page answered HTTP ${status}.`);
+    } else {
+      await store.completeCrawlUrl(jobId, entry.url, JSON.stringify(data));
+    }
+    return added;
+  } catch (err) {
+    if (signal.aborted) throw signal.reason;
+    await store.failCrawlUrl(jobId, entry.url, describeError(err));
+    if (!isServiceError(err)) ctx.onError?.(jobId, err);
+    return [];
+  }
+}
+
+export async function runCrawlJob(jobId: string, deps: CrawlRunnerDeps, signal: AbortSignal): Promise<void> {
+  const job = await deps.store.getCrawlJob(jobId);
+  if (!job || job.status !== 'scraping') return;
+  const request = deserializeCrawlRequest(job.options);
+  const rules = crawlScopeRules(request);
   const robots = new RobotsCache(deps.fetcher, { timeoutMs: DISCOVERY_TIMEOUT_MS, signal });
   const concurrency = Math.max(1, Math.min(request.maxConcurrency ?? deps.maxConcurrency, deps.maxConcurrency));
   const gate = new HostGate(concurrency);
-  const norm = { ignoreQueryParameters: request.ignoreQueryParameters };
 
   const report = async () => {
     if (!deps.onProgress) return;
@@ -83,51 +209,20 @@ export async function runCrawlJob(jobId: string, deps: CrawlRunnerDeps, signal: 
     deps.onProgress({ jobId, completed: c.done, total: c.queued + c.running + c.done + c.failed });
   };
 
-  /** Splits candidates by robots.txt and adds them; blocked ones are recorded as such. */
-  const admit = async (entries: CrawlUrlEntry[]) => {
-    const allowed: CrawlUrlEntry[] = [];
-    const blocked: CrawlUrlEntry[] = [];
-    for (const e of entries) {
-      let ok: boolean;
-      try {
-        ok = (await robots.rulesFor(e.url)).isAllowed(e.url);
-      } catch (err) {
-        signal.throwIfAborted();
-        // A blocked origin: let the page fetch fail with the reason, recorded as an error.
-        if (!isServiceError(err)) throw err;
-        ok = true;
-      }
-      (ok ? allowed : blocked).push(e);
-    }
-    if (blocked.length > 0) await deps.store.addCrawlUrls(jobId, blocked, request.limit, 'blocked');
-    if (allowed.length > 0) await deps.store.addCrawlUrls(jobId, allowed, request.limit);
+  const pageContext: CrawlPageContext = {
+    store: deps.store,
+    scrapePage: deps.scrapePage,
+    robots,
+    jobId,
+    request,
+    rules,
+    ...(deps.onError ? { onError: deps.onError } : {}),
   };
 
   const counts = await deps.store.crawlCounts(jobId);
   const fresh = counts.queued + counts.running + counts.done + counts.failed + counts.blocked === 0;
   if (fresh) {
-    await admit([{ url: request.url, depth: 0 }]);
-    if (request.sitemap !== 'skip') {
-      const origin = new URL(request.url).origin;
-      let sitemapUrls: string[] = [];
-      try {
-        const rules0 = await robots.rulesFor(request.url);
-        const found = await collectSitemapUrls(deps.fetcher, sitemapSeeds(origin, rules0.sitemaps()), {
-          timeoutMs: DISCOVERY_TIMEOUT_MS,
-          signal,
-          maxUrls: Math.min(request.limit * 4, 100_000),
-        });
-        sitemapUrls = found.urls;
-      } catch (err) {
-        signal.throwIfAborted();
-        if (!isServiceError(err)) throw err;
-      }
-      const inScope = sitemapUrls
-        .map((u) => normalizeUrl(u, undefined, norm))
-        .filter((u): u is string => u !== undefined && checkScope(u, rules) === 'ok')
-        .map((url) => ({ url, depth: 0 }));
-      await admit(inScope);
-    }
+    await seedCrawlFrontier(deps.store, deps.fetcher, robots, jobId, request, signal);
   } else {
     await deps.store.requeueRunningCrawlUrls(jobId);
   }
@@ -143,24 +238,11 @@ export async function runCrawlJob(jobId: string, deps: CrawlRunnerDeps, signal: 
       const delayS = request.delay ?? rules0?.crawlDelaySeconds() ?? 0;
       leave = await gate.enter(host, delayS * 1000, signal);
       release = await deps.slots.acquire(signal);
-      const { options, strip } = withRawHtml(request.scrapeOptions);
-      const data = await deps.scrapePage(entry.url, options, { signal });
-      const links = request.sitemap === 'only' || typeof data.rawHtml !== 'string' ? [] : extractLinks(data.rawHtml, data.metadata.url ?? entry.url, norm);
-      if (strip) delete data.rawHtml;
-      const status = data.metadata.statusCode;
-      if (typeof status === 'number' && status >= 400) {
-        await deps.store.failCrawlUrl(jobId, entry.url, `The page answered HTTP ${status}.`);
-      } else {
-        await deps.store.completeCrawlUrl(jobId, entry.url, JSON.stringify(data));
-      }
-      const depth = entry.depth + 1;
-      if (links.length > 0 && (request.maxDiscoveryDepth === undefined || depth <= request.maxDiscoveryDepth)) {
-        await admit(links.filter((l) => checkScope(l.url, rules) === 'ok').map((l) => ({ url: l.url, depth })));
-      }
+      await crawlPage(pageContext, entry, signal);
     } catch (err) {
       if (signal.aborted) return;
+      // Only the politeness waits get here (crawlPage records its own failures).
       await deps.store.failCrawlUrl(jobId, entry.url, describeError(err));
-      if (!isServiceError(err)) deps.onError?.(jobId, err);
     } finally {
       release?.();
       leave?.();
@@ -182,14 +264,6 @@ export async function runCrawlJob(jobId: string, deps: CrawlRunnerDeps, signal: 
   await Promise.allSettled(inFlight);
   if (signal.aborted) return;
 
-  const end = await deps.store.crawlCounts(jobId);
-  const expiresAt = new Date(Date.now() + deps.resultTtlMs);
-  if (end.done === 0 && end.failed + end.blocked > 0) {
-    const first = (await deps.store.crawlErrors(jobId))[0];
-    const reason = first ? first.error : 'robots.txt disallows the start URL for user agent folio';
-    await deps.store.finishCrawlJob(jobId, 'failed', `No page could be crawled: ${reason}`, expiresAt);
-  } else {
-    await deps.store.finishCrawlJob(jobId, 'completed', null, expiresAt);
-  }
+  await finishDrainedCrawlJob(deps.store, jobId, deps.resultTtlMs);
   await report();
 }

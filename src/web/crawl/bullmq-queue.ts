@@ -1,0 +1,288 @@
+/**
+ * Crawl jobs on BullMQ queues over Redis (REDIS_URL): every folio process sharing the same store
+ * (DATA_DIR) and Redis works on every crawl, page by page (docs/crawl.md, "Crawl jobs on Redis").
+ *
+ * The frontier stays in the store; BullMQ carries tickets:
+ *   - `seed` (job id `seed-<crawlId>`): seeds a new job's frontier (start URL, sitemaps), or on a
+ *     restart re-issues a ticket per queued URL; one page ticket per URL it added.
+ *   - `page` ({crawlId}): takes one place among the job's maxConcurrency (Redis lease), claims the
+ *     oldest queued URL (the store's transaction, so a URL goes to one ticket only), writes the URL
+ *     into the ticket (the ticket is now its lease: a stalled ticket picked up elsewhere, or one put
+ *     back at shutdown, goes on with the same URL), waits for the host's turn when a delay applies,
+ *     scrapes it, and issues one ticket per new URL. A ticket finding no queued URL ends; whoever
+ *     sees neither queued nor running URLs finishes the job (links are stored before their page is
+ *     marked done, so this cannot happen while a page is still adding URLs).
+ * A ticket that must wait (no place, host busy, process stopping) goes back as delayed.
+ * Cancellation is the store's status, checked before every page, and a Redis message that aborts
+ * the pages in flight on every process.
+ */
+import { randomUUID } from 'node:crypto';
+import { DelayedError, Queue, Worker, type Job } from 'bullmq';
+import type { CrawlJobStore, CrawlUrlEntry } from '../../store/crawl-jobs.ts';
+import type { Fetcher } from '../fetch/types.ts';
+import { RobotsCache } from '../robots.ts';
+import { CancelledError, ShutdownError, type CrawlQueue } from './queue.ts';
+import { deserializeCrawlRequest, type CrawlRequest } from './request.ts';
+import { checkRedisReachable, openRedis, redactRedisUrl } from './redis-connection.ts';
+import { CrawlGates } from './redis-gates.ts';
+import {
+  crawlPage,
+  crawlScopeRules,
+  DISCOVERY_TIMEOUT_MS,
+  finishDrainedCrawlJob,
+  seedCrawlFrontier,
+  type CrawlPageContext,
+  type CrawlProgress,
+  type PageScraper,
+} from './runner.ts';
+
+/** BullMQ key prefix and queue name: `folio:crawl-pages:*` in Redis. */
+export const CRAWL_QUEUE_PREFIX = 'folio';
+export const CRAWL_QUEUE_NAME = 'crawl-pages';
+const CANCEL_CHANNEL = `${CRAWL_QUEUE_PREFIX}:crawl-cancel`;
+
+/** A ticket without a place retries after this long (plus jitter). */
+const RETRY_MS = 150;
+/** Process-side job contexts (robots.txt cache, parsed request) kept at most. */
+const MAX_CONTEXTS = 64;
+
+interface TicketData {
+  crawlId: string;
+  /** Set once the ticket has claimed its URL. */
+  url?: string;
+  depth?: number;
+}
+
+export interface BullmqCrawlQueueDeps {
+  redisUrl: string;
+  store: CrawlJobStore;
+  fetcher: Fetcher;
+  scrapePage: PageScraper;
+  /** config.crawlConcurrency: pages at once in this process, and the cap of a job's maxConcurrency. */
+  concurrency: number;
+  resultTtlMs: number;
+  onProgress?: (progress: CrawlProgress) => void;
+  /** A page this process scraped (for the debug log: which worker did what). */
+  onPage?: (detail: { crawlId: string; worker: string }) => void;
+  onError: (detail: { jobId?: string; err: unknown }, message: string) => void;
+}
+
+export interface BullmqCrawlQueue extends CrawlQueue {
+  /** This process's worker name (the BullMQ worker and its Redis connections carry it). */
+  readonly worker: string;
+}
+
+interface JobContext {
+  request: CrawlRequest;
+  page: CrawlPageContext;
+  concurrency: number;
+  /** Aborts the job's robots.txt fetches and pages in this process (cancel, shutdown). */
+  controller: AbortController;
+  inFlight: number;
+}
+
+const ticketOptions = { removeOnComplete: true, removeOnFail: 1000, attempts: 3, backoff: { type: 'exponential', delay: 1000 } };
+/** The seed ticket's id is the job's: it must not linger once done, or a restart could not re-add it. */
+const seedOptions = { ...ticketOptions, removeOnFail: true };
+
+/** Connects (failing clearly when Redis does not answer) and starts this process's worker. */
+export async function createBullmqCrawlQueue(deps: BullmqCrawlQueueDeps): Promise<BullmqCrawlQueue> {
+  await checkRedisReachable(deps.redisUrl);
+  const worker = `folio-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const where = redactRedisUrl(deps.redisUrl);
+  const onRedisError = (err: Error) => deps.onError({ err: new Error(`${err.message} (REDIS_URL=${where}; retrying)`) }, 'crawl queue: Redis connection error');
+  const connection = openRedis(deps.redisUrl, `${worker}-queue`, onRedisError);
+  const subscriber = openRedis(deps.redisUrl, `${worker}-events`, onRedisError);
+  const gates = new CrawlGates(connection, CRAWL_QUEUE_PREFIX);
+  const queue = new Queue<TicketData>(CRAWL_QUEUE_NAME, { connection, prefix: CRAWL_QUEUE_PREFIX });
+  queue.on('error', onRedisError);
+  const contexts = new Map<string, JobContext>();
+  let closing = false;
+
+  const dropContext = (crawlId: string, reason: Error) => {
+    const ctx = contexts.get(crawlId);
+    if (!ctx) return;
+    contexts.delete(crawlId);
+    ctx.controller.abort(reason);
+  };
+
+  /** The job's context in this process, or undefined when the job is no longer scraping. */
+  const contextFor = async (crawlId: string): Promise<JobContext | undefined> => {
+    const record = await deps.store.getCrawlJob(crawlId);
+    if (!record || record.status !== 'scraping') {
+      dropContext(crawlId, new CancelledError());
+      return undefined;
+    }
+    let ctx = contexts.get(crawlId);
+    if (ctx) return ctx;
+    const request = deserializeCrawlRequest(record.options);
+    const controller = new AbortController();
+    const robots = new RobotsCache(deps.fetcher, { timeoutMs: DISCOVERY_TIMEOUT_MS, signal: controller.signal });
+    ctx = {
+      request,
+      controller,
+      inFlight: 0,
+      concurrency: Math.max(1, Math.min(request.maxConcurrency ?? deps.concurrency, deps.concurrency)),
+      page: {
+        store: deps.store,
+        scrapePage: deps.scrapePage,
+        robots,
+        jobId: crawlId,
+        request,
+        rules: crawlScopeRules(request),
+        onError: (id, err) => deps.onError({ jobId: id, err }, 'crawl page failed unexpectedly'),
+      },
+    };
+    if (contexts.size >= MAX_CONTEXTS) {
+      const idle = [...contexts].find(([, c]) => c.inFlight === 0);
+      if (idle) dropContext(idle[0], new ShutdownError());
+    }
+    contexts.set(crawlId, ctx);
+    return ctx;
+  };
+
+  const issueTickets = async (crawlId: string, n: number) => {
+    if (n <= 0) return;
+    await queue.addBulk(Array.from({ length: n }, () => ({ name: 'page', data: { crawlId }, opts: ticketOptions })));
+  };
+
+  const report = async (crawlId: string) => {
+    if (!deps.onProgress) return;
+    const c = await deps.store.crawlCounts(crawlId);
+    deps.onProgress({ jobId: crawlId, completed: c.done, total: c.queued + c.running + c.done + c.failed });
+  };
+
+  /** Finishes the job when its frontier is drained (finishCrawlJob only moves a scraping job). */
+  const settle = async (crawlId: string) => {
+    const c = await deps.store.crawlCounts(crawlId);
+    if (c.queued + c.running > 0) return;
+    await finishDrainedCrawlJob(deps.store, crawlId, deps.resultTtlMs);
+    dropContext(crawlId, new CancelledError());
+    await report(crawlId);
+  };
+
+  /** Puts the ticket back (with its URL, if claimed) to run again in `ms`. */
+  const later = async (job: Job<TicketData>, token: string | undefined, ms: number): Promise<never> => {
+    await job.moveToDelayed(Date.now() + Math.max(0, Math.round(ms)), token);
+    throw new DelayedError();
+  };
+
+  /** Runs `fn` with a signal that aborts on cancel or shutdown; a shutdown puts the ticket back. */
+  const guarded = async <T>(ctx: JobContext, job: Job<TicketData>, token: string | undefined, fn: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> => {
+    if (closing) return later(job, token, 0);
+    ctx.inFlight += 1;
+    try {
+      return await fn(ctx.controller.signal);
+    } catch (err) {
+      if (!ctx.controller.signal.aborted) throw err;
+      if (ctx.controller.signal.reason instanceof ShutdownError) return later(job, token, 0);
+      return undefined;
+    } finally {
+      ctx.inFlight -= 1;
+    }
+  };
+
+  const seed = async (job: Job<TicketData>, token: string | undefined) => {
+    const { crawlId } = job.data;
+    const ctx = await contextFor(crawlId);
+    if (!ctx) return;
+    const c = await deps.store.crawlCounts(crawlId);
+    if (c.queued + c.running + c.done + c.failed + c.blocked === 0) {
+      const added = await guarded(ctx, job, token, (signal) => seedCrawlFrontier(deps.store, deps.fetcher, ctx.page.robots, crawlId, ctx.request, signal));
+      await issueTickets(crawlId, added?.length ?? 0);
+    } else {
+      // A restart: a ticket per queued URL, in case one was lost between the store and Redis
+      // (spare tickets find nothing to claim and end). Running URLs are held by their tickets.
+      await issueTickets(crawlId, c.queued);
+    }
+    await report(crawlId);
+    await settle(crawlId);
+  };
+
+  const page = async (job: Job<TicketData>, token: string | undefined) => {
+    const { crawlId } = job.data;
+    const ctx = await contextFor(crawlId);
+    if (!ctx) return;
+    const holder = job.id ?? randomUUID();
+    if (!(await gates.takeSlot(crawlId, holder, ctx.concurrency))) return later(job, token, RETRY_MS + Math.random() * RETRY_MS);
+    let host: string | undefined;
+    try {
+      let entry: CrawlUrlEntry | undefined = job.data.url !== undefined ? { url: job.data.url, depth: job.data.depth ?? 0 } : undefined;
+      if (!entry) {
+        [entry] = await deps.store.claimCrawlUrls(crawlId, 1);
+        if (!entry) return settle(crawlId);
+        await job.updateData({ crawlId, url: entry.url, depth: entry.depth });
+      }
+      const target = entry;
+      const rules = await ctx.page.robots.rulesFor(target.url).catch(() => undefined);
+      const delayMs = (ctx.request.delay ?? rules?.crawlDelaySeconds() ?? 0) * 1000;
+      if (delayMs > 0) {
+        const h = new URL(target.url).host;
+        const wait = await gates.enterHost(crawlId, h, holder, delayMs);
+        if (wait !== 0) return later(job, token, wait > 0 ? wait : Math.min(delayMs, RETRY_MS));
+        host = h;
+      }
+      const added = await guarded(ctx, job, token, (signal) => crawlPage(ctx.page, target, signal));
+      if (added === undefined) return;
+      deps.onPage?.({ crawlId, worker });
+      await issueTickets(crawlId, added.length);
+      await report(crawlId);
+      await settle(crawlId);
+    } finally {
+      if (host !== undefined) await gates.leaveHost(crawlId, host, holder);
+      await gates.releaseSlot(crawlId, holder);
+    }
+  };
+
+  const bull = new Worker<TicketData>(
+    CRAWL_QUEUE_NAME,
+    async (job, token) => {
+      if (closing) return later(job, token, 0);
+      return job.name === 'seed' ? seed(job, token) : page(job, token);
+    },
+    { connection, prefix: CRAWL_QUEUE_PREFIX, concurrency: deps.concurrency, name: worker },
+  );
+  bull.on('error', onRedisError);
+  bull.on('failed', (job, err) => {
+    if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+    deps.onError({ jobId: job.data.crawlId, err }, 'crawl ticket failed unexpectedly');
+    // A page ticket that gave up: its URL is failed, so the job can still end.
+    if (job.data.url !== undefined) {
+      deps.store
+        .failCrawlUrl(job.data.crawlId, job.data.url, 'the page could not be scraped (unexpected error)')
+        .then(() => settle(job.data.crawlId))
+        .catch((e: unknown) => deps.onError({ jobId: job.data.crawlId, err: e }, 'crawl ticket failure not recorded'));
+    }
+  });
+
+  await subscriber.subscribe(CANCEL_CHANNEL);
+  subscriber.on('message', (channel: string, crawlId: string) => {
+    if (channel === CANCEL_CHANNEL) dropContext(crawlId, new CancelledError());
+  });
+  await bull.waitUntilReady();
+
+  return {
+    worker,
+    async enqueue(crawlId) {
+      if (closing) return;
+      await queue.add('seed', { crawlId }, { ...seedOptions, jobId: `seed-${crawlId}` });
+    },
+    async cancel(crawlId) {
+      // Every process (this one included) aborts the job's pages in flight.
+      await connection.publish(CANCEL_CHANNEL, crawlId);
+    },
+    running() {
+      return [...contexts].filter(([, c]) => c.inFlight > 0).map(([id]) => id);
+    },
+    async close() {
+      if (closing) return;
+      closing = true;
+      const stopped = bull.close();
+      for (const id of [...contexts.keys()]) dropContext(id, new ShutdownError());
+      await stopped;
+      await queue.close();
+      await subscriber.quit().catch(() => undefined);
+      await connection.quit().catch(() => undefined);
+    },
+  };
+}

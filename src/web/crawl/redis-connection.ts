@@ -1,0 +1,65 @@
+/**
+ * Redis connections for crawl jobs (REDIS_URL). The start checks once that Redis answers and
+ * fails with a message naming REDIS_URL (its password redacted); later connection losses are
+ * reported to `onError` and retried by ioredis, with commands waiting meanwhile.
+ */
+import { Redis } from 'ioredis';
+
+/** How long the start waits for Redis to answer before failing. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/** REDIS_URL fit for a log line or an error: `redis://user:pass@host` → `redis://***@host`. */
+export function redactRedisUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.username || u.password) {
+      u.username = '***';
+      u.password = '';
+    }
+    return u.toString();
+  } catch {
+    return '(unparsable URL)';
+  }
+}
+
+/** Fails unless Redis at `url` answers PING; the probe connection does not retry. */
+export async function checkRedisReachable(url: string): Promise<void> {
+  const probe = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
+  // The failure is reported by connect()/ping() below; the event would otherwise print a warning.
+  probe.on('error', () => undefined);
+  try {
+    await probe.connect();
+    await probe.ping();
+  } catch (err) {
+    const reason = err instanceof Error ? err.message.replaceAll(url, redactRedisUrl(url)) : 'no answer';
+    throw new Error(`Cannot reach Redis at REDIS_URL=${redactRedisUrl(url)} (${reason}). Start Redis or fix REDIS_URL; unset it to run crawl jobs in-process.`);
+  } finally {
+    probe.disconnect();
+  }
+}
+
+/**
+ * A connection for BullMQ and the crawl gates: reconnects forever (with backoff up to 5 s),
+ * commands wait for it (`maxRetriesPerRequest: null`, as BullMQ workers require).
+ */
+export function openRedis(url: string, name: string, onError: (err: Error) => void): Redis {
+  const client = new Redis(url, {
+    connectionName: name,
+    maxRetriesPerRequest: null,
+    retryStrategy: (times) => Math.min(times * 200, 5_000),
+  });
+  let lastLogged = 0;
+  client.on('error', (err: Error) => {
+    // One line per few seconds while Redis is away, not one per retry.
+    if (Date.now() - lastLogged < 5_000) return;
+    lastLogged = Date.now();
+    onError(err);
+  });
+  return client;
+}

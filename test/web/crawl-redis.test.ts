@@ -1,0 +1,195 @@
+/**
+ * Crawl jobs on BullMQ over a real redis-server (started by the test): two folio services on the
+ * same DATA_DIR and Redis share one crawl page by page (the Firecrawl SDK's crawl() unchanged),
+ * a job survives stopping every service mid-crawl, a cancel on one service stops the other, and an
+ * unreachable REDIS_URL fails the start with a message naming it (password redacted). Parsing
+ * runs in-process (no worker pools to warm up per service): what is under test is the queue.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import Firecrawl from '@mendable/firecrawl-js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../auth/api-keys.ts';
+import { startService, type Service } from '../../src/cli/serve.ts';
+import { loadConfig } from '../../src/config.ts';
+import { inProcessRunner } from '../../src/limits/runner.ts';
+import { createLogger } from '../../src/log.ts';
+import { freePort, startRedis, type TestRedis } from '../helpers/redis.ts';
+import { startSite, type TestSite } from './site.ts';
+
+interface Instance {
+  service: Service;
+  client: Firecrawl;
+  /** Pages this instance's worker scraped (its debug log lines). */
+  pagesScraped(): number;
+}
+
+let redis: TestRedis;
+let site: TestSite;
+let dataDir: string;
+let key: string;
+let running: Instance[] = [];
+
+function configFor(env: Record<string, string> = {}) {
+  return loadConfig({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    FOLIO_FETCH_ALLOW: site.hostPort,
+    FOLIO_CRAWL_CONCURRENCY: '3',
+    REDIS_URL: redis.url,
+    ...env,
+  });
+}
+
+async function startInstance(): Promise<Instance> {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      cb();
+    },
+  });
+  const service = await startService(configFor(), { logger: createLogger({ level: 'debug', destination }), graceMs: 2000, runner: inProcessRunner() });
+  if (!key) {
+    key = generateApiKey();
+    const team = await service.store.ensureTeam('redis-team');
+    await service.store.createApiKey({ teamId: team.id, keyHash: hashApiKey(key), prefix: apiKeyDisplayPrefix(key) });
+  }
+  const instance = {
+    service,
+    client: new Firecrawl({ apiKey: key, apiUrl: service.url }),
+    pagesScraped: () => lines.filter((l) => (JSON.parse(l) as { msg?: string }).msg === 'crawl page scraped').length,
+  };
+  running.push(instance);
+  return instance;
+}
+
+async function stopAll(): Promise<void> {
+  const all = running;
+  running = [];
+  await Promise.all(all.map((i) => i.service.shutdown()));
+}
+
+async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 30_000): Promise<T> {
+  const until = Date.now() + ms;
+  let v = await read();
+  while (!done(v) && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 50));
+    v = await read();
+  }
+  return v;
+}
+
+const sourceUrls = (data: { metadata?: { sourceURL?: string } }[]) => data.map((d) => d.metadata?.sourceURL ?? '');
+
+beforeAll(async () => {
+  redis = await startRedis();
+  site = await startSite({ pages: 30 });
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-crawl-redis-'));
+});
+afterEach(stopAll);
+afterAll(async () => {
+  await stopAll();
+  await site.close();
+  await redis.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('crawl jobs on Redis (BullMQ)', () => {
+  it('two services share one crawl: the SDK crawl() completes, every page once, both did part of it', async () => {
+    const a = await startInstance();
+    const b = await startInstance();
+    const job = await a.client.crawl(`${site.url}/`, { limit: 60, scrapeOptions: { formats: ['markdown'] }, pollInterval: 1 });
+    expect(job.status).toBe('completed');
+    const urls = sourceUrls(job.data);
+    expect(new Set(urls).size).toBe(urls.length);
+    for (let n = 1; n <= 30; n++) expect(urls).toContain(`${site.url}/pages/${n}.html`);
+    expect(urls).toContain(`${site.url}/article.html`);
+    expect(urls).toContain(`${site.url}/docs/paper.pdf`);
+    expect(urls).not.toContain(`${site.url}/private/secret.html`);
+    expect(job.completed).toBe(urls.length);
+    // Each page was fetched once by the pair (robots.txt and sitemaps aside).
+    const fetched = site.requests.filter((r) => r.startsWith('/pages/'));
+    expect(fetched.length).toBe(new Set(fetched).size);
+    // The other service reports the same job.
+    const seen = await b.client.getCrawlStatus(job.id ?? '');
+    expect(seen.status).toBe('completed');
+    expect(seen.completed).toBe(job.completed);
+    expect(a.pagesScraped()).toBeGreaterThan(0);
+    expect(b.pagesScraped()).toBeGreaterThan(0);
+    expect(a.pagesScraped() + b.pagesScraped()).toBe(job.completed);
+  });
+
+  it('a job survives stopping every service mid-crawl and finishes after a new start', async () => {
+    const a = await startInstance();
+    await startInstance();
+    // 0.1 s between two requests to the host (across both services) keeps the job running.
+    const { id } = await a.client.startCrawl(`${site.url}/`, { delay: 0.1, limit: 40, sitemap: 'skip' });
+    const before = await waitFor(() => a.client.getCrawlStatus(id), (s) => s.completed >= 4);
+    expect(before.status).toBe('scraping');
+    await stopAll();
+
+    const c = await startInstance();
+    const mid = await c.client.getCrawlStatus(id);
+    expect(mid.status).toBe('scraping');
+    const job = await waitFor(() => c.client.getCrawlStatus(id), (s) => s.status !== 'scraping');
+    expect(job.status).toBe('completed');
+    const urls = sourceUrls(job.data);
+    expect(new Set(urls).size).toBe(urls.length);
+    for (let n = 1; n <= 30; n++) expect(urls).toContain(`${site.url}/pages/${n}.html`);
+    expect(job.completed).toBe(urls.length);
+    const errors = await c.client.getCrawlErrors(id);
+    expect(errors.errors.filter((e) => e.error === 'aborted')).toEqual([]);
+  });
+
+  it('the per-host delay holds across services; a cancel on one service stops the work on the other', async () => {
+    const a = await startInstance();
+    const b = await startInstance();
+    // When each page request reaches the site (robots.txt is fetched by each service, ungated).
+    const arrivals: number[] = [];
+    const push = site.requests.push.bind(site.requests);
+    site.requests.push = (...paths: string[]) => {
+      for (const p of paths) if (p !== '/robots.txt') arrivals.push(performance.now());
+      return push(...paths);
+    };
+    const { id } = await a.client.startCrawl(`${site.url}/`, { delay: 0.1, limit: 40, sitemap: 'skip' });
+    await waitFor(() => b.client.getCrawlStatus(id), (s) => s.completed >= 5);
+    expect(a.pagesScraped() + b.pagesScraped()).toBeGreaterThanOrEqual(5);
+    const gaps = arrivals.slice(1).map((t, i) => t - (arrivals[i] ?? 0));
+    // 100 ms between two starts, measured at the site (a few ms of timer slack allowed).
+    expect(Math.min(...gaps)).toBeGreaterThan(90);
+    expect(await b.client.cancelCrawl(id)).toBe(true);
+    // A page already sent may still arrive; after that, nothing more from either service.
+    await new Promise((r) => setTimeout(r, 300));
+    const count = site.requests.length;
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(site.requests.length).toBe(count);
+    expect((await a.client.getCrawlStatus(id)).status).toBe('cancelled');
+    expect(b.service.server.listening).toBe(true);
+    site.requests.push = push;
+  });
+
+  it('an unreachable REDIS_URL fails the start with a message naming it, without the password', async () => {
+    const port = await freePort();
+    const config = configFor({ REDIS_URL: `redis://folio:s3cret-pass@127.0.0.1:${port}/0` });
+    const started = startService(config, { logger: createLogger({ level: 'silent' }), runner: inProcessRunner() });
+    const err = await started.then(
+      () => new Error('the service started'),
+      (e: unknown) => e as Error,
+    );
+    expect(err.message).toContain(`REDIS_URL=redis://***@127.0.0.1:${port}/0`);
+    expect(err.message).toContain('Cannot reach Redis');
+    expect(err.message).not.toContain('s3cret-pass');
+    // A password without a user name is hidden too; a URL that is not redis(s):// is refused.
+    const bare = await startService(configFor({ REDIS_URL: `redis://:0nly-pass@127.0.0.1:${port}` }), { logger: createLogger({ level: 'silent' }), runner: inProcessRunner() }).then(
+      () => new Error('the service started'),
+      (e: unknown) => e as Error,
+    );
+    expect(bare.message).toContain(`REDIS_URL=redis://***@127.0.0.1:${port}`);
+    expect(bare.message).not.toContain('0nly-pass');
+    expect(() => configFor({ REDIS_URL: 'http://127.0.0.1:6379' })).toThrow(/REDIS_URL/);
+  });
+});
