@@ -5,19 +5,19 @@
  */
 import { z } from 'zod';
 import type { CrawlService } from '../src/web/crawl/index.ts';
+import { maxCharsField } from './text-budget.ts';
 import { defineTool, type AnyToolDefinition } from './types.ts';
 
 export interface CrawlStatusToolDeps {
   crawls: CrawlService;
 }
 
-export const CRAWL_STATUS_DEFAULT_MAX_CHARS = 40_000;
 
 const CrawlStatusInput = z.object({
   id: z.string().describe('The job id `crawl` returned.'),
   skip: z.number().int().min(0).optional().describe('Results to skip (for the next page of results).'),
   limit: z.number().int().min(1).max(100).optional().describe('Pages of results to return (default 10).'),
-  maxChars: z.number().int().min(1000).max(1_000_000).optional().describe('Characters of markdown in the text at most (default 40000).'),
+  maxChars: maxCharsField('Characters of markdown in the text at most.', { min: 1000 }),
 });
 
 export function createCrawlStatusTool(deps: CrawlStatusToolDeps): AnyToolDefinition {
@@ -33,7 +33,7 @@ export function createCrawlStatusTool(deps: CrawlStatusToolDeps): AnyToolDefinit
       const skip = input.skip ?? 0;
       const page = await deps.crawls.status(ctx.caller.owner, input.id, { skip, limit: input.limit ?? 10 });
       ctx.progress({ progress: page.completed, total: page.total, message: `${page.completed} of ${page.total} pages` });
-      const budget = input.maxChars ?? CRAWL_STATUS_DEFAULT_MAX_CHARS;
+      const budget = input.maxChars;
       const lines = [`Status: ${page.status}. Pages scraped: ${page.completed} of ${page.total}.${page.error ? ` ${page.error}` : ''}`];
       let used = 0;
       page.data.forEach((doc, i) => {

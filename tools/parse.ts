@@ -17,11 +17,10 @@ import type { ParseData } from '../src/parse/index.ts';
 import { PARSE_FORMAT_TYPES, ParseOptionsSchema, type ParseOptions } from '../src/parse/options.ts';
 import type { LocalFileReader, UploadRefService, UploadedFile } from '../src/uploads/types.ts';
 import { ParseResultStore } from './parse-results.ts';
+import { DEFAULT_MAX_CHARS, maxCharsField, offsetField } from './text-budget.ts';
 import { defineTool, type AnyToolDefinition, type Caller, type ToolCallContext, type ToolResult } from './types.ts';
 import { baseName, curlUploadCommand } from '../src/uploads/command.ts';
 
-export const DEFAULT_MAX_CHARS = 40_000;
-export const MAX_MAX_CHARS = 1_000_000;
 
 export interface ParseToolDeps {
   runner: ParseRunner;
@@ -69,14 +68,8 @@ export const ParseToolInputSchema = ParseOptionsSchema.extend({
     .describe('Path of the file to parse, as it is on your machine (.pdf, .docx, .doc, .odt, .rtf, .xlsx, .xls, .html, .htm).'),
   uploadRef: z.string().min(1).max(512).optional().describe('The uploadRef returned with an upload command, once the file was uploaded.'),
   resultId: z.string().min(1).max(128).optional().describe('The resultId of an earlier parse, to read more of its markdown (with `offset`).'),
-  maxChars: z
-    .number()
-    .int()
-    .min(100)
-    .max(MAX_MAX_CHARS)
-    .default(DEFAULT_MAX_CHARS)
-    .describe('Most characters of markdown returned by this call; the rest is read with continuation calls.'),
-  offset: z.number().int().min(0).default(0).describe('Character offset in the markdown to start from (continuation).'),
+  maxChars: maxCharsField('Most characters of markdown returned by this call; the rest is read with continuation calls.'),
+  offset: offsetField,
 });
 
 export type ParseToolInput = z.output<typeof ParseToolInputSchema>;

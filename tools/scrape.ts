@@ -12,10 +12,9 @@ import { PARSE_FORMAT_TYPES } from '../src/parse/options.ts';
 import type { Fetcher } from '../src/web/fetch/types.ts';
 import { scrape } from '../src/web/scrape.ts';
 import { ScrapeRequestSchema, type ScrapeRequest } from '../src/web/scrape-options.ts';
+import { maxCharsField, offsetField } from './text-budget.ts';
 import { defineTool, type AnyToolDefinition, type ToolResult } from './types.ts';
 
-export const DEFAULT_MAX_CHARS = 40_000;
-export const MAX_MAX_CHARS = 1_000_000;
 
 export interface ScrapeToolDeps {
   fetcher: Fetcher;
@@ -38,14 +37,8 @@ export const ScrapeToolInputSchema = ScrapeRequestSchema.extend({
       ],
     },
   }),
-  maxChars: z
-    .number()
-    .int()
-    .min(100)
-    .max(MAX_MAX_CHARS)
-    .default(DEFAULT_MAX_CHARS)
-    .describe('Most characters of markdown returned by this call; call again with `offset` for the rest.'),
-  offset: z.number().int().min(0).default(0).describe('Character offset in the markdown to start from (continuation).'),
+  maxChars: maxCharsField('Most characters of markdown returned by this call; call again with `offset` for the rest.'),
+  offset: offsetField,
 });
 
 export type ScrapeToolInput = z.output<typeof ScrapeToolInputSchema>;

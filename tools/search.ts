@@ -7,21 +7,16 @@
 import { z } from 'zod';
 import { refineSearchRequest, SearchRequestShape } from '../src/web/search/request.ts';
 import type { SearchOperation, SearchResponse } from '../src/web/search/index.ts';
+import { maxCharsField } from './text-budget.ts';
 import { defineTool, type AnyToolDefinition } from './types.ts';
 
-export const DEFAULT_MAX_CHARS = 20_000;
-export const MAX_MAX_CHARS = 1_000_000;
+/** Search answers are lists: a shorter default than a document's. */
+const SEARCH_MAX_CHARS = 20_000;
 
 const SearchToolInput = z
   .strictObject({
     ...SearchRequestShape,
-    maxChars: z
-      .number()
-      .int()
-      .min(200)
-      .max(MAX_MAX_CHARS)
-      .default(DEFAULT_MAX_CHARS)
-      .describe('Most characters of text returned; the list is cut there (structured content stays whole).'),
+    maxChars: maxCharsField('Most characters of text returned; the list is cut there (structured content stays whole).', { min: 200, fallback: SEARCH_MAX_CHARS }),
   })
   .superRefine(refineSearchRequest);
 

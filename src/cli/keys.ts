@@ -5,6 +5,7 @@ import { openSqliteStore } from '../store/sqlite.ts';
 import type { ApiKeyRecord, Store } from '../store/types.ts';
 import { parseCommandArgs, stringOption } from './args.ts';
 import { CliFailure, EXIT_OK, UsageError, type CliIo } from './io.ts';
+import { table } from './table.ts';
 
 const MAX_TEAM_NAME = 100;
 
@@ -42,11 +43,6 @@ function publicView(k: ApiKeyRecord) {
     lastUsedAt: k.lastUsedAt,
     revokedAt: k.revokedAt,
   };
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n') + '\n';
 }
 
 async function list(args: string[], config: Config, io: CliIo): Promise<number> {

@@ -19,6 +19,7 @@ import { openSqliteStore } from '../store/sqlite.ts';
 import type { Store } from '../store/types.ts';
 import { parseCommandArgs, stringOption } from './args.ts';
 import { CliFailure, EXIT_OK, UsageError, type CliIo } from './io.ts';
+import { table } from './table.ts';
 
 /** The `client_id` of grants made from the CLI, unless `--client` names another. */
 export const CLI_CLIENT_ID = 'folio-cli';
@@ -100,11 +101,6 @@ function publicView(g: OAuthGrant) {
     lastUsedAt: g.lastUsedAt,
     revokedAt: g.revokedAt,
   };
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n') + '\n';
 }
 
 async function list(args: string[], config: Config, io: CliIo): Promise<number> {

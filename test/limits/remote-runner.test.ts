@@ -6,12 +6,12 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServiceError } from '../../src/errors.ts';
 import { createRemoteRunner } from '../../src/limits/remote-runner.ts';
 import { inProcessRunner } from '../../src/limits/runner.ts';
 import { parseOptions } from '../../src/parse/options.ts';
 import { readCorpus } from '../helpers/corpus.ts';
 import { startTestService, type TestService } from '../http/helpers.ts';
+import { failure } from '../helpers/service-error.ts';
 
 let service: TestService;
 
@@ -21,15 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await service?.stop();
 });
-
-async function failure(promise: Promise<unknown>): Promise<ServiceError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ServiceError);
-  return err as ServiceError;
-}
 
 describe('createRemoteRunner', () => {
   it('returns the same data as an in-process parse, with the options sent along', async () => {

@@ -6,9 +6,9 @@
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServiceError } from '../../src/errors.ts';
 import { createFetcher, type ClosableFetcher } from '../../src/web/fetch/fetcher.ts';
 import { startSite, type TestSite } from './site.ts';
+import { failure } from '../helpers/service-error.ts';
 
 let site: TestSite;
 let other: TestSite;
@@ -24,15 +24,6 @@ afterAll(async () => {
   await site.close();
   await other.close();
 });
-
-async function failure(promise: Promise<unknown>): Promise<ServiceError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ServiceError);
-  return err as ServiceError;
-}
 
 describe('Fetcher', () => {
   it('follows a redirect chain and reports the final URL and the hops', async () => {

@@ -7,11 +7,11 @@ import type dns from 'node:dns';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServiceError } from '../../src/errors.ts';
 import { blockedReason, parseAllowList } from '../../src/web/fetch/address-policy.ts';
 import { createFetcher, type ClosableFetcher } from '../../src/web/fetch/fetcher.ts';
 import type { LookupFunction } from '../../src/web/fetch/guarded-connect.ts';
 import { startSite, type TestSite } from './site.ts';
+import { failure } from '../helpers/service-error.ts';
 
 let site: TestSite;
 /** A second loopback server on another port: not allowlisted, must never be reached. */
@@ -36,15 +36,6 @@ afterAll(async () => {
   other.closeAllConnections();
   await new Promise<void>((resolve) => other.close(() => resolve()));
 });
-
-async function failure(promise: Promise<unknown>): Promise<ServiceError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ServiceError);
-  return err as ServiceError;
-}
 
 const get = (url: string, f: ClosableFetcher = fetcher) => f.fetch({ url, timeoutMs: 5000 });
 
