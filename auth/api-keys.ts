@@ -68,6 +68,13 @@ export async function verifyApiKey(directory: ApiKeyDirectory, presented: string
   return stored;
 }
 
+/** Records a use of a key (`last_used_at`), at most once per LAST_USED_RESOLUTION_MS; never waits. */
+export function recordApiKeyUse(directory: ApiKeyDirectory, stored: StoredApiKey, at: Date, onError?: (err: unknown) => void): void {
+  const last = stored.lastUsedAt === null ? 0 : Date.parse(stored.lastUsedAt);
+  if (at.getTime() - last < LAST_USED_RESOLUTION_MS) return;
+  directory.touchApiKey(stored.id, at).catch((err: unknown) => onError?.(err));
+}
+
 export function teamOf(res: Response): AuthenticatedTeam | undefined {
   const value: unknown = res.locals.auth;
   if (typeof value !== 'object' || value === null) return undefined;
@@ -139,11 +146,7 @@ export function requireApiKey(directory: ApiKeyDirectory, options: RequireApiKey
         `Bearer realm="${REALM}", error="invalid_token", error_description="The API key is unknown, malformed or revoked"`,
       );
     }
-    const at = now();
-    const last = stored.lastUsedAt === null ? 0 : Date.parse(stored.lastUsedAt);
-    if (!(at.getTime() - last < LAST_USED_RESOLUTION_MS)) {
-      directory.touchApiKey(stored.id, at).catch((err: unknown) => options.onTouchError?.(err));
-    }
+    recordApiKeyUse(directory, stored, now(), options.onTouchError);
     const auth: AuthenticatedTeam = { keyId: stored.id, teamId: stored.teamId, teamName: stored.teamName };
     res.locals.auth = auth;
     next();

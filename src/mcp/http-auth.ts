@@ -10,7 +10,7 @@
  * fall back to keyless. On /v2/mcp-oauth every 401 carries `resource_metadata` (RFC 9728 §5.1).
  */
 import type { Request } from 'express';
-import { verifyApiKey, REALM, type ApiKeyDirectory } from '../../auth/api-keys.ts';
+import { recordApiKeyUse, verifyApiKey, REALM, type ApiKeyDirectory } from '../../auth/api-keys.ts';
 import { looksLikeJwt, type AccessTokenVerifier, type McpResourcePath } from '../../auth/access-token-types.ts';
 import type { Caller } from '../../tools/types.ts';
 import { keylessClientId } from '../limits/keyless.ts';
@@ -28,6 +28,8 @@ export interface AuthDeps {
   keylessSecret: () => Promise<string>;
   /** The RFC 9728 metadata URL of /v2/mcp-oauth (absolute). */
   oauthResourceMetadataUrl: string;
+  /** Called when recording a key's use fails (the call still goes on). */
+  onTouchError?: (err: unknown) => void;
 }
 
 const KEY_HEADER_HINT = "Send it in the Authorization header as 'Authorization: Bearer <API_KEY>'.";
@@ -99,5 +101,6 @@ export async function authenticate(req: Request, endpoint: McpEndpoint, deps: Au
       'The API key is unknown, malformed or revoked',
     );
   }
+  recordApiKeyUse(deps.keys, stored, new Date(), deps.onTouchError);
   return { ok: true, caller: { kind: 'api-key', teamId: stored.teamId, teamName: stored.teamName, owner: `team:${stored.teamId}` }, keyId: stored.id };
 }

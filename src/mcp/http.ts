@@ -128,6 +128,7 @@ export function mcpRoutes(deps: McpRoutesDeps): Router {
     keylessEnabled: config.keyless.enabled,
     keylessSecret: () => deps.keys.keylessClientSecret(),
     oauthResourceMetadataUrl: protectedResourceMetadataUrl(mcpResourceUrl(urls.mcp, '/v2/mcp-oauth')),
+    onTouchError: (err) => logger.warn({ err }, 'could not record API key use'),
   };
   const jsonBody = express.json({ limit: MAX_MCP_BODY_BYTES });
 

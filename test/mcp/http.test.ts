@@ -122,6 +122,20 @@ describe('/v2/mcp', () => {
     }
   });
 
+  it('a call with an API key records the key\'s use (last_used_at), as /v2 routes do', async () => {
+    const fresh = await service.createKey('usage-team');
+    expect((await service.store.getApiKey(fresh.id))?.lastUsedAt).toBeNull();
+    const client = await connectMcp(`${service.url}/v2/mcp`, { authorization: `Bearer ${fresh.key}` });
+    try {
+      await client.listTools();
+    } finally {
+      await client.close();
+    }
+    const until = Date.now() + 2000;
+    while ((await service.store.getApiKey(fresh.id))?.lastUsedAt == null && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect((await service.store.getApiKey(fresh.id))?.lastUsedAt).toEqual(expect.any(String));
+  });
+
   it('an invalid key is a 401 that says so, never a fall back to keyless', async () => {
     for (const authorization of ['Bearer folio_' + 'x'.repeat(43), 'Bearer not-a-key', 'Basic abc', 'Bearer aaa.bbb.ccc']) {
       const res = await request(`${service.url}/v2/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, authorization }, body: Buffer.from(INITIALIZE) });
