@@ -120,6 +120,8 @@ export interface ScannedSheet {
    * cells at the workbook's limit but counts on): the cut is reported as "of N rows".
    */
   totalRows?: number;
+  /** Which of the workbook's limits made a streamed sheet stop keeping cells. */
+  stoppedBy?: 'cells' | 'text';
 }
 
 export interface CutGrid {

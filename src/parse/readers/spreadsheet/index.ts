@@ -9,6 +9,7 @@ import { scanSheet, type ScannedSheet, type SheetGrid } from './grid.ts';
 import { loadWorkbook } from './load.ts';
 import { workbookMetadata } from './metadata.ts';
 import { renderTable } from './table.ts';
+import { openXlsxPackage, streamWorkbook } from './xlsx-stream.ts';
 import type { SheetBudget } from './xlsx-sheet-stream.ts';
 
 /**
@@ -85,7 +86,8 @@ export function sheetsToHtml(sheets: readonly SheetSource[], limits: WorkbookLim
       const byText = grid.rowsWithinText(chars);
       const keep = Math.min(rows, byCells, byText);
       const totalRows = Math.max(rows, grid.totalRows ?? 0);
-      const reason = byText < Math.min(rows, byCells) || (keep === rows && totalRows > rows && byCells > rows) ? textLimitText : cellLimitText;
+      const byTextFirst = keep === rows && grid.stoppedBy ? grid.stoppedBy === 'text' : byText < Math.min(rows, byCells);
+      const reason = byTextFirst ? textLimitText : cellLimitText;
       if (keep === 0) {
         warnings.push(`Sheet ${quoted(name)} was left out: the workbook reached the limit of ${reason} before it.`);
       } else {
@@ -100,7 +102,8 @@ export function sheetsToHtml(sheets: readonly SheetSource[], limits: WorkbookLim
         }
       }
     } else if (grid?.totalRows) {
-      warnings.push(`Sheet ${quoted(name)} was left out: the workbook reached the limit of ${cellLimitText} before it.`);
+      const reason = grid.stoppedBy === 'text' ? textLimitText : cellLimitText;
+      warnings.push(`Sheet ${quoted(name)} was left out: the workbook reached the limit of ${reason} before it.`);
     }
     limits.onProgress?.({ done: index + 1, total, unit: 'sheet' });
   });
@@ -130,22 +133,37 @@ export function workbookToHtml(workbook: XLSX.WorkBook, limits: WorkbookLimits):
   return sheetsToHtml(workbookSheets(workbook, limits.cellLimit), limits);
 }
 
+/** The warning for formula cells saved without their results. */
+export function formulaWarning(count: number): string | undefined {
+  if (count === 0) return undefined;
+  const cells = count === 1 ? '1 formula cell has' : `${count.toLocaleString('en-US')} formula cells have`;
+  return `${cells} no saved result and ${count === 1 ? 'is' : 'are'} shown empty: the file was saved without calculating ${count === 1 ? 'it' : 'them'} (open it in a spreadsheet program, recalculate and save to fill ${count === 1 ? 'it' : 'them'} in).`;
+}
+
+function result(html: string, props: XLSX.FullProperties | undefined, warnings: string[]): ReadResult {
+  const metadata = workbookMetadata(props);
+  const document = documentFromHtml(html, metadata.language);
+  return { document, metadata, warnings, rawHtml: `<!DOCTYPE html>${document.documentElement.outerHTML}` };
+}
+
 export async function readSpreadsheet(input: ReadInput): Promise<ReadResult> {
   input.signal.throwIfAborted();
-  const loaded = loadWorkbook(input.bytes, input.format, MAX_WORKBOOK_CELLS);
-  const workbook = loaded.workbook;
-  const { html, warnings } = workbookToHtml(workbook, {
+  const limits: WorkbookLimits = {
     cellLimit: MAX_WORKBOOK_CELLS,
     textLimit: MAX_WORKBOOK_TEXT,
     signal: input.signal,
     ...(input.onProgress ? { onProgress: input.onProgress } : {}),
-  });
-  const metadata = workbookMetadata(workbook.Props);
-  const document = documentFromHtml(html, metadata.language);
-  return {
-    document,
-    metadata,
-    warnings: [...loaded.warnings, ...warnings],
-    rawHtml: `<!DOCTYPE html>${document.documentElement.outerHTML}`,
   };
+  // An .xlsx package is read row by row, within the limits; .xlsb, .xls and the rest by SheetJS.
+  const zip = input.format === 'xlsx' ? openXlsxPackage(input.bytes) : undefined;
+  if (zip) {
+    const streamed = streamWorkbook(zip, input.signal);
+    const { html, warnings } = sheetsToHtml(streamed.sheets, limits);
+    const missing = formulaWarning(streamed.formulasWithoutValue());
+    return result(html, streamed.book.props, missing ? [...warnings, missing] : warnings);
+  }
+  const loaded = loadWorkbook(input.bytes, input.format, MAX_WORKBOOK_CELLS);
+  const { html, warnings } = sheetsToHtml(workbookSheets(loaded.workbook, MAX_WORKBOOK_CELLS), limits);
+  const missing = formulaWarning(loaded.formulasWithoutValue);
+  return result(html, loaded.workbook.Props, [...loaded.warnings, ...warnings, ...(missing ? [missing] : [])]);
 }

@@ -11,7 +11,7 @@ import { attr, decodeText, firstElement, startTags, stringItemText } from './xls
 export interface XlsxSheetEntry {
   name: string;
   hidden: boolean;
-  /** The sheet part's path in the package; undefined when its relationship is missing. */
+  /** The worksheet part's path in the package; undefined for a chartsheet or a missing part. */
   path?: string;
 }
 
@@ -78,7 +78,8 @@ function styleFormats(xml: string | undefined): (string | number)[] {
   for (const attrs of startTags(numFmts, 'numFmt')) {
     const id = Number(attr(attrs, 'numFmtId'));
     const code = attr(attrs, 'formatCode');
-    if (Number.isInteger(id) && code !== undefined) custom.set(id, code);
+    // An empty code (some writers emit one for id 0) leaves the built-in format in place.
+    if (Number.isInteger(id) && code) custom.set(id, code);
   }
   const xfs = firstElement(xml, 'cellXfs') ?? '';
   const out: (string | number)[] = [];
@@ -138,7 +139,7 @@ export function readXlsxWorkbook(zip: GuardedZip): XlsxWorkbook {
     const name = attr(attrs, 'name') ?? `Sheet${sheets.length + 1}`;
     const state = attr(attrs, 'state');
     const rel = byId.get(attr(attrs, 'id') ?? '');
-    const target = rel && !rel.external ? resolveTarget(path, rel.target) : undefined;
+    const target = rel && !rel.external && rel.type.endsWith('/worksheet') ? resolveTarget(path, rel.target) : undefined;
     sheets.push({ name, hidden: state === 'hidden' || state === 'veryHidden', ...(target && zip.names.includes(target) ? { path: target } : {}) });
   }
   const pr = [...startTags(xml, 'workbookPr')][0] ?? '';

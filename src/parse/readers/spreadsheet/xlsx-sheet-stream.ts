@@ -117,7 +117,10 @@ function hyperlinks(after: string, zip: GuardedZip, path: string): Map<number, s
   const rels = new Map(relationships(zip, path).map((r) => [r.id, r]));
   for (const attrs of startTags(after, 'hyperlink')) {
     const rel = rels.get(attr(attrs, 'id') ?? '');
-    const target = rel?.external ? rel.target.trim() : undefined;
+    // SheetJS's reading: the relationship's target, plus `#location` when the link names one.
+    const location = attr(attrs, 'location');
+    const base = rel?.external ? rel.target.trim() : undefined;
+    const target = base && location ? `${base}#${location}` : base;
     const range = decodeRange(attr(attrs, 'ref') ?? '');
     if (!target || !LINK_SCHEME.test(target) || !range) continue;
     for (let r = range.s.r; r <= range.e.r && links.size < MAX_LINKED_CELLS; r++) {
@@ -141,6 +144,7 @@ export function streamSheet(zip: GuardedZip, path: string, book: XlsxWorkbook, b
   let chars = 0;
   let lastDataRow = -1;
   let formulasWithoutValue = 0;
+  let stoppedBy: 'cells' | 'text' | undefined;
 
   const onRow = (attrs: string, body: string): void => {
     const rAttr = Number(attr(attrs, 'r'));
@@ -177,8 +181,10 @@ export function streamSheet(zip: GuardedZip, path: string, book: XlsxWorkbook, b
     }
     const first = r0 < 0 ? row : r0;
     // The box this row would make: past the budget, this and every later row are only counted.
-    if ((row - first + 1) * (rc1 - rc0 + 1) > budget.cells || chars + rowChars > budget.chars) {
+    const overCells = (row - first + 1) * (rc1 - rc0 + 1) > budget.cells;
+    if (overCells || chars + rowChars > budget.chars) {
       keeping = false;
+      stoppedBy = overCells ? 'cells' : 'text';
       lastDataRow = row;
       return;
     }
@@ -240,5 +246,6 @@ export function streamSheet(zip: GuardedZip, path: string, book: XlsxWorkbook, b
   const keptLast = cells.length > 0 ? (cells[cells.length - 1]?.r ?? -1) : -1;
   if (grid.box && lastDataRow > keptLast) grid.totalRows = lastDataRow - grid.box.r0 + 1;
   else if (!grid.box && lastDataRow >= 0) grid.totalRows = lastDataRow + 1;
+  if (stoppedBy) grid.stoppedBy = stoppedBy;
   return { grid, formulasWithoutValue };
 }
