@@ -15,6 +15,8 @@ export interface BigWorkbookOptions {
   /** Add a second, small sheet after the big one. */
   secondSheet?: boolean;
   merge?: boolean;
+  /** Raw `<row>` elements appended to the big sheet's data, after the generated rows. */
+  extraRows?: string[];
 }
 
 function colName(c: number): string {
@@ -62,7 +64,7 @@ function cellXml(r: number, c: number): string {
   }
 }
 
-function sheetXml(rows: number, cols: number, merge: boolean): string {
+function sheetXml(rows: number, cols: number, merge: boolean, extraRows: readonly string[] = []): string {
   const parts: string[] = [
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>',
     '<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">',
@@ -76,7 +78,7 @@ function sheetXml(rows: number, cols: number, merge: boolean): string {
     for (let c = 0; c < cols; c++) row += cellXml(r, c);
     parts.push(`${row}</row>`);
   }
-  parts.push('</sheetData>');
+  parts.push(...extraRows, '</sheetData>');
   if (merge) parts.push('<mergeCells count="1"><mergeCell ref="A1:B1"/></mergeCells>');
   parts.push('</worksheet>');
   return parts.join('');
@@ -95,7 +97,7 @@ export function bigWorkbook(options: BigWorkbookOptions): Uint8Array {
     '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
     '<cellXfs count="3"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="14" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/><xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs>' +
     '</styleSheet>';
-  const sheets = [{ name: 'Big', xml: sheetXml(rows, cols, options.merge ?? false) }];
+  const sheets = [{ name: 'Big', xml: sheetXml(rows, cols, options.merge ?? false, options.extraRows) }];
   if (options.secondSheet) sheets.push({ name: 'Small', xml: sheetXml(3, 2, false) });
   const workbook = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>${sheets.map((s, i) => `<sheet name="${s.name}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join('')}</sheets></workbook>`;
   const rels = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${sheets.map((_, i) => `<Relationship Id="rId${i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`).join('')}<Relationship Id="rIdS" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" Target="sharedStrings.xml"/><Relationship Id="rIdY" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`;
