@@ -109,11 +109,12 @@ describe('spreadsheet stream: formulas without a cached value, damaged packages'
     const bytes = bigWorkbook({
       rows: 3,
       cols: 2,
-      extraRows: ['<row r="4"><c r="A4"><f>A3*2</f></c><c r="B4"><f>B3*2</f></c></row>', '<row r="5"><c r="A5" t="str"><f>"x"</f><v>x</v></c></row>'],
+      extraRows: ['<row r="4"><c r="A4"><f>A3*2</f></c><c r="B4"><f>B3*2</f></c></row>', '<row r="5"><c r="A5" t="str"><f>"x"</f><v>x</v></c><c r="B5" t="str"><f>T(1)</f><v/></c></row>'],
     });
     const result = await readSpreadsheet(readInput('xlsx', bytes));
     const rows = [...result.document.querySelectorAll('tr')].map((tr) => [...tr.children].map((c) => c.textContent ?? ''));
     expect(rows[3]).toEqual(['', '']);
+    // `<v/>`: the formula's cached result is an empty string, so it is not counted.
     expect(rows[4]).toEqual(['x', '']);
     expect(result.document.body.textContent).not.toContain('A3*2');
     expect(result.warnings).toEqual([

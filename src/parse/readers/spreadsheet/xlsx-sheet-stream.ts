@@ -25,7 +25,8 @@ export interface StreamedSheet {
 
 const ROW = /<(?:\w+:)?row\b([^>]*?)(?:\/>|>([\s\S]*?)<\/(?:\w+:)?row>)/g;
 const CELL = /<(?:\w+:)?c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/(?:\w+:)?c>)/g;
-const VALUE = /<(?:\w+:)?v(?:\s[^>]*)?>([\s\S]*?)<\/(?:\w+:)?v>/;
+/** `<v/>` is a cached empty value (a text formula that returned ""), not a missing one. */
+const VALUE = /<(?:\w+:)?v(?:\s[^>]*)?(?:\/>|>([\s\S]*?)<\/(?:\w+:)?v>)/;
 const FORMULA = /<(?:\w+:)?f\b/;
 const HAS_VALUE = /<(?:\w+:)?(?:v|t)[\s>]/;
 const SHEET_DATA_END = /<\/(?:\w+:)?sheetData>|<(?:\w+:)?sheetData\b[^>]*\/>/;
@@ -76,7 +77,8 @@ interface CellValue {
 /** The displayed text of one `<c>`: cached values for formulas, number formats applied. */
 function cellValue(attrs: string, body: string, book: XlsxWorkbook): CellValue {
   const type = attr(attrs, 't') ?? 'n';
-  const raw = VALUE.exec(body)?.[1];
+  const valueMatch = VALUE.exec(body);
+  const raw = valueMatch ? (valueMatch[1] ?? '') : undefined;
   if (type === 'inlineStr') {
     const is = firstElement(body, 'is');
     return { text: is !== undefined ? stringItemText(is) : decodeText(raw ?? ''), formulaWithoutValue: false };
