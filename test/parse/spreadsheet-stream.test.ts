@@ -13,6 +13,7 @@ import { parse } from '../../src/parse/index.ts';
 import { parseOptions } from '../../src/parse/options.ts';
 import { readSpreadsheet, sheetsToHtml, workbookSheets } from '../../src/parse/readers/spreadsheet/index.ts';
 import { loadWorkbook } from '../../src/parse/readers/spreadsheet/load.ts';
+import { MAX_PENDING_CHARS } from '../../src/parse/readers/spreadsheet/xlsx-sheet-stream.ts';
 import { openXlsxPackage, streamWorkbook } from '../../src/parse/readers/spreadsheet/xlsx-stream.ts';
 import { CORPUS_DIR } from '../helpers/corpus.ts';
 import { readInput, serviceFailure } from '../helpers/read-input.ts';
@@ -145,4 +146,31 @@ describe('spreadsheet stream: formulas without a cached value, damaged packages'
     const truncated = await serviceFailure(readSpreadsheet(readInput('xlsx', zipped.subarray(0, Math.floor(zipped.length / 2)))));
     expect(truncated.code).toBe('CORRUPT_FILE');
   });
+
+  it('refuses a row that never ends, fast, instead of holding the whole sheet', async () => {
+    // ~40 M characters in one row with no </row>: a 1 MB block of pseudo-random cells repeated
+    // (further apart than deflate's 32 KB window, so the part stays under the zip-bomb ratio and
+    // it is the row limit that answers).
+    const cells: string[] = [];
+    let seed = 1;
+    for (let length = 0; length < 1024 * 1024; ) {
+      let text = '';
+      for (let k = 0; k < 40; k++) {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        text += (seed >> 8).toString(36);
+      }
+      const cell = `<c t="inlineStr"><is><t>${text}</t></is></c>`;
+      cells.push(cell);
+      length += cell.length;
+    }
+    const block = cells.join('');
+    const row = block.repeat(Math.ceil((MAX_PENDING_CHARS * 1.2) / block.length));
+    const bytes = bigWorkbook({ rows: 2, cols: 2, extraRows: [`<row r="3">${row}`] });
+    const started = performance.now();
+    const failure = await serviceFailure(readSpreadsheet(readInput('xlsx', bytes)));
+    // ~0.5 s; searching (and so flattening) the whole pending text on every piece took ~4 s.
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(failure.code).toBe('CORRUPT_FILE');
+    expect(failure.message).toContain("a row of sheet 'Big' runs on for more than 33,554,432 characters");
+  }, 60_000);
 });

@@ -6,6 +6,7 @@
  * rows the sheet goes on for and to reach the merged ranges and hyperlinks that follow it.
  */
 import * as XLSX from 'xlsx';
+import { ServiceError } from '../../../errors.ts';
 import type { GuardedZip } from '../zip-guard.ts';
 import { gridFromCells, LINK_SCHEME, type GridCell, type Located, type ScannedSheet, type SheetGrid } from './grid.ts';
 import { relationships } from './xlsx-parts.ts';
@@ -29,7 +30,13 @@ const CELL = /<(?:\w+:)?c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/(?:\w+:)?c>)/g;
 const VALUE = /<(?:\w+:)?v(?:\s[^>]*)?(?:\/>|>([\s\S]*?)<\/(?:\w+:)?v>)/;
 const FORMULA = /<(?:\w+:)?f\b/;
 const HAS_VALUE = /<(?:\w+:)?(?:v|t)[\s>]/;
-const SHEET_DATA_END = /<\/(?:\w+:)?sheetData>|<(?:\w+:)?sheetData\b[^>]*\/>/;
+const SHEET_DATA_END = /<\/(?:\w+:)?sheetData>|<(?:\w+:)?sheetData\b[^>]*\/>/g;
+/** The end of a row: `</row>`, or a `<row …/>` with no cells. */
+const ROW_CLOSE = /<\/(?:\w+:)?row>|<(?:\w+:)?row\b[^>]*\/>/g;
+/** Characters searched again before a new piece, for a closing tag split between two pieces. */
+const CLOSE_OVERLAP = 64;
+/** Text held waiting for a row to end (or after the rows): a row longer than this is refused. */
+export const MAX_PENDING_CHARS = 32 * 1024 * 1024;
 /** Hyperlink ranges are expanded cell by cell up to this many cells in all. */
 const MAX_LINKED_CELLS = 100_000;
 const MS_PER_DAY = 86_400_000;
@@ -133,7 +140,7 @@ function hyperlinks(after: string, zip: GuardedZip, path: string): Map<number, s
 }
 
 /** Reads one worksheet part within `budget`. */
-export function streamSheet(zip: GuardedZip, path: string, book: XlsxWorkbook, budget: SheetBudget, signal: AbortSignal): StreamedSheet {
+export function streamSheet(zip: GuardedZip, path: string, name: string, book: XlsxWorkbook, budget: SheetBudget, signal: AbortSignal): StreamedSheet {
   const decoder = new TextDecoder('utf-8');
   const cells: Located[] = [];
   let buffer = '';
@@ -209,24 +216,43 @@ export function streamSheet(zip: GuardedZip, path: string, book: XlsxWorkbook, b
     return end;
   };
 
-  const take = (piece: string): void => {
+  // Only text that arrived with this piece can close a row or the sheet data, so only the probe
+  // (the piece, and the end of the one before for a tag split between them) is searched for a
+  // close: an unclosed row is neither rescanned nor flattened (copied) on every piece.
+  let tail = '';
+  const take = (piece: string): boolean => {
+    const probe = tail + piece;
+    tail = probe.slice(-CLOSE_OVERLAP);
     buffer += piece;
-    if (!inRows) return;
-    const stop = SHEET_DATA_END.exec(buffer);
+    if (!inRows) return buffer.length <= MAX_PENDING_CHARS;
+    SHEET_DATA_END.lastIndex = 0;
+    const stop = SHEET_DATA_END.exec(probe);
     if (stop) {
-      drainRows(buffer.slice(0, stop.index));
-      buffer = buffer.slice(stop.index);
+      const at = Math.max(0, buffer.length - probe.length + stop.index);
+      drainRows(buffer.slice(0, at));
+      buffer = buffer.slice(at);
       inRows = false;
-      return;
+      return true;
     }
-    const end = drainRows(buffer);
-    if (end > 0) buffer = buffer.slice(end);
+    ROW_CLOSE.lastIndex = 0;
+    if (ROW_CLOSE.test(probe)) {
+      const end = drainRows(buffer);
+      if (end > 0) buffer = buffer.slice(end);
+    }
+    if (buffer.length > MAX_PENDING_CHARS) {
+      throw new ServiceError(
+        'CORRUPT_FILE',
+        `The workbook could not be read: a row of sheet '${name.slice(0, 80)}' runs on for more than ${MAX_PENDING_CHARS.toLocaleString('en-US')} characters without ending. Open and re-save it in a spreadsheet program, then upload it again.`,
+      );
+    }
+    return true;
   };
 
+  // Past the rows, reading stops once what follows them (merges, hyperlinks, formatting rules)
+  // outgrows MAX_PENDING_CHARS; the merges and links in what was read are kept.
   zip.inflateChunks(path, (chunk) => {
     signal.throwIfAborted();
-    take(decoder.decode(chunk, { stream: true }));
-    return true;
+    return take(decoder.decode(chunk, { stream: true }));
   });
   take(decoder.decode());
   if (inRows) drainRows(buffer);

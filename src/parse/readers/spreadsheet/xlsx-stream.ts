@@ -41,7 +41,7 @@ export function streamWorkbook(zip: GuardedZip, signal: AbortSignal): StreamedWo
     hidden: entry.hidden,
     read: (budget) => {
       if (!entry.path) return undefined;
-      const streamed = streamSheet(zip, entry.path, book, budget, signal);
+      const streamed = streamSheet(zip, entry.path, entry.name, book, budget, signal);
       missing += streamed.formulasWithoutValue;
       return streamed.grid;
     },
