@@ -148,6 +148,7 @@ export function streamSheet(zip: GuardedZip, path: string, name: string, book: X
   let keeping = true;
   let row = -1;
   let r0 = -1;
+  let rLast = -1;
   let c0 = Infinity;
   let c1 = -1;
   let chars = 0;
@@ -159,7 +160,7 @@ export function streamSheet(zip: GuardedZip, path: string, name: string, book: X
     const rAttr = Number(attr(attrs, 'r'));
     row = Number.isInteger(rAttr) && rAttr > 0 ? rAttr - 1 : row + 1;
     if (!keeping) {
-      if (HAS_VALUE.test(body)) lastDataRow = row;
+      if (HAS_VALUE.test(body)) lastDataRow = Math.max(lastDataRow, row);
       return;
     }
     const found: Located[] = [];
@@ -188,20 +189,23 @@ export function streamSheet(zip: GuardedZip, path: string, name: string, book: X
       formulasWithoutValue += rowMissing;
       return;
     }
-    const first = r0 < 0 ? row : r0;
-    // The box this row would make: past the budget, this and every later row are only counted.
-    const overCells = (row - first + 1) * (rc1 - rc0 + 1) > budget.cells;
+    // The box this row would make (rows are written in order, but need not be): past the
+    // budget, this and every later row are only counted.
+    const first = r0 < 0 ? row : Math.min(r0, row);
+    const last = Math.max(rLast, row);
+    const overCells = (last - first + 1) * (rc1 - rc0 + 1) > budget.cells;
     if (overCells || chars + rowChars > budget.chars) {
       keeping = false;
       stoppedBy = overCells ? 'cells' : 'text';
-      lastDataRow = row;
+      lastDataRow = Math.max(lastDataRow, row);
       return;
     }
     r0 = first;
+    rLast = last;
     c0 = rc0;
     c1 = rc1;
     chars += rowChars;
-    lastDataRow = row;
+    lastDataRow = Math.max(lastDataRow, row);
     formulasWithoutValue += rowMissing;
     for (const f of found) cells.push(f);
   };
@@ -271,8 +275,7 @@ export function streamSheet(zip: GuardedZip, path: string, name: string, book: X
     }
   }
   const grid = gridFromCells(cells, merges, () => false);
-  const keptLast = cells.length > 0 ? (cells[cells.length - 1]?.r ?? -1) : -1;
-  if (grid.box && lastDataRow > keptLast) grid.totalRows = lastDataRow - grid.box.r0 + 1;
+  if (grid.box && lastDataRow > rLast) grid.totalRows = lastDataRow - grid.box.r0 + 1;
   else if (!grid.box && lastDataRow >= 0) grid.totalRows = lastDataRow + 1;
   if (stoppedBy) grid.stoppedBy = stoppedBy;
   return { grid, formulasWithoutValue };
