@@ -182,6 +182,13 @@ describe('fields: the displayed result, never the code', () => {
     expect(md).not.toMatch(/example\.(?:com|org|net)|test\.invalid|Word\.Document/);
   });
 
+  it('shows a drop-down form field as its selected entry (word-extractor-test07)', async () => {
+    const md = await corpusMarkdown('word-extractor-test07.docx');
+    expect(md).toContain('| 2.Dr S Watt | School of Computing | Co-applicant |');
+    expect(md).toContain('| RGU Status: | Co-ordinator | If Other, please state |');
+    expect(md).toContain('| 3. |  | Choose from list |');
+  });
+
   it('keeps the figure number and page number results (docling-word_sample)', async () => {
     const md = await corpusMarkdown(FILE);
     expect(md).toMatch(/Figure 1/);

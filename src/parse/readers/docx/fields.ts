@@ -5,6 +5,10 @@
  * FORMCHECKBOX a checkbox) but drops a simple field (`w:fldSimple`, §17.16.19) with its result.
  * So each simple field is rewritten as the equivalent complex field before mammoth reads the
  * part: same code, same result runs, nested simple fields too.
+ *
+ * A drop-down form field (FORMDROPDOWN, §17.16.17 `w:ddList`) keeps no text result in the
+ * file: Word shows the selected list entry (`w:result`, else `w:default`, else the first), so
+ * that entry is written in as the field's result.
  */
 import { elementRanges, replaceRanges } from './markup-scan.ts';
 import { xmlAttribute } from './xml.ts';
@@ -32,3 +36,51 @@ export function simpleFieldsAsComplex(xml: string): string {
   return rewriteSimpleFields(xml);
 }
 
+
+const FIELD_TOKEN = /<w:fldChar\b[^>]*?(?:\/>|>[\s\S]*?<\/w:fldChar>)|<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>/g;
+
+/** The entry a drop-down form field shows, raw as written in the part. */
+function selectedEntry(fldChar: string): string | undefined {
+  const list = /<w:ddList\b[^>]*>([\s\S]*?)<\/w:ddList>/.exec(fldChar)?.[1];
+  if (list === undefined) return undefined;
+  const entries = [...list.matchAll(/<w:listEntry\b[^>]*>/g)].map((m) => xmlAttribute(m[0], 'w:val') ?? '');
+  const chosen = /<w:result\b[^>]*>/.exec(list) ?? /<w:default\b[^>]*>/.exec(list);
+  const index = chosen ? Number(xmlAttribute(chosen[0], 'w:val')) : 0;
+  return entries[Number.isInteger(index) ? index : 0];
+}
+
+interface OpenField {
+  entry: string | undefined;
+  separated: boolean;
+  shown: boolean;
+}
+
+/** The part with each drop-down form field's selected entry as its result. */
+export function dropDownResults(xml: string): string {
+  if (!xml.includes('<w:ddList')) return xml;
+  const stack: OpenField[] = [];
+  const inserts: [number, string][] = [];
+  for (const match of xml.matchAll(FIELD_TOKEN)) {
+    if (match[1] !== undefined) {
+      const field = stack[stack.length - 1];
+      if (field?.separated && match[1] !== '') field.shown = true;
+      continue;
+    }
+    const type = xmlAttribute(/^<w:fldChar\b[^>]*>/.exec(match[0])?.[0] ?? '', 'w:fldCharType');
+    if (type === 'begin') stack.push({ entry: selectedEntry(match[0]), separated: false, shown: false });
+    else if (type === 'separate' && stack.length > 0) (stack[stack.length - 1] as OpenField).separated = true;
+    else if (type === 'end') {
+      const field = stack.pop();
+      if (field?.entry && !field.shown) inserts.push([match.index, `<w:t xml:space="preserve">${field.entry}</w:t>`]);
+    }
+  }
+  if (inserts.length === 0) return xml;
+  const parts: string[] = [];
+  let last = 0;
+  for (const [at, text] of inserts) {
+    parts.push(xml.slice(last, at), text);
+    last = at;
+  }
+  parts.push(xml.slice(last));
+  return parts.join('');
+}
