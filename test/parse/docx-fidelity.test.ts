@@ -182,6 +182,22 @@ describe('fields: the displayed result, never the code', () => {
     expect(md).not.toMatch(/example\.(?:com|org|net)|test\.invalid|Word\.Document/);
   });
 
+  it('drops the results of fields nested inside another field\'s code (IF { MERGEFIELD })', async () => {
+    const field = (type: string): string => `<w:r><w:fldChar w:fldCharType="${type}"/></w:r>`;
+    const code = (text: string): string => `<w:r><w:instrText xml:space="preserve">${text}</w:instrText></w:r>`;
+    const text = (value: string): string => `<w:r><w:t xml:space="preserve">${value}</w:t></w:r>`;
+    const paragraph =
+      text('Dear ') +
+      field('begin') + code(' IF ') +
+      field('begin') + code(' MERGEFIELD Title ') + field('separate') + text('«Title»') + field('end') +
+      code(' = "" "customer" ') + field('separate') + text('Dr Smith') + field('end') +
+      text(', welcome.');
+    const bytes = variant(FILE, (xml) => xml.replace('<w:body>', `<w:body><w:p>${paragraph}</w:p>`));
+    const md = await markdownOf(bytes, FILE);
+    expect(md).toContain('Dear Dr Smith, welcome.');
+    expect(md).not.toMatch(/Title|customer|MERGEFIELD/);
+  });
+
   it('shows a drop-down form field as its selected entry (word-extractor-test07)', async () => {
     const md = await corpusMarkdown('word-extractor-test07.docx');
     expect(md).toContain('| 2.Dr S Watt | School of Computing | Co-applicant |');

@@ -84,3 +84,39 @@ export function dropDownResults(xml: string): string {
   parts.push(xml.slice(last));
   return parts.join('');
 }
+
+/**
+ * The part without text written inside a field's code (between `begin` and `separate`, or
+ * `end` when there is no result): the results of fields nested in an instruction, such as
+ * `IF { MERGEFIELD x } = …`, are part of the code, not of what Word displays. mammoth reads
+ * instruction text only from `w:instrText` and would show them. A part whose field characters
+ * do not balance is left as it is rather than risk dropping the rest of the story.
+ */
+export function withoutCodeText(xml: string): string {
+  if (!xml.includes('<w:fldChar')) return xml;
+  const inCode: boolean[] = [];
+  const drops: [number, number][] = [];
+  for (const match of xml.matchAll(FIELD_TOKEN)) {
+    if (match[1] !== undefined) {
+      if (inCode.includes(true)) drops.push([match.index, match.index + match[0].length]);
+      continue;
+    }
+    const type = xmlAttribute(/^<w:fldChar\b[^>]*>/.exec(match[0])?.[0] ?? '', 'w:fldCharType');
+    if (type === 'begin') inCode.push(true);
+    else if (type === 'separate') {
+      if (inCode.length === 0) return xml;
+      inCode[inCode.length - 1] = false;
+    } else if (type === 'end') {
+      if (inCode.pop() === undefined) return xml;
+    }
+  }
+  if (inCode.length > 0 || drops.length === 0) return xml;
+  const parts: string[] = [];
+  let last = 0;
+  for (const [start, end] of drops) {
+    parts.push(xml.slice(last, start));
+    last = end;
+  }
+  parts.push(xml.slice(last));
+  return parts.join('');
+}
