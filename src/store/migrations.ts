@@ -3,6 +3,7 @@
  * which versions ran; a migration never changes once released (add a new one instead).
  */
 import { UPLOAD_REFS_SQL } from './upload-refs.ts';
+import { ACCOUNTS_SQL } from './accounts.ts';
 
 export interface Migration {
   version: number;
@@ -116,4 +117,5 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX crawl_results_job ON crawl_results(job_id, id);
     `,
   },
+  { version: 7, description: 'local accounts, team members, browser sessions, pending authorization requests', sql: ACCOUNTS_SQL },
 ];
