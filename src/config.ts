@@ -35,6 +35,8 @@ const EnvSchema = z.object({
   FOLIO_RESOURCE_DOCUMENTATION_URL: optionalUrl,
   /** Until when tokens bound to /v2/mcp are also accepted on /v2/mcp-oauth (ISO 8601). Absent: window closed. */
   FOLIO_OAUTH_MIGRATION_END: z.iso.datetime({ offset: true }).optional(),
+  /** Compatibility: an authorization request without `resource` is taken as {mcp_url}/v2/mcp-oauth. Off: refused. */
+  FOLIO_OAUTH_DEFAULT_RESOURCE: z.enum(['on', 'off']).default('off'),
   /** Express `trust proxy`: how the client IP is found behind a reverse proxy. Off by default. */
   FOLIO_TRUST_PROXY: z.string().min(1).optional(),
 
@@ -87,6 +89,7 @@ export interface Config {
   readonly mcpUrl: string | undefined;
   readonly authMetadataUrl: string | undefined;
   readonly oauthMigrationEnd: Date | undefined;
+  readonly oauthDefaultResource: boolean;
   readonly resourceDocumentationUrl: string | undefined;
   /** Express `trust proxy` value: a boolean, a hop count or a list of addresses. */
   readonly trustProxy: boolean | number | string;
@@ -144,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcpUrl: trimSlash(e.FOLIO_MCP_URL ?? e.FOLIO_PUBLIC_URL),
     authMetadataUrl: e.FOLIO_AUTH_METADATA_URL,
     oauthMigrationEnd: e.FOLIO_OAUTH_MIGRATION_END === undefined ? undefined : new Date(e.FOLIO_OAUTH_MIGRATION_END),
+    oauthDefaultResource: e.FOLIO_OAUTH_DEFAULT_RESOURCE === 'on',
     resourceDocumentationUrl: e.FOLIO_RESOURCE_DOCUMENTATION_URL,
     trustProxy: trustProxyValue(e.FOLIO_TRUST_PROXY),
     keyless: Object.freeze({
