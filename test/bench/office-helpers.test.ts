@@ -69,6 +69,13 @@ describe('bench/office normalisation', () => {
     expect(normalisedWords(markdown)).toEqual(['café', 'boldx', 'a', 'link', 'httpsexamplecomx', 'foobar', 'cell', 'dont']);
     expect(normalisedWords('Café boldx a link foo_bar cell don’t')).toEqual(['café', 'boldx', 'a', 'link', 'foobar', 'cell', 'dont']);
     expect(normalisedWords('ﬁle Ｆｕｌｌ')).toEqual(['file', 'full']); // NFKC
+    expect(normalisedWords('optional\u00adhyphen')).toEqual(['optionalhyphen']);
+    expect(normalisedWords('ゾルゲと尾崎')).toEqual(['ゾ', 'ル', 'ゲ', 'と', '尾', '崎']);
+  });
+
+  it('drops leading list markers, which pandoc and folio number differently', () => {
+    expect(normalisedWords('1.  0th\n    2.  1st\n- - 3. deep\n  a. alpha\n  iv. four\n• dot')).toEqual(['0th', '1st', 'deep', 'alpha', 'four', 'dot']);
+    expect(normalisedWords('1.5 million in 2019.')).toEqual(['15', 'million', 'in', '2019']);
   });
 });
 
