@@ -163,13 +163,18 @@ function compare(name: string, folio: FolioOutcome, ref: Reference): DocResult {
 }
 
 /**
- * pandoc 2.17's RTF reader decodes `\'hh` bytes as Windows-1252 whatever `\ansicpgN` says
- * (seen on the corpus's cp1250 and cp932 files: the reference is mojibake, folio's text is right).
+ * pandoc 2.17's RTF reader decodes `\'hh` bytes as Windows-1252 whatever `\ansicpgN` or a font's
+ * `\fcharsetN` says (seen on the corpus's cp1250, Czech \fcharset238 and Japanese \fcharset128
+ * files: the reference is mojibake there and folio's text is right). Flag such files.
  */
 function rtfCodePageNote(file: string): string | undefined {
-  const head = fs.readFileSync(file).subarray(0, 4096).toString('latin1');
+  const head = fs.readFileSync(file).subarray(0, 16_384).toString('latin1');
+  const declared = new Set<string>();
   const page = /\\ansicpg(\d+)/.exec(head)?.[1];
-  return page && page !== '1252' ? `declares \\ansicpg${page}; pandoc decodes \\'hh as cp1252, so the reference is mis-decoded` : undefined;
+  if (page && page !== '1252') declared.add(`\\ansicpg${page}`);
+  for (const m of head.matchAll(/\\fcharset(\d+)/g)) if (!['0', '1', '2'].includes(m[1] as string)) declared.add(`\\fcharset${m[1]}`);
+  if (declared.size === 0) return undefined;
+  return `declares ${[...declared].join(', ')}; pandoc decodes \\'hh as cp1252 regardless, so the reference may be mis-decoded`;
 }
 
 async function benchPandocFormat(format: 'docx' | 'odt' | 'rtf'): Promise<FormatResult> {

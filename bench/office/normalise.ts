@@ -3,7 +3,8 @@
  * markdown and on the reference's plain text, so markup and escaping do not count as words.
  *
  *   per line, leading list markers (`-`, `*`, `+`, `•`, `1.`, `1)`, `a.`, `iv.`) are dropped:
- *   numbering is structure (counted apart), and pandoc and folio number restarts differently
+ *   numbering is structure (counted apart), and pandoc and folio number restarts differently;
+ *   so are footnote marks (`[1]`, `\[1\]`, `[^1]`), which pandoc's plain text repeats as note labels
  *   → NFKC → lower case → invisible format characters (\p{Cf}: soft hyphen, zero-width space)
  *   dropped → markdown/table delimiters ([ ] ( ) { } | < > and whitespace) split words → every
  *   other punctuation or symbol character is dropped (so `foo\_bar`, `foo_bar` and `**foo_bar**`
@@ -12,6 +13,7 @@
  * or a whole Japanese sentence would be one "word".
  */
 const LIST_MARKERS = /^[ \t>]*(?:(?:[-*+•◦▪]|\d{1,9}[.)]|[a-z][.)]|[ivxlcdm]{1,6}[.)])[ \t]+)+/gimu;
+const FOOTNOTE_MARKS = /\\?\[\^?\d{1,4}\\?\]/g;
 const FORMAT_CHARACTERS = /\p{Cf}+/gu;
 const UNSPACED_SCRIPTS = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}])/gu;
 const SEPARATORS = /[\s[\](){}|<>]+/u;
@@ -20,6 +22,7 @@ const PUNCTUATION = /[\p{P}\p{S}]+/gu;
 export function normalisedWords(text: string): string[] {
   const out: string[] = [];
   const prepared = text
+    .replace(FOOTNOTE_MARKS, ' ')
     .replace(LIST_MARKERS, '')
     .normalize('NFKC')
     .toLowerCase()

@@ -76,6 +76,7 @@ describe('bench/office normalisation', () => {
   it('drops leading list markers, which pandoc and folio number differently', () => {
     expect(normalisedWords('1.  0th\n    2.  1st\n- - 3. deep\n  a. alpha\n  iv. four\n• dot')).toEqual(['0th', '1st', 'deep', 'alpha', 'four', 'dot']);
     expect(normalisedWords('1.5 million in 2019.')).toEqual(['15', 'million', 'in', '2019']);
+    expect(normalisedWords('Ouch\\[1\\].[^2]\n\n1. Note')).toEqual(normalisedWords('Ouch[1].[2]\n\n[1] Note'));
   });
 });
 
