@@ -68,7 +68,8 @@ export function wellKnownRoutes(deps: WellKnownDeps): Router {
     res.type('application/json').send(asBody);
   };
   const asPaths = [AUTHORIZATION_SERVER_METADATA_PATH, authorizationServerMetadataPath(deps.urls.base)];
-  if (deps.authMetadataUrl !== undefined) asPaths.push(new URL(deps.authMetadataUrl).pathname);
+  const configuredPath = deps.authMetadataUrl === undefined ? undefined : new URL(deps.authMetadataUrl).pathname;
+  if (configuredPath !== undefined && configuredPath !== '/') asPaths.push(configuredPath);
   for (const p of new Set(asPaths)) {
     router.options(p, preflight);
     router.get(p, serveAsm);
