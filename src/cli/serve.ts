@@ -6,6 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAccessTokens, type AccessTokens } from '../../auth/access-tokens.ts';
+import { createClientRegistry, type ClientRegistry } from '../../auth/clients.ts';
 import { createSigningKeys } from '../../auth/signing-keys.ts';
 import path from 'node:path';
 import type { Config } from '../config.ts';
@@ -36,6 +37,8 @@ export interface Service {
   store: Store;
   /** Issues and verifies folio's OAuth access tokens. */
   tokens: AccessTokens;
+  /** OAuth clients: RFC 7591 registrations and Client ID Metadata Documents. */
+  clients: ClientRegistry;
   /** Upload tickets and refs (docs/uploads.md); its sweep runs while the service does. */
   uploads: UploadRefs;
   server: http.Server;
@@ -127,6 +130,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     migrationEnd: config.oauthMigrationEnd,
     onTouchError: (err) => logger.warn({ err }, 'could not record OAuth grant use'),
   });
+  const clients = createClientRegistry({ store, fetcher });
   const search = createSearch({
     backends: searchBackendsFromConfig(config),
     scrape: (url, scrapeOptions, run) => scrape({ ...scrapeOptions, url }, { fetcher, runner }, run),
@@ -140,7 +144,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     ...(options.now ? { now: options.now } : {}),
   });
   uploads.startSweeping({ onError: (err) => logger.warn({ err }, 'upload sweep failed') });
-  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, uploads, fetcher, crawls, search });
+  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, uploads, fetcher, crawls, search, clients });
   server.on('request', app);
   server.on('checkContinue', expectContinue(app));
   logger.info({ url }, `folio listening on ${url}`);
@@ -170,7 +174,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     return stopping;
   };
 
-  return { url, urls, port, store, tokens, uploads, server, shutdown };
+  return { url, urls, port, store, tokens, clients, uploads, server, shutdown };
 }
 
 /** Runs until SIGINT or SIGTERM, then stops gracefully; a second signal exits at once. */

@@ -3,6 +3,8 @@
  *
  *   GET  /health      unauthenticated liveness: { ok: true }
  *   GET  /.well-known/oauth-protected-resource/v2/mcp-oauth, /.well-known/jwks.json   unauthenticated
+ *   GET  /.well-known/oauth-authorization-server   unauthenticated RFC 8414 metadata
+ *   POST /oauth/register  unauthenticated RFC 7591 client registration (routes/oauth-register.ts)
  *   PUT  /v2/uploads/:token  no API key (the URL is the capability): the file of an upload ticket
  *   POST /v2/uploads  API key required; JSON {filename} → upload ticket (docs/uploads.md)
  *   POST /v2/parse    API key required; multipart upload, or JSON {uploadRef, ...options} → parse
@@ -24,6 +26,8 @@ import { requestLog } from './request-log.ts';
 import { parseRoute } from './routes/parse.ts';
 import { searchRoute } from './routes/search.ts';
 import { wellKnownRoutes } from './routes/well-known.ts';
+import { oauthRegisterRoutes } from './routes/oauth-register.ts';
+import type { ClientRegistry } from '../../auth/clients.ts';
 import { createUploadTicketRoute, receiveUploadRoute } from './routes/uploads.ts';
 import { scrapeRoute } from './routes/scrape.ts';
 import { mapRoutes } from './routes/map.ts';
@@ -52,6 +56,8 @@ export interface AppDeps {
   tokens?: AccessTokenVerifier;
   /** The token signing keys: their public set is served at /.well-known/jwks.json. */
   signingKeys?: Pick<SigningKeys, 'jwks'>;
+  /** OAuth clients (RFC 7591 registrations, Client ID Metadata Documents); without it, no /oauth/register. */
+  clients?: ClientRegistry;
   /** Upload tickets and the uploadRefs they lead to. */
   uploads: UploadRefs;
   /** The SSRF-protected outbound fetcher of the web operations. */
@@ -73,7 +79,8 @@ export function createApp(deps: AppDeps): Express {
     res.json({ ok: true });
   });
 
-  app.use(wellKnownRoutes({ urls: deps.urls, documentationUrl: deps.config.resourceDocumentationUrl, signingKeys: deps.signingKeys }));
+  app.use(wellKnownRoutes({ urls: deps.urls, documentationUrl: deps.config.resourceDocumentationUrl, authMetadataUrl: deps.config.authMetadataUrl, signingKeys: deps.signingKeys }));
+  if (deps.clients) app.use(oauthRegisterRoutes({ clients: deps.clients, logger: deps.logger, rate: { max: deps.config.oauthRegistrationsPerMinute, windowMs: 60_000 } }));
   app.put('/v2/uploads/:token', receiveUploadRoute(deps.uploads));
 
   // Before the API-key middleware: /v2/mcp has keyless callers and its own auth paths.

@@ -2,6 +2,7 @@
  * Schema migrations for the SQLite store, applied in order at open. `schema_migrations` records
  * which versions ran; a migration never changes once released (add a new one instead).
  */
+import { OAUTH_CLIENTS_SQL } from './oauth-clients.ts';
 import { UPLOAD_REFS_SQL } from './upload-refs.ts';
 import { ACCOUNTS_SQL } from './accounts.ts';
 
@@ -117,5 +118,6 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX crawl_results_job ON crawl_results(job_id, id);
     `,
   },
+  { version: 6, description: 'OAuth clients registered through RFC 7591', sql: OAUTH_CLIENTS_SQL },
   { version: 7, description: 'local accounts, team members, browser sessions, pending authorization requests', sql: ACCOUNTS_SQL },
 ];
