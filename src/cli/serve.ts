@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAccessTokens, type AccessTokens } from '../../auth/access-tokens.ts';
 import { createClientRegistry, type ClientRegistry } from '../../auth/clients.ts';
+import type { AuthorizationCodeIssuer } from '../../auth/authorization-code-types.ts';
 import { createSigningKeys } from '../../auth/signing-keys.ts';
 import path from 'node:path';
 import type { Config } from '../config.ts';
@@ -51,6 +52,8 @@ export interface ServiceOptions {
   /** Replaces the worker pool (tests that need a runner with known behaviour). */
   runner?: ParseRunner;
   graceMs?: number;
+  /** Replaces the authorization-code issuer the consent page calls (tests that inspect what was approved). */
+  authorizationCodes?: AuthorizationCodeIssuer;
   /** Clock of upload tickets (tests of expiry). */
   now?: () => Date;
 }
@@ -144,7 +147,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     ...(options.now ? { now: options.now } : {}),
   });
   uploads.startSweeping({ onError: (err) => logger.warn({ err }, 'upload sweep failed') });
-  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, uploads, fetcher, crawls, search, clients });
+  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, uploads, fetcher, crawls, search, clients, accounts: store, ...(options.authorizationCodes ? { authorizationCodes: options.authorizationCodes } : {}) });
   server.on('request', app);
   server.on('checkContinue', expectContinue(app));
   logger.info({ url }, `folio listening on ${url}`);

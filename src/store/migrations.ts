@@ -4,6 +4,7 @@
  */
 import { OAUTH_CLIENTS_SQL } from './oauth-clients.ts';
 import { UPLOAD_REFS_SQL } from './upload-refs.ts';
+import { ACCOUNTS_SQL } from './accounts.ts';
 
 export interface Migration {
   version: number;
@@ -118,4 +119,5 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   { version: 6, description: 'OAuth clients registered through RFC 7591', sql: OAUTH_CLIENTS_SQL },
+  { version: 7, description: 'local accounts, team members, browser sessions, pending authorization requests', sql: ACCOUNTS_SQL },
 ];

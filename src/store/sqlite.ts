@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { sqliteCrawlJobStore } from './crawl-jobs.ts';
 import { sqliteOAuthStore } from './oauth.ts';
+import { sqliteAccountStore } from './accounts.ts';
 import { sqliteOAuthClientStore } from './oauth-clients.ts';
 import type { ApiKeyRecord, NewApiKey, Store, Team } from './types.ts';
 import { sqliteUploadRefStore } from './upload-refs.ts';
@@ -123,6 +124,7 @@ export function openSqliteStore(dataDir: string): SqliteStore {
     db,
     ...sqliteCrawlJobStore(db),
     ...sqliteOAuthStore(db),
+    ...sqliteAccountStore(db),
     ...sqliteOAuthClientStore(db),
     ...sqliteUploadRefStore(db),
     ...keylessUsageStore(db),

@@ -6,6 +6,7 @@
  * The store never sees an API key in clear: it keeps the SHA-256 of the key and a short display
  * prefix, both computed by `auth/api-keys.ts`.
  */
+import type { AccountStore } from './accounts.ts';
 import type { CrawlJobStore } from './crawl-jobs.ts';
 import type { KeylessUsageStore } from './keyless-usage.ts';
 import type { OAuthStore } from './oauth.ts';
@@ -38,7 +39,7 @@ export interface NewApiKey {
   prefix: string;
 }
 
-export interface Store extends OAuthStore, OAuthClientStore, UploadRefStore, KeylessUsageStore, CrawlJobStore {
+export interface Store extends AccountStore, OAuthStore, OAuthClientStore, UploadRefStore, KeylessUsageStore, CrawlJobStore {
   /** The team with this name, created when it does not exist yet. */
   ensureTeam(name: string): Promise<Team>;
   findTeamByName(name: string): Promise<Team | undefined>;
