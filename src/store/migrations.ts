@@ -2,6 +2,7 @@
  * Schema migrations for the SQLite store, applied in order at open. `schema_migrations` records
  * which versions ran; a migration never changes once released (add a new one instead).
  */
+import { OAUTH_TOKENS_SQL } from './oauth-tokens.ts';
 import { UPLOAD_REFS_SQL } from './upload-refs.ts';
 
 export interface Migration {
@@ -116,4 +117,5 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX crawl_results_job ON crawl_results(job_id, id);
     `,
   },
+  { version: 8, description: 'OAuth authorization codes and refresh tokens', sql: OAUTH_TOKENS_SQL },
 ];

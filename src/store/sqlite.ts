@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { sqliteCrawlJobStore } from './crawl-jobs.ts';
 import { sqliteOAuthStore } from './oauth.ts';
+import { sqliteOAuthTokenStore } from './oauth-tokens.ts';
 import type { ApiKeyRecord, NewApiKey, Store, Team } from './types.ts';
 import { sqliteUploadRefStore } from './upload-refs.ts';
 import { keylessUsageStore } from './keyless-usage.ts';
@@ -122,6 +123,7 @@ export function openSqliteStore(dataDir: string): SqliteStore {
     db,
     ...sqliteCrawlJobStore(db),
     ...sqliteOAuthStore(db),
+    ...sqliteOAuthTokenStore(db),
     ...sqliteUploadRefStore(db),
     ...keylessUsageStore(db),
     async ensureTeam(name) {
