@@ -6,7 +6,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAccessTokens, type AccessTokens } from '../../auth/access-tokens.ts';
+import { createAuthorizationCodes, type AuthorizationCodes } from '../../auth/authorization-codes.ts';
+import { createRefreshTokens } from '../../auth/refresh-tokens.ts';
 import { createSigningKeys } from '../../auth/signing-keys.ts';
+import { createTokenEndpoint } from '../../auth/token-endpoint.ts';
+import { mcpResourceUrl } from '../../.well-known/urls.ts';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import { createApp } from '../http/app.ts';
@@ -36,6 +40,8 @@ export interface Service {
   store: Store;
   /** Issues and verifies folio's OAuth access tokens. */
   tokens: AccessTokens;
+  /** Issues authorization codes (the authorization endpoint) and redeems them (the token endpoint). */
+  authorizationCodes: AuthorizationCodes;
   /** Upload tickets and refs (docs/uploads.md); its sweep runs while the service does. */
   uploads: UploadRefs;
   server: http.Server;
@@ -50,6 +56,8 @@ export interface ServiceOptions {
   graceMs?: number;
   /** Clock of upload tickets (tests of expiry). */
   now?: () => Date;
+  /** Clock of OAuth codes, access and refresh tokens (tests of expiry and grace windows). */
+  oauthNow?: () => Date;
 }
 
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<Service> {
@@ -126,6 +134,17 @@ export async function startService(config: Config, options: ServiceOptions = {})
     mcpUrl: urls.mcp,
     migrationEnd: config.oauthMigrationEnd,
     onTouchError: (err) => logger.warn({ err }, 'could not record OAuth grant use'),
+    ...(options.oauthNow ? { now: options.oauthNow } : {}),
+  });
+  const oauthClock = options.oauthNow ? { now: options.oauthNow } : {};
+  const authorizationCodes = createAuthorizationCodes(store, oauthClock);
+  const oauthTokenEndpoint = createTokenEndpoint({
+    codes: authorizationCodes,
+    refreshTokens: createRefreshTokens(store, oauthClock),
+    accessTokens: tokens,
+    grants: store,
+    resourceUrl: (p) => mcpResourceUrl(urls.mcp, p),
+    ...oauthClock,
   });
   const search = createSearch({
     backends: searchBackendsFromConfig(config),
@@ -140,7 +159,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     ...(options.now ? { now: options.now } : {}),
   });
   uploads.startSweeping({ onError: (err) => logger.warn({ err }, 'upload sweep failed') });
-  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, uploads, fetcher, crawls, search });
+  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, crawls, search });
   server.on('request', app);
   server.on('checkContinue', expectContinue(app));
   logger.info({ url }, `folio listening on ${url}`);
@@ -170,7 +189,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     return stopping;
   };
 
-  return { url, urls, port, store, tokens, uploads, server, shutdown };
+  return { url, urls, port, store, tokens, authorizationCodes, uploads, server, shutdown };
 }
 
 /** Runs until SIGINT or SIGTERM, then stops gracefully; a second signal exits at once. */

@@ -3,6 +3,7 @@
  *
  *   GET  /health      unauthenticated liveness: { ok: true }
  *   GET  /.well-known/oauth-protected-resource/v2/mcp-oauth, /.well-known/jwks.json   unauthenticated
+ *   POST /oauth/token, /oauth/revoke   OAuth token and revocation endpoints (routes/oauth-token.ts), no API key
  *   PUT  /v2/uploads/:token  no API key (the URL is the capability): the file of an upload ticket
  *   POST /v2/uploads  API key required; JSON {filename} → upload ticket (docs/uploads.md)
  *   POST /v2/parse    API key required; multipart upload, or JSON {uploadRef, ...options} → parse
@@ -16,6 +17,7 @@ import express, { type Express } from 'express';
 import type { AccessTokenVerifier } from '../../auth/access-token-types.ts';
 import { requireApiKey, type ApiKeyDirectory } from '../../auth/api-keys.ts';
 import type { SigningKeys } from '../../auth/signing-keys.ts';
+import type { TokenEndpoint } from '../../auth/token-endpoint.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { PublicUrls } from '../public-urls.ts';
@@ -24,6 +26,7 @@ import { requestLog } from './request-log.ts';
 import { parseRoute } from './routes/parse.ts';
 import { searchRoute } from './routes/search.ts';
 import { wellKnownRoutes } from './routes/well-known.ts';
+import { oauthTokenRoutes } from './routes/oauth-token.ts';
 import { createUploadTicketRoute, receiveUploadRoute } from './routes/uploads.ts';
 import { scrapeRoute } from './routes/scrape.ts';
 import { mapRoutes } from './routes/map.ts';
@@ -52,6 +55,8 @@ export interface AppDeps {
   tokens?: AccessTokenVerifier;
   /** The token signing keys: their public set is served at /.well-known/jwks.json. */
   signingKeys?: Pick<SigningKeys, 'jwks'>;
+  /** The OAuth token and revocation endpoints; without it they are not mounted. */
+  oauthTokenEndpoint?: TokenEndpoint;
   /** Upload tickets and the uploadRefs they lead to. */
   uploads: UploadRefs;
   /** The SSRF-protected outbound fetcher of the web operations. */
@@ -74,6 +79,7 @@ export function createApp(deps: AppDeps): Express {
   });
 
   app.use(wellKnownRoutes({ urls: deps.urls, documentationUrl: deps.config.resourceDocumentationUrl, signingKeys: deps.signingKeys }));
+  if (deps.oauthTokenEndpoint) app.use(oauthTokenRoutes(deps.oauthTokenEndpoint));
   app.put('/v2/uploads/:token', receiveUploadRoute(deps.uploads));
 
   // Before the API-key middleware: /v2/mcp has keyless callers and its own auth paths.
