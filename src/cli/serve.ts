@@ -6,6 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAccessTokens, type AccessTokens } from '../../auth/access-tokens.ts';
+import { createClientRegistry, type ClientRegistry } from '../../auth/clients.ts';
 import { createAuthorizationCodes, type AuthorizationCodes } from '../../auth/authorization-codes.ts';
 import { createRefreshTokens } from '../../auth/refresh-tokens.ts';
 import { createSigningKeys } from '../../auth/signing-keys.ts';
@@ -40,6 +41,8 @@ export interface Service {
   store: Store;
   /** Issues and verifies folio's OAuth access tokens. */
   tokens: AccessTokens;
+  /** OAuth clients: RFC 7591 registrations and Client ID Metadata Documents. */
+  clients: ClientRegistry;
   /** Issues authorization codes (the authorization endpoint) and redeems them (the token endpoint). */
   authorizationCodes: AuthorizationCodes;
   /** Upload tickets and refs (docs/uploads.md); its sweep runs while the service does. */
@@ -146,6 +149,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     resourceUrl: (p) => mcpResourceUrl(urls.mcp, p),
     ...oauthClock,
   });
+  const clients = createClientRegistry({ store, fetcher });
   const search = createSearch({
     backends: searchBackendsFromConfig(config),
     scrape: (url, scrapeOptions, run) => scrape({ ...scrapeOptions, url }, { fetcher, runner }, run),
@@ -159,7 +163,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     ...(options.now ? { now: options.now } : {}),
   });
   uploads.startSweeping({ onError: (err) => logger.warn({ err }, 'upload sweep failed') });
-  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, crawls, search });
+  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, crawls, search, clients });
   server.on('request', app);
   server.on('checkContinue', expectContinue(app));
   logger.info({ url }, `folio listening on ${url}`);
@@ -189,7 +193,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     return stopping;
   };
 
-  return { url, urls, port, store, tokens, authorizationCodes, uploads, server, shutdown };
+  return { url, urls, port, store, tokens, authorizationCodes, clients, uploads, server, shutdown };
 }
 
 /** Runs until SIGINT or SIGTERM, then stops gracefully; a second signal exits at once. */

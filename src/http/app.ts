@@ -3,6 +3,8 @@
  *
  *   GET  /health      unauthenticated liveness: { ok: true }
  *   GET  /.well-known/oauth-protected-resource/v2/mcp-oauth, /.well-known/jwks.json   unauthenticated
+ *   GET  /.well-known/oauth-authorization-server   unauthenticated RFC 8414 metadata
+ *   POST /oauth/register  unauthenticated RFC 7591 client registration (routes/oauth-register.ts)
  *   POST /oauth/token, /oauth/revoke   OAuth token and revocation endpoints (routes/oauth-token.ts), no API key
  *   PUT  /v2/uploads/:token  no API key (the URL is the capability): the file of an upload ticket
  *   POST /v2/uploads  API key required; JSON {filename} → upload ticket (docs/uploads.md)
@@ -26,6 +28,8 @@ import { requestLog } from './request-log.ts';
 import { parseRoute } from './routes/parse.ts';
 import { searchRoute } from './routes/search.ts';
 import { wellKnownRoutes } from './routes/well-known.ts';
+import { oauthRegisterRoutes } from './routes/oauth-register.ts';
+import type { ClientRegistry } from '../../auth/clients.ts';
 import { oauthTokenRoutes } from './routes/oauth-token.ts';
 import { createUploadTicketRoute, receiveUploadRoute } from './routes/uploads.ts';
 import { scrapeRoute } from './routes/scrape.ts';
@@ -55,6 +59,8 @@ export interface AppDeps {
   tokens?: AccessTokenVerifier;
   /** The token signing keys: their public set is served at /.well-known/jwks.json. */
   signingKeys?: Pick<SigningKeys, 'jwks'>;
+  /** OAuth clients (RFC 7591 registrations, Client ID Metadata Documents); without it, no /oauth/register. */
+  clients?: ClientRegistry;
   /** The OAuth token and revocation endpoints; without it they are not mounted. */
   oauthTokenEndpoint?: TokenEndpoint;
   /** Upload tickets and the uploadRefs they lead to. */
@@ -78,7 +84,8 @@ export function createApp(deps: AppDeps): Express {
     res.json({ ok: true });
   });
 
-  app.use(wellKnownRoutes({ urls: deps.urls, documentationUrl: deps.config.resourceDocumentationUrl, signingKeys: deps.signingKeys }));
+  app.use(wellKnownRoutes({ urls: deps.urls, documentationUrl: deps.config.resourceDocumentationUrl, authMetadataUrl: deps.config.authMetadataUrl, signingKeys: deps.signingKeys }));
+  if (deps.clients) app.use(oauthRegisterRoutes({ clients: deps.clients, logger: deps.logger, rate: { max: deps.config.oauthRegistrationsPerMinute, windowMs: 60_000 } }));
   if (deps.oauthTokenEndpoint) app.use(oauthTokenRoutes(deps.oauthTokenEndpoint));
   app.put('/v2/uploads/:token', receiveUploadRoute(deps.uploads));
 

@@ -2,6 +2,7 @@
  * Schema migrations for the SQLite store, applied in order at open. `schema_migrations` records
  * which versions ran; a migration never changes once released (add a new one instead).
  */
+import { OAUTH_CLIENTS_SQL } from './oauth-clients.ts';
 import { OAUTH_TOKENS_SQL } from './oauth-tokens.ts';
 import { UPLOAD_REFS_SQL } from './upload-refs.ts';
 
@@ -117,5 +118,6 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX crawl_results_job ON crawl_results(job_id, id);
     `,
   },
+  { version: 6, description: 'OAuth clients registered through RFC 7591', sql: OAUTH_CLIENTS_SQL },
   { version: 8, description: 'OAuth authorization codes and refresh tokens', sql: OAUTH_TOKENS_SQL },
 ];
