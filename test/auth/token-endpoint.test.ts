@@ -4,6 +4,8 @@
  * sign-in and consent pages are tested elsewhere); the clock of codes and tokens is the test's.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovedAuthorization } from '../../auth/authorization-code-types.ts';
@@ -91,11 +93,15 @@ afterAll(async () => {
 });
 
 describe('authorization_code grant', () => {
-  it('exchanges a code with oauth4webapi: Bearer access token for the resource, refresh token, no-store, no nulls', async () => {
+  it('exchanges a code with oauth4webapi (endpoints from discovery): Bearer access token for the resource, refresh token, no-store, no nulls', async () => {
     const c = await code();
-    const as: oauth.AuthorizationServer = { issuer: service.urls.base, token_endpoint: `${service.url}/oauth/token` };
+    const issuer = new URL(service.urls.base);
+    const discovery = await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', [oauth.allowInsecureRequests]: true });
+    const as = await oauth.processDiscoveryResponse(issuer, discovery);
+    expect(as.token_endpoint).toBe(`${service.url}/oauth/token`);
+    expect(as.revocation_endpoint).toBe(`${service.url}/oauth/revoke`);
     const client: oauth.Client = { client_id: CLIENT };
-    const callback = oauth.validateAuthResponse(as, client, new URLSearchParams({ code: c.code }), oauth.expectNoState);
+    const callback = oauth.validateAuthResponse(as, client, new URLSearchParams({ code: c.code, iss: service.urls.base }), oauth.expectNoState);
     const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), callback, REDIRECT, c.verifier, {
       additionalParameters: { resource: resource() },
       [oauth.allowInsecureRequests]: true,
@@ -170,6 +176,23 @@ describe('authorization_code grant', () => {
     expect(after.status).toBe(401);
     expect(after.headers['www-authenticate']).toContain('invalid_token');
     expectError(await refresh(String(first.json.refresh_token)), 400, 'invalid_grant');
+  });
+});
+
+describe('at rest', () => {
+  it('keeps neither the code nor the refresh tokens in clear in the database files, and logs none of them', async () => {
+    const c = await code();
+    const res = await exchange(c);
+    const r = await refresh(String(res.json.refresh_token));
+    const secrets = [c.code, String(res.json.refresh_token), String(r.json.refresh_token)];
+    const files = fs.readdirSync(service.dataDir).filter((f) => f.startsWith('folio.db'));
+    expect(files.length).toBeGreaterThan(0);
+    const bytes = Buffer.concat(files.map((f) => fs.readFileSync(path.join(service.dataDir, f))));
+    const hashed = createHash('sha256').update(c.code).digest('hex');
+    expect(bytes.includes(Buffer.from(hashed))).toBe(true);
+    for (const secret of secrets) expect(bytes.includes(Buffer.from(secret))).toBe(false);
+    const log = service.logText();
+    for (const secret of [...secrets, String(res.json.access_token)]) expect(log).not.toContain(secret);
   });
 });
 
@@ -280,9 +303,13 @@ describe('revocation (RFC 7009)', () => {
 
   it('revoking the refresh token revokes the grant: its access token is refused at once', async () => {
     const t = await tokens();
-    const res = await revoke(t.refresh, CLIENT, 'refresh_token');
-    expect(res.status).toBe(200);
-    expect(res.headers['cache-control']).toBe('no-store');
+    const as: oauth.AuthorizationServer = { issuer: service.urls.base, revocation_endpoint: `${service.url}/oauth/revoke` };
+    const res = await oauth.revocationRequest(as, { client_id: CLIENT }, oauth.None(), t.refresh, {
+      additionalParameters: { token_type_hint: 'refresh_token' },
+      [oauth.allowInsecureRequests]: true,
+    });
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    await oauth.processRevocationResponse(res);
     expect((await toolsList(t.access)).status).toBe(401);
     expectError(await refresh(t.refresh), 400, 'invalid_grant');
   });
