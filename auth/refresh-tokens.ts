@@ -65,6 +65,8 @@ export function createRefreshTokens(store: OAuthTokenStore & OAuthGrantDirectory
       createdAt: at.toISOString(),
       expiresAt: new Date(at.getTime() + ttl * 1000).toISOString(),
     });
+    // Expired tokens are refused whatever their state: their rows serve nothing any more.
+    await store.deleteExpiredRefreshTokens(at);
     return token;
   };
 

@@ -34,6 +34,7 @@ export const OAUTH_TOKENS_SQL = `
     rotated_at  TEXT
   );
   CREATE INDEX refresh_tokens_grant ON refresh_tokens(grant_id);
+  CREATE INDEX refresh_tokens_expiry ON refresh_tokens(expires_at);
 `;
 
 export interface AuthorizationCodeRecord {
@@ -82,6 +83,8 @@ export interface OAuthTokenStore {
   findRefreshToken(tokenHash: string): Promise<RefreshTokenRecord | undefined>;
   /** Sets `rotated_at` to `at` unless it is set already (the first rotation counts). */
   markRefreshTokenRotated(tokenHash: string, at: Date): Promise<void>;
+  /** Deletes refresh tokens that expired before `before`; the number deleted. */
+  deleteExpiredRefreshTokens(before: Date): Promise<number>;
 }
 
 interface CodeRow {
@@ -154,6 +157,7 @@ export function sqliteOAuthTokenStore(db: Database.Database): OAuthTokenStore {
     ),
     refreshByHash: db.prepare<[string], RefreshRow>('SELECT * FROM refresh_tokens WHERE token_hash = ?'),
     rotateRefresh: db.prepare('UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ? AND rotated_at IS NULL'),
+    deleteExpiredRefresh: db.prepare('DELETE FROM refresh_tokens WHERE expires_at < ?'),
   };
   return {
     async insertAuthorizationCode(c) {
@@ -181,6 +185,9 @@ export function sqliteOAuthTokenStore(db: Database.Database): OAuthTokenStore {
     },
     async markRefreshTokenRotated(tokenHash, at) {
       q.rotateRefresh.run(at.toISOString(), tokenHash);
+    },
+    async deleteExpiredRefreshTokens(before) {
+      return q.deleteExpiredRefresh.run(before.toISOString()).changes;
     },
   };
 }

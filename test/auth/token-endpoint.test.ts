@@ -196,6 +196,18 @@ describe('at rest', () => {
   });
 });
 
+describe('parallel redemption', () => {
+  it('two exchanges of one code at once: one wins, the other is a replay that revokes what the first got', async () => {
+    const c = await code();
+    const answers = await Promise.all([exchange(c), exchange(c)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+    const won = answers.find((a) => a.status === 200);
+    const lost = answers.find((a) => a.status === 400);
+    expect(lost?.json.error).toBe('invalid_grant');
+    expect((await toolsList(String(won?.json.access_token))).status).toBe(401);
+  });
+});
+
 describe('client authentication and request shape', () => {
   it('refuses a client_secret or Basic auth as invalid_client (401): clients are public', async () => {
     const c = await code();
@@ -219,6 +231,12 @@ describe('client authentication and request shape', () => {
       body: Buffer.from(`grant_type=refresh_token&client_id=a&client_id=b&refresh_token=x`),
     });
     expectError(dup, 400, 'invalid_request');
+    const twoResources = await request(`${service.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: Buffer.from(`grant_type=refresh_token&client_id=a&refresh_token=x&resource=${encodeURIComponent(resource())}&resource=${encodeURIComponent(resource())}`),
+    });
+    expectError(twoResources, 400, 'invalid_target');
     const json = await request(`${service.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.from('{"grant_type":"refresh_token"}') });
     expectError(json, 400, 'invalid_request');
     const big = await form('/oauth/token', { grant_type: 'refresh_token', client_id: CLIENT, refresh_token: 'x'.repeat(20_000) });

@@ -43,16 +43,20 @@ function oauthError(res: Response, error: TokenErrorCode, description: string): 
   res.json({ error, error_description: description });
 }
 
-type ParsedForm = { ok: true; params: FormParams } | { ok: false; description: string };
+type ParsedForm = { ok: true; params: FormParams } | { ok: false; error: 'invalid_request' | 'invalid_target'; description: string };
 
 function parseForm(req: Request): ParsedForm {
   if (!req.is('application/x-www-form-urlencoded')) {
-    return { ok: false, description: 'The request body must be application/x-www-form-urlencoded (RFC 6749 §3.2).' };
+    return { ok: false, error: 'invalid_request', description: 'The request body must be application/x-www-form-urlencoded (RFC 6749 §3.2).' };
   }
   const text = typeof req.body === 'string' ? req.body : '';
   const params = new Map<string, string>();
   for (const [name, value] of new URLSearchParams(text)) {
-    if (params.has(name)) return { ok: false, description: `The parameter "${name.slice(0, 64)}" is sent more than once (RFC 6749 §3.2).` };
+    if (params.has(name)) {
+      // RFC 8707 §2: several `resource` values are allowed by the RFC, but a folio token is for exactly one.
+      if (name === 'resource') return { ok: false, error: 'invalid_target', description: 'Send one resource: a folio token is bound to exactly one resource.' };
+      return { ok: false, error: 'invalid_request', description: `The parameter "${name.slice(0, 64)}" is sent more than once (RFC 6749 §3.2).` };
+    }
     // RFC 6749 §3.2: parameters sent without a value are treated as omitted.
     if (value !== '') params.set(name, value);
   }
@@ -82,7 +86,7 @@ export function oauthTokenRoutes(endpoint: TokenEndpoint): Router {
   router.post('/oauth/token', body, async (req, res) => {
     cors(res);
     const form = parseForm(req);
-    if (!form.ok) return oauthError(res, 'invalid_request', form.description);
+    if (!form.ok) return oauthError(res, form.error, form.description);
     const outcome = await endpoint.token(form.params, authenticated(req));
     if (!outcome.ok) return oauthError(res, outcome.error, outcome.description);
     noStore(res);
@@ -93,7 +97,7 @@ export function oauthTokenRoutes(endpoint: TokenEndpoint): Router {
   router.post('/oauth/revoke', body, async (req, res) => {
     cors(res);
     const form = parseForm(req);
-    if (!form.ok) return oauthError(res, 'invalid_request', form.description);
+    if (!form.ok) return oauthError(res, form.error, form.description);
     const outcome = await endpoint.revoke(form.params, authenticated(req));
     if (!outcome.ok) return oauthError(res, outcome.error, outcome.description);
     // RFC 7009 §2.2: 200 whether or not anything was revoked; the body is ignored by clients.
