@@ -6,6 +6,7 @@
  *   GET  /.well-known/oauth-authorization-server   unauthenticated RFC 8414 metadata
  *   POST /oauth/register  unauthenticated RFC 7591 client registration (routes/oauth-register.ts)
  *   GET  /oauth/authorize, /oauth/sign-in…, /account   authorization endpoint, its pages, account settings (routes/oauth-authorize.ts, routes/account.ts)
+ *   POST /oauth/token, /oauth/revoke   OAuth token and revocation endpoints (routes/oauth-token.ts), no API key
  *   PUT  /v2/uploads/:token  no API key (the URL is the capability): the file of an upload ticket
  *   POST /v2/uploads  API key required; JSON {filename} → upload ticket (docs/uploads.md)
  *   POST /v2/parse    API key required; multipart upload, or JSON {uploadRef, ...options} → parse
@@ -19,6 +20,7 @@ import express, { type Express } from 'express';
 import type { AccessTokenVerifier } from '../../auth/access-token-types.ts';
 import { requireApiKey, type ApiKeyDirectory } from '../../auth/api-keys.ts';
 import type { SigningKeys } from '../../auth/signing-keys.ts';
+import type { TokenEndpoint } from '../../auth/token-endpoint.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { PublicUrls } from '../public-urls.ts';
@@ -38,6 +40,7 @@ import { issuerOf } from '../../.well-known/authorization-server.ts';
 import type { AccountStore } from '../store/accounts.ts';
 import { accountRoutes } from './routes/account.ts';
 import { oauthAuthorizeRoutes } from './routes/oauth-authorize.ts';
+import { oauthTokenRoutes } from './routes/oauth-token.ts';
 import { createUploadTicketRoute, receiveUploadRoute } from './routes/uploads.ts';
 import { scrapeRoute } from './routes/scrape.ts';
 import { mapRoutes } from './routes/map.ts';
@@ -72,6 +75,8 @@ export interface AppDeps {
   accounts?: AccountStore & OAuthGrantDirectory;
   /** Issues authorization codes on consent (the token endpoint's side); without it Approve answers 503. */
   authorizationCodes?: AuthorizationCodeIssuer;
+  /** The OAuth token and revocation endpoints; without it they are not mounted. */
+  oauthTokenEndpoint?: TokenEndpoint;
   /** Upload tickets and the uploadRefs they lead to. */
   uploads: UploadRefs;
   /** The SSRF-protected outbound fetcher of the web operations. */
@@ -113,6 +118,7 @@ export function createApp(deps: AppDeps): Express {
     );
     app.use(accountRoutes({ store: deps.accounts, sessions, clients: deps.clients, logger: deps.logger }));
   }
+  if (deps.oauthTokenEndpoint) app.use(oauthTokenRoutes(deps.oauthTokenEndpoint));
   app.put('/v2/uploads/:token', receiveUploadRoute(deps.uploads));
 
   // Before the API-key middleware: /v2/mcp has keyless callers and its own auth paths.

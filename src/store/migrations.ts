@@ -3,6 +3,7 @@
  * which versions ran; a migration never changes once released (add a new one instead).
  */
 import { OAUTH_CLIENTS_SQL } from './oauth-clients.ts';
+import { OAUTH_TOKENS_SQL } from './oauth-tokens.ts';
 import { UPLOAD_REFS_SQL } from './upload-refs.ts';
 import { ACCOUNTS_SQL } from './accounts.ts';
 
@@ -120,4 +121,5 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   { version: 6, description: 'OAuth clients registered through RFC 7591', sql: OAUTH_CLIENTS_SQL },
   { version: 7, description: 'local accounts, team members, browser sessions, pending authorization requests', sql: ACCOUNTS_SQL },
+  { version: 8, description: 'OAuth authorization codes and refresh tokens', sql: OAUTH_TOKENS_SQL },
 ];

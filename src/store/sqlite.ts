@@ -11,6 +11,7 @@ import { MIGRATIONS, type Migration } from './migrations.ts';
 import { sqliteCrawlJobStore } from './crawl-jobs.ts';
 import { sqliteOAuthStore } from './oauth.ts';
 import { sqliteAccountStore } from './accounts.ts';
+import { sqliteOAuthTokenStore } from './oauth-tokens.ts';
 import { sqliteOAuthClientStore } from './oauth-clients.ts';
 import type { ApiKeyRecord, NewApiKey, Store, Team } from './types.ts';
 import { sqliteUploadRefStore } from './upload-refs.ts';
@@ -125,6 +126,7 @@ export function openSqliteStore(dataDir: string): SqliteStore {
     ...sqliteCrawlJobStore(db),
     ...sqliteOAuthStore(db),
     ...sqliteAccountStore(db),
+    ...sqliteOAuthTokenStore(db),
     ...sqliteOAuthClientStore(db),
     ...sqliteUploadRefStore(db),
     ...keylessUsageStore(db),
