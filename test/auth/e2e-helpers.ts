@@ -66,7 +66,12 @@ export async function approveInBrowser(context: BrowserContext, authorizationUrl
       await page.getByLabel(who.team).check();
       await page.getByRole('button', { name: 'Continue' }).click();
     }
-    await page.getByRole('heading', { name: 'Allow access?' }).waitFor({ timeout: 5_000 });
+    await page
+      .getByRole('heading', { name: 'Allow access?' })
+      .waitFor({ timeout: 5_000 })
+      .catch(async (err: unknown) => {
+        throw new Error(`no consent page; the browser shows ${page.url()}:\n${(await page.textContent('body')) ?? ''}`, { cause: err });
+      });
     const text = (await page.textContent('main')) ?? '';
     if (!text.includes(who.clientName) || !text.includes(who.team)) throw new Error(`the consent page does not name ${who.clientName} and ${who.team}:\n${text}`);
     await page.getByRole('button', { name: 'Approve' }).click();
