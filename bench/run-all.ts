@@ -8,12 +8,20 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const tsx = path.join(here, '..', 'node_modules', '.bin', 'tsx');
-const benches = ['html-markdown.ts', 'docx.ts', 'server.ts', 'scrape.ts', 'crawl.ts', 'mcp.ts'];
+const benches = ['html-markdown.ts', 'docx.ts', 'server.ts', 'scrape.ts', 'crawl.ts', 'mcp.ts', 'oauth.ts', 'office.ts'];
 const passThrough = process.argv.slice(2);
+/** office.ts compares against pandoc and LibreOffice, which scripts/bench-setup.sh installs first. */
+const setupFor: Record<string, string> = { 'office.ts': path.join(here, '..', 'scripts', 'bench-setup.sh') };
 
 let failed = 0;
 for (const bench of benches) {
   process.stdout.write(`\n=== ${bench} ===\n`);
+  const setup = setupFor[bench];
+  if (setup && spawnSync('bash', [setup], { stdio: 'inherit' }).status !== 0) {
+    failed++;
+    process.stdout.write(`${bench}: ${path.basename(setup)} failed\n`);
+    continue;
+  }
   const run = spawnSync(tsx, [path.join(here, bench), ...passThrough], { stdio: 'inherit' });
   if (run.status !== 0) {
     failed++;

@@ -6,6 +6,7 @@
 #     binary can be downloaded (the usual case on a machine that reaches only package registries).
 #   - redis-server: the tests of crawl jobs on Redis (REDIS_URL) start a real one; a deployment
 #     may use any Redis 6.2+ instead.
+#   - chromium: the sign-in and consent page tests drive it headless through playwright-core.
 set -euo pipefail
 
 needed=()
@@ -13,6 +14,7 @@ command -v python3 >/dev/null 2>&1 || needed+=(python3)
 command -v make >/dev/null 2>&1 || needed+=(make)
 command -v g++ >/dev/null 2>&1 || needed+=(g++)
 command -v redis-server >/dev/null 2>&1 || needed+=(redis-server)
+command -v chromium >/dev/null 2>&1 || needed+=(chromium)
 
 if [ ${#needed[@]} -eq 0 ]; then
   exit 0

@@ -35,6 +35,10 @@ const EnvSchema = z.object({
   FOLIO_RESOURCE_DOCUMENTATION_URL: optionalUrl,
   /** Until when tokens bound to /v2/mcp are also accepted on /v2/mcp-oauth (ISO 8601). Absent: window closed. */
   FOLIO_OAUTH_MIGRATION_END: z.iso.datetime({ offset: true }).optional(),
+  /** Compatibility: an authorization request without `resource` is taken as {mcp_url}/v2/mcp-oauth. Off: refused. */
+  FOLIO_OAUTH_DEFAULT_RESOURCE: z.enum(['on', 'off']).default('off'),
+  /** RFC 7591 registrations (POST /oauth/register) allowed per client IP per minute. */
+  FOLIO_OAUTH_REGISTRATIONS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
   /** Express `trust proxy`: how the client IP is found behind a reverse proxy. Off by default. */
   FOLIO_TRUST_PROXY: z.string().min(1).optional(),
 
@@ -87,6 +91,8 @@ export interface Config {
   readonly mcpUrl: string | undefined;
   readonly authMetadataUrl: string | undefined;
   readonly oauthMigrationEnd: Date | undefined;
+  readonly oauthDefaultResource: boolean;
+  readonly oauthRegistrationsPerMinute: number;
   readonly resourceDocumentationUrl: string | undefined;
   /** Express `trust proxy` value: a boolean, a hop count or a list of addresses. */
   readonly trustProxy: boolean | number | string;
@@ -144,7 +150,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mcpUrl: trimSlash(e.FOLIO_MCP_URL ?? e.FOLIO_PUBLIC_URL),
     authMetadataUrl: e.FOLIO_AUTH_METADATA_URL,
     oauthMigrationEnd: e.FOLIO_OAUTH_MIGRATION_END === undefined ? undefined : new Date(e.FOLIO_OAUTH_MIGRATION_END),
+    oauthDefaultResource: e.FOLIO_OAUTH_DEFAULT_RESOURCE === 'on',
     resourceDocumentationUrl: e.FOLIO_RESOURCE_DOCUMENTATION_URL,
+    oauthRegistrationsPerMinute: e.FOLIO_OAUTH_REGISTRATIONS_PER_MINUTE,
     trustProxy: trustProxyValue(e.FOLIO_TRUST_PROXY),
     keyless: Object.freeze({
       enabled: e.FOLIO_KEYLESS === 'on',

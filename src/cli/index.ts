@@ -17,6 +17,8 @@ export async function runCli(argv: string[], io: CliIo, configure: () => Config 
         return await (await import('./mcp.ts')).runMcp(args, configure());
       case 'keys':
         return await (await import('./keys.ts')).runKeys(args, configure(), io);
+      case 'users':
+        return await (await import('./users.ts')).runUsers(args, configure(), io);
       case 'tokens':
         return await (await import('./tokens.ts')).runTokens(args, configure(), io);
       case 'parse':

@@ -6,7 +6,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAccessTokens, type AccessTokens } from '../../auth/access-tokens.ts';
+import { createClientRegistry, type ClientRegistry } from '../../auth/clients.ts';
+import type { AuthorizationCodeIssuer } from '../../auth/authorization-code-types.ts';
+import { createAuthorizationCodes, type AuthorizationCodes } from '../../auth/authorization-codes.ts';
+import { createRefreshTokens } from '../../auth/refresh-tokens.ts';
 import { createSigningKeys } from '../../auth/signing-keys.ts';
+import { createTokenEndpoint } from '../../auth/token-endpoint.ts';
+import { mcpResourceUrl } from '../../.well-known/urls.ts';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import { createApp } from '../http/app.ts';
@@ -36,6 +42,10 @@ export interface Service {
   store: Store;
   /** Issues and verifies folio's OAuth access tokens. */
   tokens: AccessTokens;
+  /** OAuth clients: RFC 7591 registrations and Client ID Metadata Documents. */
+  clients: ClientRegistry;
+  /** Issues authorization codes (the authorization endpoint) and redeems them (the token endpoint). */
+  authorizationCodes: AuthorizationCodes;
   /** Upload tickets and refs (docs/uploads.md); its sweep runs while the service does. */
   uploads: UploadRefs;
   server: http.Server;
@@ -48,8 +58,12 @@ export interface ServiceOptions {
   /** Replaces the worker pool (tests that need a runner with known behaviour). */
   runner?: ParseRunner;
   graceMs?: number;
+  /** Replaces the authorization-code issuer the consent page calls (tests that inspect what was approved). */
+  authorizationCodes?: AuthorizationCodeIssuer;
   /** Clock of upload tickets (tests of expiry). */
   now?: () => Date;
+  /** Clock of OAuth codes, access and refresh tokens (tests of expiry and grace windows). */
+  oauthNow?: () => Date;
 }
 
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<Service> {
@@ -126,7 +140,19 @@ export async function startService(config: Config, options: ServiceOptions = {})
     mcpUrl: urls.mcp,
     migrationEnd: config.oauthMigrationEnd,
     onTouchError: (err) => logger.warn({ err }, 'could not record OAuth grant use'),
+    ...(options.oauthNow ? { now: options.oauthNow } : {}),
   });
+  const oauthClock = options.oauthNow ? { now: options.oauthNow } : {};
+  const authorizationCodes = createAuthorizationCodes(store, oauthClock);
+  const oauthTokenEndpoint = createTokenEndpoint({
+    codes: authorizationCodes,
+    refreshTokens: createRefreshTokens(store, oauthClock),
+    accessTokens: tokens,
+    grants: store,
+    resourceUrl: (p) => mcpResourceUrl(urls.mcp, p),
+    ...oauthClock,
+  });
+  const clients = createClientRegistry({ store, fetcher });
   const search = createSearch({
     backends: searchBackendsFromConfig(config),
     scrape: (url, scrapeOptions, run) => scrape({ ...scrapeOptions, url }, { fetcher, runner }, run),
@@ -140,7 +166,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
     ...(options.now ? { now: options.now } : {}),
   });
   uploads.startSweeping({ onError: (err) => logger.warn({ err }, 'upload sweep failed') });
-  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, uploads, fetcher, crawls, search });
+  // The authorization endpoint issues codes with the token endpoint's store unless a test hands in its own issuer.
+  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, crawls, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes });
   server.on('request', app);
   server.on('checkContinue', expectContinue(app));
   logger.info({ url }, `folio listening on ${url}`);
@@ -170,7 +197,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     return stopping;
   };
 
-  return { url, urls, port, store, tokens, uploads, server, shutdown };
+  return { url, urls, port, store, tokens, authorizationCodes, clients, uploads, server, shutdown };
 }
 
 /** Runs until SIGINT or SIGTERM, then stops gracefully; a second signal exits at once. */

@@ -157,8 +157,10 @@ async function rotateKey(args: string[], config: Config, io: CliIo): Promise<num
 }
 
 async function retireKey(args: string[], config: Config, io: CliIo): Promise<number> {
-  const parsed = parseCommandArgs(args, {}, 1);
-  const kid = parsed.positionals[0];
+  // Read literally, not as options: a kid is base64url and may begin with '-' (RFC 7638 thumbprint).
+  const words = args[0] === '--' ? args.slice(1) : args;
+  if (words.length > 1) throw new UsageError('tokens retire-key takes one kid');
+  const kid = words[0];
   if (!kid) throw new UsageError('tokens retire-key needs the kid of a signing key (see the JWKS at /.well-known/jwks.json)');
   const found = await withStore(config, (store) => createSigningKeys(store).retire(kid));
   if (!found) throw new CliFailure(`no signing key has the kid '${kid}'`);

@@ -11,6 +11,13 @@ Commands:
   keys list [--json]                      List API keys: id, team, key prefix, created, last used,
                                           revoked. Keys themselves are never shown again.
   keys revoke <id>                        Revoke an API key by its id (see keys list).
+  users create --email <address> --team <name> [--team <name2>…]
+                                          Create a local account for the sign-in pages (teams are
+                                          created if needed). The password is read from stdin (one
+                                          line) or prompted for; never pass it as an argument.
+  users list [--json]                     List users: id, email, teams, created.
+  users add-team --email <address> --team <name>
+                                          Add an existing user to a team.
   tokens issue --team <name> --resource mcp|mcp-oauth [--ttl <seconds>] [--client <id>] [--json]
                                           Create an OAuth grant for a team and print one access
                                           token for {mcp_url}/v2/mcp or /v2/mcp-oauth (shown once;

@@ -3,6 +3,10 @@
  *
  *   GET  /health      unauthenticated liveness: { ok: true }
  *   GET  /.well-known/oauth-protected-resource/v2/mcp-oauth, /.well-known/jwks.json   unauthenticated
+ *   GET  /.well-known/oauth-authorization-server   unauthenticated RFC 8414 metadata
+ *   POST /oauth/register  unauthenticated RFC 7591 client registration (routes/oauth-register.ts)
+ *   GET  /oauth/authorize, /oauth/sign-in…, /account   authorization endpoint, its pages, account settings (routes/oauth-authorize.ts, routes/account.ts)
+ *   POST /oauth/token, /oauth/revoke   OAuth token and revocation endpoints (routes/oauth-token.ts), no API key
  *   PUT  /v2/uploads/:token  no API key (the URL is the capability): the file of an upload ticket
  *   POST /v2/uploads  API key required; JSON {filename} → upload ticket (docs/uploads.md)
  *   POST /v2/parse    API key required; multipart upload, or JSON {uploadRef, ...options} → parse
@@ -16,6 +20,7 @@ import express, { type Express } from 'express';
 import type { AccessTokenVerifier } from '../../auth/access-token-types.ts';
 import { requireApiKey, type ApiKeyDirectory } from '../../auth/api-keys.ts';
 import type { SigningKeys } from '../../auth/signing-keys.ts';
+import type { TokenEndpoint } from '../../auth/token-endpoint.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { PublicUrls } from '../public-urls.ts';
@@ -24,6 +29,18 @@ import { requestLog } from './request-log.ts';
 import { parseRoute } from './routes/parse.ts';
 import { searchRoute } from './routes/search.ts';
 import { wellKnownRoutes } from './routes/well-known.ts';
+import { oauthRegisterRoutes } from './routes/oauth-register.ts';
+import { redirectUriMatches, type ClientRegistry } from '../../auth/clients.ts';
+import type { AuthorizationCodeIssuer } from '../../auth/authorization-code-types.ts';
+import type { OAuthGrantDirectory } from '../../auth/grants.ts';
+import { createBrowserSessions } from '../../auth/sessions.ts';
+import { createSignInAttemptLimit } from '../../auth/sign-in-attempts.ts';
+import { mcpResourceUrl } from '../../.well-known/urls.ts';
+import { issuerOf } from '../../.well-known/authorization-server.ts';
+import type { AccountStore } from '../store/accounts.ts';
+import { accountRoutes } from './routes/account.ts';
+import { oauthAuthorizeRoutes } from './routes/oauth-authorize.ts';
+import { oauthTokenRoutes } from './routes/oauth-token.ts';
 import { createUploadTicketRoute, receiveUploadRoute } from './routes/uploads.ts';
 import { scrapeRoute } from './routes/scrape.ts';
 import { mapRoutes } from './routes/map.ts';
@@ -52,6 +69,14 @@ export interface AppDeps {
   tokens?: AccessTokenVerifier;
   /** The token signing keys: their public set is served at /.well-known/jwks.json. */
   signingKeys?: Pick<SigningKeys, 'jwks'>;
+  /** OAuth clients (RFC 7591 registrations, Client ID Metadata Documents); without it, no /oauth/register. */
+  clients?: ClientRegistry;
+  /** Users, sessions and grants: with `clients`, mounts /oauth/authorize, its pages and /account. */
+  accounts?: AccountStore & OAuthGrantDirectory;
+  /** Issues authorization codes on consent (the token endpoint's side); without it Approve answers 503. */
+  authorizationCodes?: AuthorizationCodeIssuer;
+  /** The OAuth token and revocation endpoints; without it they are not mounted. */
+  oauthTokenEndpoint?: TokenEndpoint;
   /** Upload tickets and the uploadRefs they lead to. */
   uploads: UploadRefs;
   /** The SSRF-protected outbound fetcher of the web operations. */
@@ -73,7 +98,27 @@ export function createApp(deps: AppDeps): Express {
     res.json({ ok: true });
   });
 
-  app.use(wellKnownRoutes({ urls: deps.urls, documentationUrl: deps.config.resourceDocumentationUrl, signingKeys: deps.signingKeys }));
+  app.use(wellKnownRoutes({ urls: deps.urls, documentationUrl: deps.config.resourceDocumentationUrl, authMetadataUrl: deps.config.authMetadataUrl, signingKeys: deps.signingKeys }));
+  if (deps.clients) app.use(oauthRegisterRoutes({ clients: deps.clients, logger: deps.logger, rate: { max: deps.config.oauthRegistrationsPerMinute, windowMs: 60_000 } }));
+  if (deps.clients && deps.accounts) {
+    const sessions = createBrowserSessions({ store: deps.accounts, publicUrl: deps.urls.base });
+    app.use(
+      oauthAuthorizeRoutes({
+        store: deps.accounts,
+        sessions,
+        clients: deps.clients,
+        redirectUriMatches,
+        codes: deps.authorizationCodes,
+        attempts: createSignInAttemptLimit(),
+        issuer: issuerOf(deps.urls.base),
+        resourceUrl: mcpResourceUrl(deps.urls.mcp, '/v2/mcp-oauth'),
+        defaultResource: deps.config.oauthDefaultResource,
+        logger: deps.logger,
+      }),
+    );
+    app.use(accountRoutes({ store: deps.accounts, sessions, clients: deps.clients, logger: deps.logger }));
+  }
+  if (deps.oauthTokenEndpoint) app.use(oauthTokenRoutes(deps.oauthTokenEndpoint));
   app.put('/v2/uploads/:token', receiveUploadRoute(deps.uploads));
 
   // Before the API-key middleware: /v2/mcp has keyless callers and its own auth paths.

@@ -2,7 +2,10 @@
  * Schema migrations for the SQLite store, applied in order at open. `schema_migrations` records
  * which versions ran; a migration never changes once released (add a new one instead).
  */
+import { OAUTH_CLIENTS_SQL } from './oauth-clients.ts';
+import { OAUTH_TOKENS_SQL } from './oauth-tokens.ts';
 import { UPLOAD_REFS_SQL } from './upload-refs.ts';
+import { ACCOUNTS_SQL } from './accounts.ts';
 
 export interface Migration {
   version: number;
@@ -116,4 +119,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX crawl_results_job ON crawl_results(job_id, id);
     `,
   },
+  { version: 6, description: 'OAuth clients registered through RFC 7591', sql: OAUTH_CLIENTS_SQL },
+  { version: 7, description: 'local accounts, team members, browser sessions, pending authorization requests', sql: ACCOUNTS_SQL },
+  { version: 8, description: 'OAuth authorization codes and refresh tokens', sql: OAUTH_TOKENS_SQL },
 ];

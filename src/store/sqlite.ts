@@ -10,6 +10,9 @@ import Database from 'better-sqlite3';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { sqliteCrawlJobStore } from './crawl-jobs.ts';
 import { sqliteOAuthStore } from './oauth.ts';
+import { sqliteAccountStore } from './accounts.ts';
+import { sqliteOAuthTokenStore } from './oauth-tokens.ts';
+import { sqliteOAuthClientStore } from './oauth-clients.ts';
 import type { ApiKeyRecord, NewApiKey, Store, Team } from './types.ts';
 import { sqliteUploadRefStore } from './upload-refs.ts';
 import { keylessUsageStore } from './keyless-usage.ts';
@@ -122,6 +125,9 @@ export function openSqliteStore(dataDir: string): SqliteStore {
     db,
     ...sqliteCrawlJobStore(db),
     ...sqliteOAuthStore(db),
+    ...sqliteAccountStore(db),
+    ...sqliteOAuthTokenStore(db),
+    ...sqliteOAuthClientStore(db),
     ...sqliteUploadRefStore(db),
     ...keylessUsageStore(db),
     async ensureTeam(name) {

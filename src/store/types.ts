@@ -6,9 +6,12 @@
  * The store never sees an API key in clear: it keeps the SHA-256 of the key and a short display
  * prefix, both computed by `auth/api-keys.ts`.
  */
+import type { AccountStore } from './accounts.ts';
 import type { CrawlJobStore } from './crawl-jobs.ts';
 import type { KeylessUsageStore } from './keyless-usage.ts';
 import type { OAuthStore } from './oauth.ts';
+import type { OAuthTokenStore } from './oauth-tokens.ts';
+import type { OAuthClientStore } from '../../auth/clients.ts';
 import type { UploadRefStore } from './upload-refs.ts';
 
 export interface Team {
@@ -37,7 +40,7 @@ export interface NewApiKey {
   prefix: string;
 }
 
-export interface Store extends OAuthStore, UploadRefStore, KeylessUsageStore, CrawlJobStore {
+export interface Store extends AccountStore, OAuthStore, OAuthClientStore, OAuthTokenStore, UploadRefStore, KeylessUsageStore, CrawlJobStore {
   /** The team with this name, created when it does not exist yet. */
   ensureTeam(name: string): Promise<Team>;
   findTeamByName(name: string): Promise<Team | undefined>;

@@ -159,5 +159,9 @@ describe('folio tokens', () => {
     const unknown = await folio(['tokens', 'retire-key', 'no-such-kid']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("no signing key has the kid 'no-such-kid'");
+    // A kid is base64url: one that begins with '-' is a kid, not an option.
+    const dashed = await folio(['tokens', 'retire-key', '-no-such-kid']);
+    expect(dashed.code).toBe(1);
+    expect(dashed.stderr).toContain("no signing key has the kid '-no-such-kid'");
   });
 });

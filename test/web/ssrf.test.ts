@@ -86,6 +86,13 @@ describe('blocked address forms', () => {
     expect(otherHits).toBe(0);
   });
 
+  it('never repeats credentials, query strings or fragments of the refused URL in the message', async () => {
+    const err = await failure(get('http://user:hunter2@169.254.169.254/latest/meta-data/?token=s3cr3t-value#frag'));
+    expect(err.code).toBe('URL_BLOCKED');
+    expect(err.message).toContain('http://169.254.169.254/latest/meta-data/?…');
+    expect(err.message).not.toMatch(/hunter2|s3cr3t-value|frag/);
+  });
+
   it('refuses file: and ftp: (and other schemes) as URL_BLOCKED', async () => {
     for (const url of ['file:///etc/passwd', 'ftp://example.com/file.txt', 'gopher://example.com/', 'data:text/html,<p>x</p>']) {
       const err = await failure(get(url));

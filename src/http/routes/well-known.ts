@@ -3,11 +3,13 @@
  *
  *   GET /.well-known/oauth-protected-resource/v2/mcp-oauth   RFC 9728 metadata of the OAuth tool server
  *   GET /.well-known/jwks.json                               RFC 7517 public keys of the access tokens
+ *   GET /.well-known/oauth-authorization-server              RFC 8414 metadata of folio's authorization server
  *
  * Browser-based MCP clients fetch them cross-origin, so GET is open to every origin (no credentials
  * are involved). Every URL inside comes from the configured public URLs, never from the Host header.
  */
 import { Router, type RequestHandler, type Response } from 'express';
+import { authorizationServerMetadata, authorizationServerMetadataPath, AUTHORIZATION_SERVER_METADATA_PATH } from '../../../.well-known/authorization-server.ts';
 import { protectedResourceMetadata, protectedResourceMetadataPath } from '../../../.well-known/protected-resource.ts';
 import type { SigningKeys } from '../../../auth/signing-keys.ts';
 import type { PublicUrls } from '../../public-urls.ts';
@@ -20,6 +22,8 @@ export const JWKS_CACHE_CONTROL = 'public, max-age=300';
 export interface WellKnownDeps {
   urls: PublicUrls;
   documentationUrl?: string | undefined;
+  /** FOLIO_AUTH_METADATA_URL: when set, the RFC 8414 document is also served at its path. */
+  authMetadataUrl?: string | undefined;
   /** The token signing keys' public set; without it, no JWKS route. */
   signingKeys?: Pick<SigningKeys, 'jwks'> | undefined;
 }
@@ -53,6 +57,22 @@ export function wellKnownRoutes(deps: WellKnownDeps): Router {
   for (const p of paths) {
     router.options(p, preflight);
     router.get(p, servePrm);
+  }
+
+  // RFC 8414 §3: at the well-known path, the §3.1 path derived from the issuer when the public
+  // URL has a path of its own, and FOLIO_AUTH_METADATA_URL's path when configured.
+  const asBody = JSON.stringify(authorizationServerMetadata(deps.urls.base));
+  const serveAsm: RequestHandler = (_req, res) => {
+    cors(res);
+    res.setHeader('Cache-Control', METADATA_CACHE_CONTROL);
+    res.type('application/json').send(asBody);
+  };
+  const asPaths = [AUTHORIZATION_SERVER_METADATA_PATH, authorizationServerMetadataPath(deps.urls.base)];
+  const configuredPath = deps.authMetadataUrl === undefined ? undefined : new URL(deps.authMetadataUrl).pathname;
+  if (configuredPath !== undefined && configuredPath !== '/') asPaths.push(configuredPath);
+  for (const p of new Set(asPaths)) {
+    router.options(p, preflight);
+    router.get(p, serveAsm);
   }
 
   const keys = deps.signingKeys;

@@ -39,13 +39,18 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Fetch standard "HTTP-redirect fetch" step 13: credentials do not follow a cross-origin redirect. */
 const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 
-/** The URL as shown in messages and logs: user name and password removed. */
+/** The URL as shown in messages and logs: user name, password, query and fragment removed. */
 export function displayUrl(url: string | URL): string {
   try {
     const u = new URL(url);
     u.username = '';
     u.password = '';
-    return u.href;
+    // Query strings and fragments often carry tokens (signed URLs, `?api_key=`): messages, and the
+    // log lines made of them, show that there was one, not what it was.
+    const hadQuery = u.search !== '';
+    u.search = '';
+    u.hash = '';
+    return hadQuery ? `${u.href}?…` : u.href;
   } catch {
     return '(an invalid URL)';
   }

@@ -19,6 +19,7 @@ import { readCoreProperties } from './metadata.ts';
 import { numberHeadings, readNumbering } from './numbering.ts';
 import { tidyNotes } from './notes.ts';
 import { DocxPackage } from './package.ts';
+import { patchStory } from './story-patches.ts';
 import { readStyleFacts } from './styles.ts';
 import { fillSkippedGridColumns } from './tables.ts';
 import { tidyMammothHtml } from './tidy.ts';
@@ -99,12 +100,12 @@ export async function readDocx(input: ReadInput): Promise<ReadResult> {
   const equations = new Equations();
   const withChunks = altChunks.patch(documentXml, { pkg, mainPart, rels: documentRels, contentTypes, ...imageOptions });
   const numbered = numberHeadings(fillSkippedGridColumns(withChunks), numbering, styles.headingStyles);
-  patchPart(pkg, mainPart, documentXml, equations.patch(numbered));
+  patchPart(pkg, mainPart, documentXml, equations.patch(patchStory(numbered)));
   for (const notes of ['footnotes', 'endnotes']) {
     const rel = relationshipOfType(documentRels, notes);
     const part = rel ? resolvePartName(mainPart, rel.target) : `word/${notes}.xml`;
     const xml = pkg.textOf(part);
-    if (xml !== undefined) patchPart(pkg, part, xml, equations.patch(xml));
+    if (xml !== undefined) patchPart(pkg, part, xml, equations.patch(patchStory(xml)));
   }
   signal.throwIfAborted();
 
