@@ -155,8 +155,8 @@ describe('spreadsheet reader over the corpus', () => {
     expect(workbooks.length).toBe(127);
     // 870 KB of shared strings expand to 58 MB of cell text: the text limit cuts it.
     expect(warnings['sheetjs-large_strings.xlsx']).toEqual([
-      "Sheet 'Large Strings' was cut after 2,994 rows: the workbook reached the limit of 10,000,000 characters of cell text.",
-      "Sheet 'Simple' was cut after 19 rows: the workbook reached the limit of 10,000,000 characters of cell text.",
+      "Sheet 'Large Strings' was cut after 2,994 of 9,999 rows (50,898 of 169,983 cells): the workbook reached the limit of 10,000,000 characters of cell text.",
+      "Sheet 'Simple' was cut after 19 of 26 rows (114 of 156 cells): the workbook reached the limit of 10,000,000 characters of cell text.",
       "Sheet 'longwordslist' was left out: the workbook reached the limit of 10,000,000 characters of cell text before it.",
     ]);
     expect(warnings['docling-xlsx_04_inflated.xlsx']).toEqual([`The workbook has hidden sheets, included and marked "(hidden)": 'Sheet4'.`]);

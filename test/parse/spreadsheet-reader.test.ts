@@ -188,8 +188,8 @@ describe('spreadsheet reader: limits, progress, cancellation', () => {
     const { workbook } = loadWorkbook(readCorpus('office', 'xlsx', 'sheetjs-formula_stress_test.xlsx'), 'xlsx', 1000);
     // Database is A1:O45 (15 columns): 200 cells keep 13 rows (195 cells); Date (5 columns) gets 1.
     const { html, warnings } = workbookToHtml(workbook, { cellLimit: 200, textLimit: 1_000_000, signal: new AbortController().signal });
-    expect(warnings[0]).toBe(`Sheet 'Database' was cut after 13 rows: the workbook reached the limit of 200 cells.`);
-    expect(warnings[1]).toBe(`Sheet 'Date' was cut after 1 row: the workbook reached the limit of 200 cells.`);
+    expect(warnings[0]).toBe(`Sheet 'Database' was cut after 13 of 45 rows (195 of 675 cells): the workbook reached the limit of 200 cells.`);
+    expect(warnings[1]).toMatch(/^Sheet 'Date' was cut after 1 of \d+ rows \(5 of \d+ cells\): the workbook reached the limit of 200 cells\.$/);
     expect(warnings[2]).toBe(`Sheet 'Engineering' was left out: the workbook reached the limit of 200 cells before it.`);
     expect(warnings).toHaveLength(10);
     expect(html.match(/<tr>/g)?.length).toBe(14);

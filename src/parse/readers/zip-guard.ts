@@ -8,7 +8,7 @@
  * Each reader words its own errors: it passes `corrupt(reason)`, where `reason` is a clause such
  * as "it looks like a zip bomb: …", and gets back the ServiceError to throw.
  */
-import { unzipSync } from 'fflate';
+import { Unzip, UnzipInflate, unzipSync } from 'fflate';
 import type { ServiceError } from '../../errors.ts';
 
 /** Sum of the declared uncompressed sizes of all entries. */
@@ -85,6 +85,7 @@ export class GuardedZip {
   /** File entries (folders left out), in central-directory order. */
   readonly names: readonly string[];
   private readonly bytes: Uint8Array;
+  private readonly declared = new Map<string, number>();
   private readonly corrupt: Corrupt;
 
   constructor(bytes: Uint8Array, corrupt: Corrupt, limits: PackageLimits = DEFAULT_PACKAGE_LIMITS) {
@@ -93,6 +94,64 @@ export class GuardedZip {
     const entries = listEntries(bytes, corrupt);
     checkEntries(entries, limits, corrupt);
     this.names = entries.filter((e) => !e.name.endsWith('/')).map((e) => e.name);
+    for (const e of entries) this.declared.set(e.name, e.originalSize);
+  }
+
+  /**
+   * Inflates one entry piece by piece (the compressed bytes are fed in 64 KB slices), handing
+   * each inflated piece to `onChunk`; `onChunk` returns false to stop early. Nothing of the
+   * entry is held beyond the piece in hand. Returns false when there is no such entry. More
+   * bytes than the entry declared make the file corrupt, as with `inflate`.
+   */
+  inflateChunks(stored: string, onChunk: (chunk: Uint8Array) => boolean): boolean {
+    const declared = this.declared.get(stored);
+    if (declared === undefined) return false;
+    let inflated = 0;
+    let stop = false;
+    let failure: ServiceError | undefined;
+    // What onChunk threw (an abort, a limit): passed on as it is.
+    let thrown: { err: unknown } | undefined;
+    const unzip = new Unzip((file) => {
+      if (file.name !== stored || stop) return;
+      file.ondata = (err, chunk, final) => {
+        if (stop) return;
+        if (err) {
+          failure = this.corrupt(`one of its parts (${stored.slice(0, 80)}) cannot be decompressed.`);
+          stop = true;
+          return;
+        }
+        inflated += chunk.length;
+        if (inflated > declared) {
+          failure = this.corrupt(`one of its parts (${stored.slice(0, 80)}) expands past its declared size.`);
+          stop = true;
+          return;
+        }
+        try {
+          if (chunk.length > 0 && !onChunk(chunk)) stop = true;
+        } catch (err) {
+          thrown = { err };
+          stop = true;
+          return;
+        }
+        if (final) stop = true;
+      };
+      file.start();
+    });
+    unzip.register(UnzipInflate);
+    const SLICE = 64 * 1024;
+    try {
+      for (let at = 0; at < this.bytes.length && !stop; at += SLICE) {
+        const end = Math.min(at + SLICE, this.bytes.length);
+        unzip.push(this.bytes.subarray(at, end), end === this.bytes.length);
+      }
+    } catch {
+      if (thrown) throw thrown.err;
+      if (failure) throw failure;
+      throw this.corrupt(`one of its parts (${stored.slice(0, 80)}) cannot be decompressed.`);
+    }
+    if (thrown) throw thrown.err;
+    if (failure) throw failure;
+    return true;
   }
 
   /** Inflates one entry by its exact stored name; undefined when there is none. */

@@ -37,14 +37,14 @@ export interface SheetGrid {
   truncated: boolean;
 }
 
-interface Located {
+export interface Located {
   r: number;
   c: number;
   cell: GridCell;
 }
 
 /** Link schemes worth keeping; internal (`#Sheet!A1`) and local-file targets are dropped. */
-const LINK_SCHEME = /^(https?|mailto|ftp|tel):/i;
+export const LINK_SCHEME = /^(https?|mailto|ftp|tel):/i;
 
 function isCellObject(value: unknown): value is XLSX.CellObject {
   return typeof value === 'object' && value !== null && typeof (value as { t?: unknown }).t === 'string';
@@ -115,6 +115,13 @@ export interface ScannedSheet {
   /** Characters of cell text in the first `rows` rows of the box. */
   textLength(rows: number): number;
   cut(maxRows: number): CutGrid;
+  /**
+   * Rows of the box in the sheet when more than the scan kept (a streamed sheet stops keeping
+   * cells at the workbook's limit but counts on): the cut is reported as "of N rows".
+   */
+  totalRows?: number;
+  /** Which of the workbook's limits made a streamed sheet stop keeping cells. */
+  stoppedBy?: 'cells' | 'text';
 }
 
 export interface CutGrid {
@@ -128,6 +135,16 @@ export interface CutGrid {
  */
 export function scanSheet(sheet: XLSX.WorkSheet, rowsRead: number): SheetGrid & ScannedSheet {
   const cells = nonEmptyCells(sheet);
+  const merges: XLSX.Range[] = Array.isArray(sheet['!merges']) ? sheet['!merges'] : [];
+  const lastDeclared = declaredLastRow(sheet) ?? -1;
+  return gridFromCells(cells, merges, (box) => box.r1 >= rowsRead - 1 && lastDeclared > box.r1);
+}
+
+/**
+ * The grid of a sheet's non-empty cells and merged ranges. `truncated(box)` says whether the
+ * sheet had data past what was read (SheetJS's `sheetRows`).
+ */
+export function gridFromCells(cells: readonly Located[], merges: readonly XLSX.Range[], truncated: (box: Box) => boolean): SheetGrid & ScannedSheet {
   if (cells.length === 0) {
     return { truncated: false, rowsWithinText: () => 0, textLength: () => 0, cut: () => ({ rows: [], merges: [] }) };
   }
@@ -138,9 +155,6 @@ export function scanSheet(sheet: XLSX.WorkSheet, rowsRead: number): SheetGrid & 
     if (c < box.c0) box.c0 = c;
     if (c > box.c1) box.c1 = c;
   }
-  // Data up to the last row read and a larger declared range: the rest was not read.
-  const truncated = box.r1 >= rowsRead - 1 && (declaredLastRow(sheet) ?? -1) > box.r1;
-  const merges: XLSX.Range[] = Array.isArray(sheet['!merges']) ? sheet['!merges'] : [];
   const rowText = new Float64Array(box.r1 - box.r0 + 1);
   for (const { r, cell } of cells) rowText[r - box.r0] = (rowText[r - box.r0] ?? 0) + cell.text.length;
   const rowsWithinText = (maxChars: number): number => {
@@ -167,11 +181,11 @@ export function scanSheet(sheet: XLSX.WorkSheet, rowsRead: number): SheetGrid & 
     }
     return { rows, merges: clipMerges(merges, box, rowCount) };
   };
-  return { box, truncated, rowsWithinText, textLength, cut };
+  return { box, truncated: truncated(box), rowsWithinText, textLength, cut };
 }
 
 /** Merges whose top-left cell is inside the kept box, clipped to it; overlaps: first wins. */
-function clipMerges(merges: XLSX.Range[], box: Box, rowCount: number): Merge[] {
+function clipMerges(merges: readonly XLSX.Range[], box: Box, rowCount: number): Merge[] {
   const lastRow = box.r0 + rowCount - 1;
   const taken = new Set<number>();
   const width = box.c1 - box.c0 + 1;

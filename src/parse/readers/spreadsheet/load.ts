@@ -1,6 +1,7 @@
 /**
  * Opening a workbook with SheetJS. Cells come back with their displayed text (`w`: the number
- * format applied) and formulas as their cached values; styles, formulas and VBA are not kept.
+ * format applied) and formulas as their cached values; styles and VBA are not kept, formulas only
+ * long enough to count those saved without a result.
  * The codepage tables are loaded so that BIFF5/BIFF8 strings in legacy codepages decode.
  */
 import zlib from 'node:zlib';
@@ -31,7 +32,8 @@ export function readOptions(maxRows: number): XLSX.ParsingOptions {
     cellNF: true,
     cellStyles: false,
     cellHTML: false,
-    cellFormula: false,
+    // Kept only to find formula cells saved without a result (counted, then shown empty).
+    cellFormula: true,
     cellText: true,
     bookVBA: false,
     sheetStubs: false,
@@ -50,7 +52,30 @@ function messageOf(err: unknown): string {
  * `format` is detect()'s: an HTML table saved as .xls is decoded the way the HTML reader decodes
  * pages (BOM, `<meta charset>`, UTF-8, else Windows-1252), which SheetJS does not do by itself.
  */
-export function loadWorkbook(bytes: Buffer, format: string, maxRows: number): { workbook: XLSX.WorkBook; warnings: string[] } {
+export interface LoadedWorkbook {
+  workbook: XLSX.WorkBook;
+  warnings: string[];
+  /** Formula cells with no cached value: shown empty, and named in one warning. */
+  formulasWithoutValue: number;
+}
+
+function countFormulasWithoutValue(workbook: XLSX.WorkBook): number {
+  let count = 0;
+  for (const name of workbook.SheetNames) {
+    const data: unknown = workbook.Sheets[name]?.['!data'];
+    if (!Array.isArray(data)) continue;
+    for (const row of data as unknown[]) {
+      if (!Array.isArray(row)) continue;
+      for (const cell of row as unknown[]) {
+        const c = cell as XLSX.CellObject | undefined;
+        if (c && typeof c.f === 'string' && (c.v === undefined || c.t === 'z')) count++;
+      }
+    }
+  }
+  return count;
+}
+
+export function loadWorkbook(bytes: Buffer, format: string, maxRows: number): LoadedWorkbook {
   let workbook: XLSX.WorkBook;
   const warnings: string[] = [];
   try {
@@ -78,5 +103,5 @@ export function loadWorkbook(bytes: Buffer, format: string, maxRows: number): { 
   if (!Array.isArray(workbook.SheetNames) || workbook.SheetNames.length === 0) {
     throw new ServiceError('CORRUPT_FILE', 'The workbook has no sheets. Open and re-save it in a spreadsheet program, then upload it again.');
   }
-  return { workbook, warnings };
+  return { workbook, warnings, formulasWithoutValue: countFormulasWithoutValue(workbook) };
 }
