@@ -78,7 +78,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
 export function notFound(): RequestHandler {
   return (req, res) => {
     // The path is not echoed: a misplaced credential in it must not come back in a body.
-    const message = `No route matches ${req.method} on this path. folio serves POST /v2/parse, /v2/scrape, /v2/search, /v2/map, /v2/crawl (GET/DELETE /v2/crawl/{id}), /v2/uploads, the MCP endpoints /v2/mcp and /v2/mcp-oauth, and GET /health.`;
+    const message = `No route matches ${req.method} on this path. folio serves POST /v2/parse, /v2/scrape, /v2/search, /v2/map, /v2/crawl (GET/DELETE /v2/crawl/{id}), /v2/uploads, the MCP endpoints /v2/mcp and /v2/mcp-oauth, the OAuth endpoints under /oauth/ with their discovery documents under /.well-known/, /account, and GET /health.`;
     res.status(404).json(new ServiceError('NOT_FOUND', message).toBody());
   };
 }
