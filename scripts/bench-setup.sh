@@ -20,23 +20,6 @@ else
   [ -e "$dir/../program/libswlo.so" ] || [ -e "$dir/libswlo.so" ] || needed+=(libreoffice-writer-nogui)
 fi
 
-if [ ${#needed[@]} -eq 0 ]; then
-  exit 0
-fi
-
-echo "folio bench setup: installing the benchmark's reference converters: ${needed[*]}" >&2
-if ! command -v apt-get >/dev/null 2>&1; then
-  echo "folio bench setup: apt-get not found; install these packages with your system's package manager: ${needed[*]}" >&2
-  exit 1
-fi
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
-    echo "folio bench setup: run as root (or install sudo) to install: ${needed[*]}" >&2
-    exit 1
-  fi
-fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${needed[@]}" >/dev/null
-echo "folio bench setup: done" >&2
+# shellcheck source=scripts/apt-install.sh
+. "$(dirname "$0")/apt-install.sh"
+apt_install "folio bench setup" "${needed[@]}"

@@ -16,23 +16,6 @@ command -v g++ >/dev/null 2>&1 || needed+=(g++)
 command -v redis-server >/dev/null 2>&1 || needed+=(redis-server)
 command -v chromium >/dev/null 2>&1 || needed+=(chromium)
 
-if [ ${#needed[@]} -eq 0 ]; then
-  exit 0
-fi
-
-echo "folio setup: installing system packages: ${needed[*]}" >&2
-if ! command -v apt-get >/dev/null 2>&1; then
-  echo "folio setup: apt-get not found; install these packages with your system's package manager: ${needed[*]}" >&2
-  exit 1
-fi
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
-    echo "folio setup: run as root (or install sudo) to install: ${needed[*]}" >&2
-    exit 1
-  fi
-fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${needed[@]}" >/dev/null
-echo "folio setup: done" >&2
+# shellcheck source=scripts/apt-install.sh
+. "$(dirname "$0")/apt-install.sh"
+apt_install "folio setup" "${needed[@]}"
