@@ -165,3 +165,26 @@ export async function spoolDrained(service: { spoolDir: string }, ms = 2000): Pr
   while (spoolFiles(service).length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   return spoolFiles(service);
 }
+
+/**
+ * Writes `size` bytes of `fill` to a request as fast as it takes them (back-pressure honoured),
+ * then ends it with `tail`; stops when the request is destroyed. Returns the function that starts
+ * the writing; `onWrite(n)` counts each write.
+ */
+export function bodyPump(req: http.ClientRequest, size: number, fill: number, onWrite: (n: number) => void, tail?: string): () => void {
+  const chunk = Buffer.alloc(256 * 1024, fill);
+  let left = size;
+  const pump = () => {
+    while (left > 0 && !req.destroyed) {
+      const n = Math.min(left, chunk.length);
+      left -= n;
+      onWrite(n);
+      if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) {
+        req.once('drain', pump);
+        return;
+      }
+    }
+    if (left === 0 && !req.destroyed) req.end(tail);
+  };
+  return pump;
+}

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOUNDARY, postParse, spoolDrained, spoolFiles, startTestService, type TestService } from './helpers.ts';
+import { BOUNDARY, bodyPump, postParse, spoolDrained, spoolFiles, startTestService, type TestService } from './helpers.ts';
 
 const LIMIT = 50 * 1024 * 1024;
 const TOO_LARGE = 'The file exceeds the 50 MB (52428800 bytes) upload limit';
@@ -72,21 +72,7 @@ function streamUpload(fileSize: number): Promise<StreamedUpload> {
       else reject(new Error(`the connection closed without an answer after ${sent} bytes`));
     });
     req.write(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.html"\r\nContent-Type: text/html\r\n\r\n`);
-    const chunk = Buffer.alloc(256 * 1024, 0x2e);
-    let left = fileSize;
-    const pump = () => {
-      while (left > 0 && !req.destroyed) {
-        const n = Math.min(left, chunk.length);
-        left -= n;
-        sent += n;
-        if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) {
-          req.once('drain', pump);
-          return;
-        }
-      }
-      if (left === 0 && !req.destroyed) req.end(`\r\n--${BOUNDARY}--\r\n`);
-    };
-    pump();
+    bodyPump(req, fileSize, 0x2e, (n) => (sent += n), `\r\n--${BOUNDARY}--\r\n`)();
   });
 }
 

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusPath } from '../helpers/corpus.ts';
-import { request, startTestService, type TestService } from '../http/helpers.ts';
+import { bodyPump, request, startTestService, type TestService } from '../http/helpers.ts';
 import { curlUpload, parseByRef, storedFiles, ticketFor, type Ticket } from './helpers.ts';
 
 const LIMIT = 50 * 1024 * 1024;
@@ -60,20 +60,7 @@ function streamPut(url: string, size: number, headers: Record<string, string> = 
       req.destroy();
       reject(new Error('the connection was still open after 20 s'));
     }, 20_000);
-    const chunk = Buffer.alloc(256 * 1024, 0x61);
-    let left = size;
-    const pump = () => {
-      while (left > 0 && !req.destroyed) {
-        const n = Math.min(left, chunk.length);
-        left -= n;
-        sent += n;
-        if (!req.write(n === chunk.length ? chunk : chunk.subarray(0, n))) {
-          req.once('drain', pump);
-          return;
-        }
-      }
-      if (left === 0 && !req.destroyed) req.end();
-    };
+    const pump = bodyPump(req, size, 0x61, (n) => (sent += n));
     req.on('continue', () => {
       continued = true;
       pump();
