@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { ApiKeyRecord, Store } from '../store/types.ts';
 import { parseCommandArgs, stringOption } from './args.ts';
-import { CliFailure, EXIT_OK, UsageError, type CliIo } from './io.ts';
+import { CliFailure, EXIT_OK, runSubcommand, UsageError, type CliIo } from './io.ts';
 import { table } from './table.ts';
 
 const MAX_TEAM_NAME = 100;
@@ -78,17 +78,9 @@ async function revoke(args: string[], config: Config, io: CliIo): Promise<number
 }
 
 export async function runKeys(args: string[], config: Config, io: CliIo): Promise<number> {
-  const [sub, ...rest] = args;
-  switch (sub) {
-    case 'create':
-      return create(rest, config, io);
-    case 'list':
-      return list(rest, config, io);
-    case 'revoke':
-      return revoke(rest, config, io);
-    case undefined:
-      throw new UsageError('keys needs a subcommand: create, list or revoke');
-    default:
-      throw new UsageError(`unknown keys subcommand '${sub}' (expected create, list or revoke)`);
-  }
+  return runSubcommand('keys', args, {
+    create: (rest) => create(rest, config, io),
+    list: (rest) => list(rest, config, io),
+    revoke: (rest) => revoke(rest, config, io),
+  });
 }

@@ -18,7 +18,7 @@ import { resolvePublicUrls, type PublicUrls } from '../public-urls.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { Store } from '../store/types.ts';
 import { parseCommandArgs, stringOption } from './args.ts';
-import { CliFailure, EXIT_OK, UsageError, type CliIo } from './io.ts';
+import { CliFailure, EXIT_OK, runSubcommand, UsageError, type CliIo } from './io.ts';
 import { table } from './table.ts';
 
 /** The `client_id` of grants made from the CLI, unless `--client` names another. */
@@ -169,21 +169,11 @@ async function retireKey(args: string[], config: Config, io: CliIo): Promise<num
 }
 
 export async function runTokens(args: string[], config: Config, io: CliIo): Promise<number> {
-  const [sub, ...rest] = args;
-  switch (sub) {
-    case 'issue':
-      return issue(rest, config, io);
-    case 'list':
-      return list(rest, config, io);
-    case 'revoke':
-      return revoke(rest, config, io);
-    case 'rotate-key':
-      return rotateKey(rest, config, io);
-    case 'retire-key':
-      return retireKey(rest, config, io);
-    case undefined:
-      throw new UsageError('tokens needs a subcommand: issue, list, revoke, rotate-key or retire-key');
-    default:
-      throw new UsageError(`unknown tokens subcommand '${sub}' (expected issue, list, revoke, rotate-key or retire-key)`);
-  }
+  return runSubcommand('tokens', args, {
+    issue: (rest) => issue(rest, config, io),
+    list: (rest) => list(rest, config, io),
+    revoke: (rest) => revoke(rest, config, io),
+    'rotate-key': (rest) => rotateKey(rest, config, io),
+    'retire-key': (rest) => retireKey(rest, config, io),
+  });
 }

@@ -9,7 +9,7 @@ import { openSqliteStore } from '../store/sqlite.ts';
 import type { Store } from '../store/types.ts';
 import { parseArgs } from 'node:util';
 import { parseCommandArgs } from './args.ts';
-import { CliFailure, EXIT_OK, UsageError, type CliIo } from './io.ts';
+import { CliFailure, EXIT_OK, runSubcommand, UsageError, type CliIo } from './io.ts';
 import { table } from './table.ts';
 
 const MAX_TEAM_NAME = 100;
@@ -150,17 +150,9 @@ async function list(args: string[], config: Config, io: CliIo): Promise<number> 
 }
 
 export async function runUsers(args: string[], config: Config, io: CliIo, readPassword: PasswordSource = stdinPassword): Promise<number> {
-  const [sub, ...rest] = args;
-  switch (sub) {
-    case 'create':
-      return create(rest, config, io, readPassword);
-    case 'list':
-      return list(rest, config, io);
-    case 'add-team':
-      return addTeam(rest, config, io);
-    case undefined:
-      throw new UsageError('users needs a subcommand: create, list or add-team');
-    default:
-      throw new UsageError(`unknown users subcommand '${sub}' (expected create, list or add-team)`);
-  }
+  return runSubcommand('users', args, {
+    create: (rest) => create(rest, config, io, readPassword),
+    list: (rest) => list(rest, config, io),
+    'add-team': (rest) => addTeam(rest, config, io),
+  });
 }
