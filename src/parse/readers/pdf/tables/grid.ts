@@ -1,0 +1,115 @@
+/**
+ * A table's grid: column edges `xs`, row edges `ys` (ascending), and which inner edges are drawn.
+ * A missing piece of an inner edge merges the two grid cells on either side of it (colspan /
+ * rowspan); cells are assembled greedily, left to right and top to bottom, as rectangles.
+ */
+import type { Box, Word } from '../page-model.ts';
+import { cellText, centreIn } from './cell-text.ts';
+
+export interface Grid {
+  xs: number[];
+  ys: number[];
+  /** Whether the edge x = xs[c] is drawn between ys[r] and ys[r + 1] (0 < c < cols). */
+  vertical(c: number, r: number): boolean;
+  /** Whether the edge y = ys[r] is drawn between xs[c] and xs[c + 1] (0 < r < rows). */
+  horizontal(r: number, c: number): boolean;
+}
+
+export interface GridCell extends Box {
+  row: number;
+  col: number;
+  rowSpan: number;
+  colSpan: number;
+  words: Word[];
+  text: string;
+}
+
+export interface LaidOutTable {
+  rows: number;
+  cols: number;
+  cells: GridCell[];
+}
+
+/** The grid's cells with their spans; every grid slot belongs to exactly one cell. */
+export function gridCells(grid: Grid): GridCell[] {
+  const rows = grid.ys.length - 1;
+  const cols = grid.xs.length - 1;
+  const taken: boolean[][] = Array.from({ length: rows }, () => new Array<boolean>(cols).fill(false));
+  const cells: GridCell[] = [];
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      if (taken[r]?.[c]) continue;
+      let colSpan = 1;
+      while (c + colSpan < cols && !taken[r]?.[c + colSpan] && !grid.vertical(c + colSpan, r)) colSpan++;
+      let rowSpan = 1;
+      const open = (rr: number): boolean => {
+        for (let k = c; k < c + colSpan; k++) {
+          if (taken[rr]?.[k] || grid.horizontal(rr, k)) return false;
+        }
+        return true;
+      };
+      while (r + rowSpan < rows && open(r + rowSpan)) rowSpan++;
+      for (let i = r; i < r + rowSpan; i++) for (let j = c; j < c + colSpan; j++) (taken[i] as boolean[])[j] = true;
+      cells.push({
+        row: r,
+        col: c,
+        rowSpan,
+        colSpan,
+        x0: grid.xs[c] as number,
+        x1: grid.xs[c + colSpan] as number,
+        y0: grid.ys[r] as number,
+        y1: grid.ys[r + rowSpan] as number,
+        words: [],
+        text: '',
+      });
+    }
+  }
+  return cells;
+}
+
+/** Puts each word in the cell holding its centre and sets the cells' text. */
+export function fillCells(cells: GridCell[], words: readonly Word[]): void {
+  for (const w of words) {
+    const cell = cells.find((c) => centreIn(w, c));
+    if (cell) cell.words.push(w);
+  }
+  for (const cell of cells) cell.text = cellText(cell.words);
+}
+
+/**
+ * Drops grid rows and columns that hold no text of their own (double rules, padding strips):
+ * a row goes when every cell starting in it is empty; cells spanning across it shrink.
+ */
+export function compact(table: LaidOutTable): LaidOutTable {
+  let { rows, cols, cells } = table;
+  for (let r = rows - 1; r >= 0; r--) {
+    const starting = cells.filter((c) => c.row === r);
+    if (starting.some((c) => c.text !== '')) continue;
+    // An empty cell that starts here and spans on keeps its lower part.
+    const next: GridCell[] = [];
+    for (const c of cells) {
+      if (c.row === r && c.rowSpan === 1) continue;
+      if (c.row === r) next.push({ ...c, rowSpan: c.rowSpan - 1 });
+      else if (c.row < r && c.row + c.rowSpan > r) next.push({ ...c, rowSpan: c.rowSpan - 1 });
+      else if (c.row > r) next.push({ ...c, row: c.row - 1 });
+      else next.push(c);
+    }
+    cells = next;
+    rows--;
+  }
+  for (let k = cols - 1; k >= 0; k--) {
+    const starting = cells.filter((c) => c.col === k);
+    if (starting.some((c) => c.text !== '')) continue;
+    const next: GridCell[] = [];
+    for (const c of cells) {
+      if (c.col === k && c.colSpan === 1) continue;
+      if (c.col === k) next.push({ ...c, colSpan: c.colSpan - 1 });
+      else if (c.col < k && c.col + c.colSpan > k) next.push({ ...c, colSpan: c.colSpan - 1 });
+      else if (c.col > k) next.push({ ...c, col: c.col - 1 });
+      else next.push(c);
+    }
+    cells = next;
+    cols--;
+  }
+  return { rows, cols, cells };
+}

@@ -1,0 +1,22 @@
+/**
+ * Header rows: the leading rows whose words are all bold while the rows below are not all bold
+ * (a typographer sets column heads apart by weight). A header cell spanning several rows makes
+ * those rows header rows too (a two-level header: "Result" over "Seats" and "Votes").
+ */
+import type { LaidOutTable } from './grid.ts';
+
+function allBold(t: LaidOutTable, row: number): boolean {
+  const words = t.cells.filter((c) => c.row === row).flatMap((c) => c.words);
+  return words.length > 0 && words.every((w) => w.bold);
+}
+
+export function headerRows(t: LaidOutTable): number {
+  let rows = 0;
+  while (rows < t.rows && allBold(t, rows)) rows++;
+  // All bold (or none): no header told apart by weight.
+  if (rows === 0 || rows === t.rows) return 0;
+  // Rows under a header cell's span belong to the header.
+  let end = rows;
+  for (const c of t.cells) if (c.row < rows) end = Math.max(end, c.row + c.rowSpan);
+  return end < t.rows ? end : 0;
+}

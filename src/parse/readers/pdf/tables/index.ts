@@ -1,0 +1,91 @@
+/**
+ * Tables on a PDF page (issue 3 §1, tables), from the PageModel alone, so text-layer and OCR pages
+ * are treated alike:
+ * - ruled tables: crossing ruling lines (and the edges of shaded boxes) form a grid; a missing
+ *   inner edge merges cells (ruled.ts, grid.ts);
+ * - cell text: the words whose centre lies in the cell, lines in order (cell-text.ts);
+ * - header rows: leading rows set in bold when the body is not (header.ts).
+ * A table of one row or one column is not a table (a framed text box, a ruled list).
+ */
+import type { Box, PageModel, Word } from '../page-model.ts';
+import { centreIn } from './cell-text.ts';
+import { compact, fillCells, gridCells, type LaidOutTable } from './grid.ts';
+import { headerRows } from './header.ts';
+import { frameGrid, frames } from './ruled.ts';
+import { pageLines } from './segments.ts';
+
+export { tableHtml } from './html.ts';
+
+export interface PdfTableCell {
+  row: number;
+  col: number;
+  rowSpan: number;
+  colSpan: number;
+  text: string;
+  header: boolean;
+}
+
+export interface PdfTable extends Box {
+  rows: number;
+  cols: number;
+  cells: PdfTableCell[];
+  /** Indexes into page.words of every word inside the table's box. */
+  words: number[];
+}
+
+/** At least this share of the grid's cells hold text: a chart's bars or a form's boxes are no table. */
+const MIN_FILLED = 0.3;
+
+function wordsIn(words: readonly Word[], box: Box): Word[] {
+  return words.filter((w) => centreIn(w, box));
+}
+
+function acceptable(t: LaidOutTable): boolean {
+  if (t.rows < 2 || t.cols < 2) return false;
+  const filled = t.cells.filter((c) => c.text !== '');
+  const slots = filled.reduce((n, c) => n + c.rowSpan * c.colSpan, 0);
+  if (filled.length < 3 || slots < MIN_FILLED * t.rows * t.cols) return false;
+  // Text in at least two rows and two columns.
+  return new Set(filled.map((c) => c.row)).size >= 2 && new Set(filled.map((c) => c.col)).size >= 2;
+}
+
+function toPdfTable(page: PageModel, box: Box, laid: LaidOutTable, header: number): PdfTable {
+  const words: number[] = [];
+  page.words.forEach((w, i) => {
+    if (centreIn(w, box)) words.push(i);
+  });
+  return {
+    x0: box.x0,
+    y0: box.y0,
+    x1: box.x1,
+    y1: box.y1,
+    rows: laid.rows,
+    cols: laid.cols,
+    cells: laid.cells
+      .map((c) => ({ row: c.row, col: c.col, rowSpan: c.rowSpan, colSpan: c.colSpan, text: c.text, header: c.row < header }))
+      .sort((a, b) => a.row - b.row || a.col - b.col),
+    words,
+  };
+}
+
+function ruledTables(page: PageModel): PdfTable[] {
+  const lines = pageLines(page);
+  if (!lines) return [];
+  const out: PdfTable[] = [];
+  for (const frame of frames(lines)) {
+    const grid = frameGrid(frame);
+    if (!grid) continue;
+    const cells = gridCells(grid);
+    fillCells(cells, wordsIn(page.words, frame));
+    const laid = compact({ rows: grid.ys.length - 1, cols: grid.xs.length - 1, cells });
+    if (!acceptable(laid)) continue;
+    out.push(toPdfTable(page, frame, laid, headerRows(laid)));
+  }
+  return out;
+}
+
+/** The page's tables, top to bottom. */
+export function findTables(page: PageModel): PdfTable[] {
+  if (page.words.length === 0) return [];
+  return ruledTables(page).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+}

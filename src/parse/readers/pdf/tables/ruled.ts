@@ -1,0 +1,117 @@
+/**
+ * Ruled tables: horizontal and vertical lines that cross form a connected frame; its distinct line
+ * positions are the grid's edges, and an inner edge that is not drawn between two grid cells
+ * merges them.
+ */
+import type { Box } from '../page-model.ts';
+import type { Grid } from './grid.ts';
+import { covered, type Line, type Lines, SNAP } from './segments.ts';
+
+/** Smallest row height / column width (points): closer edges are one (a double rule). */
+const MIN_GAP = 4;
+/** Bigger frames are bounded: a page of hatching is not worth the pairwise intersection test. */
+const MAX_LINES = 600;
+
+export interface Frame extends Box {
+  horizontal: Line[];
+  vertical: Line[];
+}
+
+function find(parent: number[], i: number): number {
+  let root = i;
+  while (parent[root] !== root) root = parent[root] as number;
+  while (parent[i] !== root) {
+    const next = parent[i] as number;
+    parent[i] = root;
+    i = next;
+  }
+  return root;
+}
+
+/** Groups lines that touch (a horizontal and a vertical crossing or meeting within SNAP). */
+export function frames(lines: Lines): Frame[] {
+  const { horizontal, vertical } = lines;
+  if (horizontal.length + vertical.length > MAX_LINES) return [];
+  const n = horizontal.length;
+  const parent = Array.from({ length: n + vertical.length }, (_, i) => i);
+  horizontal.forEach((h, i) => {
+    vertical.forEach((v, j) => {
+      if (v.at >= h.from - SNAP && v.at <= h.to + SNAP && h.at >= v.from - SNAP && h.at <= v.to + SNAP) {
+        const a = find(parent, i);
+        const b = find(parent, n + j);
+        if (a !== b) parent[a] = b;
+      }
+    });
+  });
+  const groups = new Map<number, Frame>();
+  const group = (i: number): Frame => {
+    const root = find(parent, i);
+    let f = groups.get(root);
+    if (!f) {
+      f = { horizontal: [], vertical: [], x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+      groups.set(root, f);
+    }
+    return f;
+  };
+  horizontal.forEach((h, i) => {
+    const f = group(i);
+    f.horizontal.push(h);
+    f.x0 = Math.min(f.x0, h.from);
+    f.x1 = Math.max(f.x1, h.to);
+    f.y0 = Math.min(f.y0, h.at);
+    f.y1 = Math.max(f.y1, h.at);
+  });
+  vertical.forEach((v, j) => {
+    const f = group(n + j);
+    f.vertical.push(v);
+    f.y0 = Math.min(f.y0, v.from);
+    f.y1 = Math.max(f.y1, v.to);
+    f.x0 = Math.min(f.x0, v.at);
+    f.x1 = Math.max(f.x1, v.at);
+  });
+  return [...groups.values()];
+}
+
+/** Distinct positions, closer ones than MIN_GAP taken as one (their mean). */
+export function edges(values: number[]): number[] {
+  values.sort((a, b) => a - b);
+  const out: number[] = [];
+  let group: number[] = [];
+  const flush = (): void => {
+    if (group.length > 0) out.push(group.reduce((s, v) => s + v, 0) / group.length);
+    group = [];
+  };
+  for (const v of values) {
+    const first = group[0];
+    if (first !== undefined && v - first > MIN_GAP) flush();
+    group.push(v);
+  }
+  flush();
+  return out;
+}
+
+/**
+ * The grid of a frame with at least two lines each way. The frame's outer box always bounds it,
+ * so tables without side borders (open-sided styles) still get their first and last columns.
+ */
+export function frameGrid(frame: Frame): Grid | undefined {
+  if (frame.horizontal.length < 2 || frame.vertical.length < 2) return undefined;
+  const xs = edges([frame.x0, frame.x1, ...frame.vertical.map((v) => v.at)]);
+  const ys = edges([frame.y0, frame.y1, ...frame.horizontal.map((h) => h.at)]);
+  if (xs.length < 2 || ys.length < 2) return undefined;
+  const slackX = (from: number, to: number): number => Math.max(SNAP * 2, 0.2 * (to - from));
+  return {
+    xs,
+    ys,
+    vertical: (c, r) => {
+      const from = ys[r] as number;
+      const to = ys[r + 1] as number;
+      return covered(frame.vertical, xs[c] as number, from, to, slackX(from, to), MIN_GAP);
+    },
+    horizontal: (r, c) => {
+      const from = xs[c] as number;
+      const to = xs[c + 1] as number;
+      return covered(frame.horizontal, ys[r] as number, from, to, slackX(from, to), MIN_GAP);
+    },
+  };
+}

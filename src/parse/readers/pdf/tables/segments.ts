@@ -1,0 +1,83 @@
+/**
+ * Ruling lines as a table finder needs them: every rule and every edge of a filled box (shaded
+ * cells draw their grid with fills instead of strokes), snapped to a common coordinate and joined
+ * where a line is drawn as several collinear pieces.
+ */
+import type { Box, PageModel } from '../page-model.ts';
+
+/** Coordinates this close (points) are one line: stroke widths and rounding differ by about that. */
+export const SNAP = 2;
+/** Collinear pieces separated by less than this (points) are one line (a grid drawn cell by cell). */
+const JOIN_GAP = 3;
+/** More pieces than this is a drawing (a chart, a map), not a table: the finder gives up early. */
+const MAX_SEGMENTS = 4000;
+
+/** A horizontal line at `at` from `from` to `to` (x), or a vertical one at x = `at` from y `from` to `to`. */
+export interface Line {
+  at: number;
+  from: number;
+  to: number;
+}
+
+export interface Lines {
+  horizontal: Line[];
+  vertical: Line[];
+}
+
+/** Sorts by `at`, groups runs closer than SNAP, and joins each group's overlapping or near pieces. */
+function merge(pieces: Line[]): Line[] {
+  pieces.sort((a, b) => a.at - b.at);
+  const out: Line[] = [];
+  let group: Line[] = [];
+  const flush = (): void => {
+    if (group.length === 0) return;
+    const at = group.reduce((s, p) => s + p.at, 0) / group.length;
+    group.sort((a, b) => a.from - b.from);
+    let cur: Line | undefined;
+    for (const p of group) {
+      if (cur && p.from <= cur.to + JOIN_GAP) {
+        cur.to = Math.max(cur.to, p.to);
+      } else {
+        cur = { at, from: p.from, to: p.to };
+        out.push(cur);
+      }
+    }
+    group = [];
+  };
+  for (const p of pieces) {
+    const first = group[0];
+    if (first && p.at - first.at > SNAP) flush();
+    group.push(p);
+  }
+  flush();
+  return out;
+}
+
+function edgesOfFill(box: Box, horizontal: Line[], vertical: Line[]): void {
+  horizontal.push({ at: box.y0, from: box.x0, to: box.x1 }, { at: box.y1, from: box.x0, to: box.x1 });
+  vertical.push({ at: box.x0, from: box.y0, to: box.y1 }, { at: box.x1, from: box.y0, to: box.y1 });
+}
+
+/** The page's ruling lines, merged; undefined when there are too many pieces to be a table's. */
+export function pageLines(page: PageModel): Lines | undefined {
+  if (page.rules.length + 4 * page.fills.length > MAX_SEGMENTS) return undefined;
+  const horizontal: Line[] = [];
+  const vertical: Line[] = [];
+  for (const r of page.rules) {
+    if (r.orientation === 'horizontal') horizontal.push({ at: (r.y0 + r.y1) / 2, from: r.x0, to: r.x1 });
+    else vertical.push({ at: (r.x0 + r.x1) / 2, from: r.y0, to: r.y1 });
+  }
+  for (const f of page.fills) edgesOfFill(f, horizontal, vertical);
+  return { horizontal: merge(horizontal), vertical: merge(vertical) };
+}
+
+/** Whether the lines of `along` cover [from, to] at `at` (± tolerance) except for gaps of at most `slack` in total. */
+export function covered(along: readonly Line[], at: number, from: number, to: number, slack: number, tolerance = SNAP): boolean {
+  let missing = to - from;
+  for (const l of along) {
+    if (Math.abs(l.at - at) > tolerance) continue;
+    const overlap = Math.min(to, l.to) - Math.max(from, l.from);
+    if (overlap > 0) missing -= overlap;
+  }
+  return missing <= slack;
+}

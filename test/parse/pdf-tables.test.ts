@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { extractPage } from '../../src/parse/readers/pdf/extract.ts';
+import type { PageModel } from '../../src/parse/readers/pdf/page-model.ts';
+import { documentParameters, loadPdfjs } from '../../src/parse/readers/pdf/pdfjs.ts';
+import { findTables, tableHtml, type PdfTable, type PdfTableCell } from '../../src/parse/readers/pdf/tables/index.ts';
+import { readCorpus } from '../helpers/corpus.ts';
+
+async function benchPage(id: string): Promise<PageModel> {
+  const pdfjs = await loadPdfjs();
+  const doc = await pdfjs.getDocument(documentParameters(readCorpus('pdf-bench', 'pdfs', `${id}.pdf`), { images: false })).promise;
+  try {
+    return await extractPage(pdfjs, await doc.getPage(1), 1);
+  } finally {
+    await doc.destroy();
+  }
+}
+
+function cell(t: PdfTable, row: number, col: number): PdfTableCell | undefined {
+  return t.cells.find((c) => c.row === row && c.col === col);
+}
+
+/** The table as rows of cell texts (spans not expanded). */
+function texts(t: PdfTable): string[][] {
+  return Array.from({ length: t.rows }, (_, r) => t.cells.filter((c) => c.row === r).map((c) => c.text));
+}
+
+describe('PDF tables: ruled', () => {
+  it('reads a fully ruled table cell by cell, with its total row and an empty cell', async () => {
+    // DP-Bench page: the NEC's accredited observers, a 3-column grid with a total row.
+    const page = await benchPage('01030000000045');
+    const tables = findTables(page);
+    expect(tables).toHaveLength(1);
+    const [t] = tables as [PdfTable];
+    expect([t.rows, t.cols]).toEqual([9, 3]);
+    expect(texts(t)[0]).toEqual(['No.', 'Name of organization', 'Number of accredited observers']);
+    expect(texts(t)[1]).toEqual(['1', 'Union of Youth Federations of Cambodia (UYFC)', '17,266']);
+    expect(texts(t)[8]).toEqual(['', 'Total', '27,926']);
+    // The table's words are claimed (so layout leaves them out of the running text); the caption is not.
+    const claimed = new Set(t.words.map((i) => page.words[i]?.text));
+    expect(claimed.has('17,266')).toBe(true);
+    expect(claimed.has('Table:')).toBe(false);
+    const html = tableHtml(t);
+    expect(html).toMatch(/^<table>.*<\/table>$/);
+    expect(html).toContain('<td>Union of Youth Federations of Cambodia (UYFC)</td><td>17,266</td>');
+  });
+
+  it('merges grid cells where an inner rule is missing (a two-level header) and keeps multi-line cells whole', async () => {
+    const page = await benchPage('01030000000046');
+    const [t] = findTables(page) as [PdfTable];
+    expect([t.rows, t.cols]).toEqual([12, 7]);
+    expect(cell(t, 0, 0)).toMatchObject({ text: 'No.', rowSpan: 2, colSpan: 1 });
+    expect(cell(t, 0, 2)).toMatchObject({ text: 'Provisional registration result on 7 March', rowSpan: 1, colSpan: 2 });
+    expect(cell(t, 0, 6)).toMatchObject({ text: 'Difference in the number of candidates', rowSpan: 2 });
+    expect(cell(t, 1, 2)?.text).toBe('Number of commune/ sangkat');
+    expect(texts(t)[2]).toEqual(['1', 'Cambodian People’s Party', '1,652', '28,008', '1,652', '28,008', '0']);
+    expect(tableHtml(t)).toContain('<td colspan="2">Provisional registration result on 7 March</td>');
+  });
+});
