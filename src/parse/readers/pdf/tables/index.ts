@@ -11,7 +11,7 @@ import type { Box, PageModel, Word } from '../page-model.ts';
 import { centreIn } from './cell-text.ts';
 import { compact, fillCells, gridCells, type LaidOutTable } from './grid.ts';
 import { headerRows } from './header.ts';
-import { frameGrid, frames } from './ruled.ts';
+import { frameGrid, frames, stackFrames } from './ruled.ts';
 import { pageLines } from './segments.ts';
 
 export { tableHtml } from './html.ts';
@@ -40,9 +40,20 @@ function wordsIn(words: readonly Word[], box: Box): Word[] {
   return words.filter((w) => centreIn(w, box));
 }
 
+/** The body text size: the median word size. */
+export function medianSize(words: readonly Word[]): number {
+  if (words.length === 0) return 10;
+  const sizes = words.map((w) => w.size).sort((a, b) => a - b);
+  return sizes[Math.floor(sizes.length / 2)] as number;
+}
+
+const WORDISH = /\p{L}{2}/u;
+
 function acceptable(t: LaidOutTable): boolean {
   if (t.rows < 2 || t.cols < 2) return false;
   const filled = t.cells.filter((c) => c.text !== '');
+  // A table labels its rows or columns: a grid holding only figures is a chart's bars and values.
+  if (filled.filter((c) => WORDISH.test(c.text)).length < 2) return false;
   const slots = filled.reduce((n, c) => n + c.rowSpan * c.colSpan, 0);
   if (filled.length < 3 || slots < MIN_FILLED * t.rows * t.cols) return false;
   // Text in at least two rows and two columns.
@@ -72,11 +83,13 @@ function ruledTables(page: PageModel): PdfTable[] {
   const lines = pageLines(page);
   if (!lines) return [];
   const out: PdfTable[] = [];
-  for (const frame of frames(lines)) {
-    const grid = frameGrid(frame);
+  const size = medianSize(page.words);
+  for (const frame of stackFrames(frames(lines), 3 * size)) {
+    const inFrame = wordsIn(page.words, frame);
+    const grid = frameGrid(frame, inFrame);
     if (!grid) continue;
     const cells = gridCells(grid);
-    fillCells(cells, wordsIn(page.words, frame));
+    fillCells(cells, inFrame);
     const laid = compact({ rows: grid.ys.length - 1, cols: grid.xs.length - 1, cells });
     if (!acceptable(laid)) continue;
     out.push(toPdfTable(page, frame, laid, headerRows(laid)));

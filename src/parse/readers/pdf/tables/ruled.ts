@@ -72,6 +72,27 @@ export function frames(lines: Lines): Frame[] {
   return [...groups.values()];
 }
 
+/**
+ * Joins frames stacked one above the other with the same left and right edges and at most `gap`
+ * between them: a table whose shaded rows alternate with unpainted ones draws no line across the
+ * unpainted rows, so each shaded block is a frame of its own.
+ */
+export function stackFrames(list: Frame[], gap: number): Frame[] {
+  const sorted = [...list].sort((a, b) => a.y0 - b.y0);
+  const out: Frame[] = [];
+  for (const f of sorted) {
+    const prev = out.find((p) => p.vertical.length > 0 && f.vertical.length > 0 && Math.abs(p.x0 - f.x0) <= MIN_GAP && Math.abs(p.x1 - f.x1) <= MIN_GAP && f.y0 >= p.y1 - SNAP && f.y0 - p.y1 <= gap);
+    if (prev) {
+      prev.horizontal.push(...f.horizontal);
+      prev.vertical.push(...f.vertical);
+      prev.y1 = Math.max(prev.y1, f.y1);
+    } else {
+      out.push({ ...f, horizontal: [...f.horizontal], vertical: [...f.vertical] });
+    }
+  }
+  return out;
+}
+
 /** Distinct positions, closer ones than MIN_GAP taken as one (their mean). */
 export function edges(values: number[]): number[] {
   values.sort((a, b) => a - b);
@@ -94,7 +115,7 @@ export function edges(values: number[]): number[] {
  * The grid of a frame with at least two lines each way. The frame's outer box always bounds it,
  * so tables without side borders (open-sided styles) still get their first and last columns.
  */
-export function frameGrid(frame: Frame): Grid | undefined {
+export function frameGrid(frame: Frame, words: readonly Box[]): Grid | undefined {
   if (frame.horizontal.length < 2 || frame.vertical.length < 2) return undefined;
   const xs = edges([frame.x0, frame.x1, ...frame.vertical.map((v) => v.at)]);
   const ys = edges([frame.y0, frame.y1, ...frame.horizontal.map((h) => h.at)]);
@@ -106,7 +127,12 @@ export function frameGrid(frame: Frame): Grid | undefined {
     vertical: (c, r) => {
       const from = ys[r] as number;
       const to = ys[r + 1] as number;
-      return covered(frame.vertical, xs[c] as number, from, to, slackX(from, to), MIN_GAP);
+      if (covered(frame.vertical, xs[c] as number, from, to, slackX(from, to), MIN_GAP)) return true;
+      // A band with no vertical line at all (an unshaded row between shaded ones) keeps the
+      // columns of the rest of the grid, unless its text runs across the edge.
+      const x = xs[c] as number;
+      const ruled = frame.vertical.some((v) => v.at > frame.x0 + MIN_GAP && v.at < frame.x1 - MIN_GAP && v.from < to - SNAP && v.to > from + SNAP);
+      return !ruled && !words.some((w) => w.x0 < x - 1 && w.x1 > x + 1 && (w.y0 + w.y1) / 2 > from && (w.y0 + w.y1) / 2 < to);
     },
     horizontal: (r, c) => {
       const from = xs[c] as number;

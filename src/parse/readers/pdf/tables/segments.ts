@@ -53,6 +53,25 @@ function merge(pieces: Line[]): Line[] {
   return out;
 }
 
+/** More filled boxes than this are a drawing's, not cell shading: their edges are left out. */
+const MAX_FILLS = 400;
+
+function inside(a: Box, b: Box): boolean {
+  return a.x0 >= b.x0 - 1 && a.x1 <= b.x1 + 1 && a.y0 >= b.y0 - 1 && a.y1 <= b.y1 + 1;
+}
+
+/**
+ * Filled boxes that are not inside another: a cell's shading, not the highlight a word processor
+ * paints behind each line of text in that cell (whose edges would split the cell into rows).
+ */
+function outerFills(fills: readonly Box[]): Box[] {
+  if (fills.length > MAX_FILLS) return [];
+  const bySize = [...fills].sort((a, b) => (b.x1 - b.x0) * (b.y1 - b.y0) - (a.x1 - a.x0) * (a.y1 - a.y0));
+  const kept: Box[] = [];
+  for (const f of bySize) if (!kept.some((k) => inside(f, k))) kept.push(f);
+  return kept;
+}
+
 function edgesOfFill(box: Box, horizontal: Line[], vertical: Line[]): void {
   horizontal.push({ at: box.y0, from: box.x0, to: box.x1 }, { at: box.y1, from: box.x0, to: box.x1 });
   vertical.push({ at: box.x0, from: box.y0, to: box.y1 }, { at: box.x1, from: box.y0, to: box.y1 });
@@ -67,7 +86,7 @@ export function pageLines(page: PageModel): Lines | undefined {
     if (r.orientation === 'horizontal') horizontal.push({ at: (r.y0 + r.y1) / 2, from: r.x0, to: r.x1 });
     else vertical.push({ at: (r.x0 + r.x1) / 2, from: r.y0, to: r.y1 });
   }
-  for (const f of page.fills) edgesOfFill(f, horizontal, vertical);
+  for (const f of outerFills(page.fills)) edgesOfFill(f, horizontal, vertical);
   return { horizontal: merge(horizontal), vertical: merge(vertical) };
 }
 
