@@ -5,9 +5,9 @@
  * [0, 1] or null when the reference gives the metric nothing to measure.
  *
  *   NID   1 - indel(ref, pred) / (len(ref) + len(pred)) over characters, after pipe tables →
- *         HTML, markdown emphasis markers stripped (`**x**`, `*x*`, `__x__`, `_x_`, `~~x~~`, as
- *         the evaluator's `_strip_emphasis` does) and whitespace collapsed. null if the
- *         normalised reference is empty.
+ *         HTML and whitespace collapsed. null if the normalised reference is empty. (A later
+ *         revision of the evaluator also strips emphasis markers first; the published figures,
+ *         and the benchmark README's definition, do not: `**bold**` costs its four asterisks.)
  *   NID-S the same after replacing every `<table…>…</table>` with a space.
  *   TEDS  tree edit distance of the page's tables as one forest (html-table.ts), relabelling a
  *         td with the same spans = Levenshtein / longer length of the normalised cell texts,
@@ -46,22 +46,10 @@ function collapseWhitespace(text: string): string {
   return text.replace(/[\s\x1c-\x1f\x85]+/g, ' ').replace(/^ | $/g, '');
 }
 
-const EMPHASIS = /(\*{1,3}|~~|__|_)(\S(?:[\s\S]*?\S)?)\1/g;
-
-/** The evaluator's `_strip_emphasis`: unwrap emphasis markers until nothing changes. */
-export function stripEmphasis(text: string): string {
-  let previous: string | null = null;
-  while (previous !== text) {
-    previous = text;
-    text = text.replace(EMPHASIS, '$2');
-  }
-  return text;
-}
-
 const HTML_TABLE = /<table[^>]*?>[\s\S]*?<\/table>/gi;
 
 function readingOrderText(markdownWithHtml: string): string {
-  return collapseWhitespace(stripEmphasis(markdownWithHtml));
+  return collapseWhitespace(markdownWithHtml);
 }
 
 /** NID and NID-S. */
