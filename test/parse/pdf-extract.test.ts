@@ -65,3 +65,21 @@ describe('PDF page extraction (text layer → PageModel)', () => {
     expect(m.images).toEqual([]);
   });
 });
+
+describe('PDF page extraction: tagged PDF structure', () => {
+  it('gives words their structure role and artifact mark, and images their /Alt text', async () => {
+    // PDF/UA reference invoice (PDF Association): H1, a table with TH/TD, artifacts, a photo with alt text.
+    const m = await model(['pdf', 'opendataloader-pdf', 'PDFUA-Ref-2-02_Invoice.pdf']);
+    const roleOf = (text: string) => m.words.find((w) => w.text === text)?.role;
+    expect(roleOf('INVOICE')).toBe('H1');
+    expect(roleOf('DESCRIPTION')).toBe('TH');
+    expect(roleOf('Kite')).toBe('TD');
+    expect(m.words.some((w) => w.artifact === true && w.role === undefined)).toBe(true);
+    expect(m.images.map((i) => i.alt)).toContain('Photo of sales rep.');
+  });
+
+  it('leaves roles out on an untagged page', async () => {
+    const m = await model(['pdf-bench', 'pdfs', '01030000000045.pdf'], { images: false });
+    expect(m.words.every((w) => w.role === undefined)).toBe(true);
+  });
+});
