@@ -55,4 +55,45 @@ describe('PDF tables: ruled', () => {
     expect(texts(t)[2]).toEqual(['1', 'Cambodian People’s Party', '1,652', '28,008', '1,652', '28,008', '0']);
     expect(tableHtml(t)).toContain('<td colspan="2">Provisional registration result on 7 March</td>');
   });
+
+  it('keeps a table whose shaded rows alternate with unpainted ones whole, with its two-level head', async () => {
+    // Remittance inflows: head cells shaded, body rows shaded every other pair, no rules at all.
+    const [t, ...more] = findTables(await benchPage('01030000000078'));
+    expect(more).toEqual([]);
+    expect([t?.rows, t?.cols]).toEqual([10, 7]);
+    if (!t) return;
+    expect(cell(t, 0, 1)).toMatchObject({ text: 'Average Annual Growth', colSpan: 5 });
+    expect(cell(t, 0, 6)).toMatchObject({ text: 'Remittance inflows in 2020 (US$ Million)', rowSpan: 2 });
+    expect(texts(t)[2]).toEqual(['Cambodia', '7.5%', '-0.7%', '50.6%', '6.7%', '-16.6%', '1,272']);
+    // The bar chart above the table (bars and grid lines) is not a table.
+    expect(t.y0).toBeGreaterThan(page078Chart);
+  });
+});
+
+/** Below the figure of page 01030000000078 (its chart ends above this y, in points). */
+const page078Chart = 300;
+
+describe('PDF tables: columns from alignment', () => {
+  it('reads a table ruled across only (top, head and bottom rules): its columns from the alignment of the text', async () => {
+    // Table 13.4: a rule above, under the head, and below; two aligned columns.
+    const [t, ...more] = findTables(await benchPage('01030000000166'));
+    expect(more).toEqual([]);
+    expect([t?.rows, t?.cols]).toEqual([7, 2]);
+    if (!t) return;
+    expect(texts(t)[0]).toEqual(['Mineral or colloid type', 'CEC of pure colloid']);
+    // The longest name runs close to the numbers' column without joining it.
+    expect(texts(t)).toContainEqual(['montmorillonite/smectite', '100']);
+    expect(texts(t)[6]).toEqual(['humus', '200']);
+  });
+});
+
+describe('PDF tables: not tables', () => {
+  it('finds none on a two-column prose page with a bar chart', async () => {
+    expect(findTables(await benchPage('01030000000036'))).toEqual([]);
+  });
+
+  it('finds none in a numbered list set with hanging numbers inside a shaded panel', async () => {
+    expect(findTables(await benchPage('01030000000162'))).toEqual([]);
+    expect(findTables(await benchPage('01030000000161'))).toEqual([]);
+  });
 });

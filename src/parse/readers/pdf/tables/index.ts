@@ -12,7 +12,8 @@ import { centreIn } from './cell-text.ts';
 import { compact, fillCells, gridCells, type LaidOutTable } from './grid.ts';
 import { headerRows } from './header.ts';
 import { frameGrid, frames, stackFrames } from './ruled.ts';
-import { pageLines } from './segments.ts';
+import { type Line, pageLines } from './segments.ts';
+import { type AlignedRegion, alignedTable, listLike, proseLike } from './aligned.ts';
 
 export { tableHtml } from './html.ts';
 
@@ -79,20 +80,66 @@ function toPdfTable(page: PageModel, box: Box, laid: LaidOutTable, header: numbe
   };
 }
 
+function overlaps(a: Box, b: Box): boolean {
+  return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+/**
+ * Horizontal rules stacked one under another over the same width (each overlapping the next by
+ * half the narrower one): the top, head and bottom rules of a table ruled across only.
+ */
+function ruleStacks(rules: Line[]): AlignedRegion[] {
+  const sorted = [...rules].sort((a, b) => a.at - b.at);
+  const out: AlignedRegion[] = [];
+  for (const r of sorted) {
+    const last = out[out.length - 1];
+    const overlap = last ? Math.min(last.x1, r.to) - Math.max(last.x0, r.from) : 0;
+    if (last && overlap >= 0.5 * Math.min(last.x1 - last.x0, r.to - r.from)) {
+      last.rules.push(r);
+      last.y1 = r.at;
+      last.x0 = Math.min(last.x0, r.from);
+      last.x1 = Math.max(last.x1, r.to);
+    } else {
+      out.push({ x0: r.from, x1: r.to, y0: r.at, y1: r.at, rules: [r] });
+    }
+  }
+  return out.filter((s) => s.rules.length >= 2);
+}
+
+function alignedCandidate(page: PageModel, region: AlignedRegion, size: number): PdfTable | undefined {
+  const laid = alignedTable(region, wordsIn(page.words, region), size);
+  if (!laid || !acceptable(laid) || proseLike(laid) || listLike(laid)) return undefined;
+  return toPdfTable(page, region, laid, headerRows(laid));
+}
+
 function ruledTables(page: PageModel): PdfTable[] {
   const lines = pageLines(page);
   if (!lines) return [];
   const out: PdfTable[] = [];
   const size = medianSize(page.words);
+  const loose: Line[] = [];
   for (const frame of stackFrames(frames(lines), 3 * size)) {
+    if (frame.vertical.length === 0) {
+      loose.push(...frame.horizontal);
+      continue;
+    }
     const inFrame = wordsIn(page.words, frame);
     const grid = frameGrid(frame, inFrame);
-    if (!grid) continue;
-    const cells = gridCells(grid);
+    const cells = grid ? gridCells(grid) : [];
     fillCells(cells, inFrame);
-    const laid = compact({ rows: grid.ys.length - 1, cols: grid.xs.length - 1, cells });
-    if (!acceptable(laid)) continue;
-    out.push(toPdfTable(page, frame, laid, headerRows(laid)));
+    const laid = grid ? compact({ rows: grid.ys.length - 1, cols: grid.xs.length - 1, cells }) : undefined;
+    if (laid && acceptable(laid)) {
+      out.push(toPdfTable(page, frame, laid, headerRows(laid)));
+      continue;
+    }
+    // Lines that form no grid of their own (rows ruled, columns aligned): the text decides.
+    const aligned = alignedCandidate(page, { x0: frame.x0, x1: frame.x1, y0: frame.y0, y1: frame.y1, rules: frame.horizontal }, size);
+    if (aligned) out.push(aligned);
+  }
+  for (const region of ruleStacks(loose)) {
+    if (out.some((t) => overlaps(t, region))) continue;
+    const aligned = alignedCandidate(page, region, size);
+    if (aligned) out.push(aligned);
   }
   return out;
 }

@@ -66,7 +66,8 @@ function inside(a: Box, b: Box): boolean {
  */
 function outerFills(fills: readonly Box[]): Box[] {
   if (fills.length > MAX_FILLS) return [];
-  const bySize = [...fills].sort((a, b) => (b.x1 - b.x0) * (b.y1 - b.y0) - (a.x1 - a.x0) * (a.y1 - a.y0));
+  const area = (b: Box): number => (b.x1 - b.x0) * (b.y1 - b.y0);
+  const bySize = [...fills].sort((a, b) => area(b) - area(a));
   const kept: Box[] = [];
   for (const f of bySize) if (!kept.some((k) => inside(f, k))) kept.push(f);
   return kept;

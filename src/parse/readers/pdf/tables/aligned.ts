@@ -1,0 +1,159 @@
+/**
+ * Tables whose columns are drawn by alignment, not lines: booktabs style (a top rule, a rule under
+ * the header, a bottom rule), tables ruled between rows only, and borderless ones. Columns are the
+ * whitespace gutters that run through every line with more than one text chunk; rows are the
+ * bands between horizontal rules when the table rules its rows, otherwise text lines, a line that
+ * starts with an empty first column and sits at line spacing under the previous one continuing it
+ * (a multi-line cell).
+ */
+import type { Box, Word } from '../page-model.ts';
+import { wordLines } from './cell-text.ts';
+import { compact, fillCells, gridCells, type Grid, type LaidOutTable } from './grid.ts';
+import { covered, type Line, SNAP } from './segments.ts';
+
+/** A run of words in a line with gaps narrower than a gutter. */
+interface Chunk extends Box {
+  words: Word[];
+}
+
+interface TextLine extends Box {
+  chunks: Chunk[];
+}
+
+/** A gap at least this wide (in ems of the text) separates cells; word spaces are about a third of it. */
+const GUTTER_EM = 0.9;
+
+function textLines(words: readonly Word[], size: number): TextLine[] {
+  return wordLines(words).map((line) => {
+    const chunks: Chunk[] = [];
+    let cur: Chunk | undefined;
+    for (const w of line) {
+      if (cur && w.x0 - cur.x1 < GUTTER_EM * size) {
+        cur.words.push(w);
+        cur.x1 = Math.max(cur.x1, w.x1);
+        cur.y0 = Math.min(cur.y0, w.y0);
+        cur.y1 = Math.max(cur.y1, w.y1);
+      } else {
+        cur = { x0: w.x0, x1: w.x1, y0: w.y0, y1: w.y1, words: [w] };
+        chunks.push(cur);
+      }
+    }
+    return {
+      chunks,
+      x0: Math.min(...chunks.map((c) => c.x0)),
+      x1: Math.max(...chunks.map((c) => c.x1)),
+      y0: Math.min(...chunks.map((c) => c.y0)),
+      y1: Math.max(...chunks.map((c) => c.y1)),
+    };
+  });
+}
+
+/**
+ * Column edges between the chunks of the lines that have several: x ranges no such chunk covers.
+ * Lines of one chunk (a title, a spanning head, a wrapped cell's next line) do not decide columns.
+ */
+function gutters(lines: readonly TextLine[], size: number): number[] {
+  const multi = lines.filter((l) => l.chunks.length > 1);
+  if (multi.length < 2) return [];
+  const chunks = multi.flatMap((l) => l.chunks).sort((a, b) => a.x0 - b.x0);
+  const out: number[] = [];
+  let reach = (chunks[0] as Chunk).x1;
+  for (const c of chunks) {
+    // The edge hugs the next column: a longer cell on the left (in a line of one chunk) stays left.
+    if (c.x0 - reach >= 0.5 * size) out.push(c.x0 - Math.min(2, (c.x0 - reach) / 2));
+    reach = Math.max(reach, c.x1);
+  }
+  return out;
+}
+
+function crosses(b: Box, x: number): boolean {
+  return b.x0 < x - 1 && b.x1 > x + 1;
+}
+
+export interface AlignedRegion extends Box {
+  /** Horizontal rules across the region (its top and bottom ones included). */
+  rules: Line[];
+}
+
+/** The region's rows as y edges, and whether they come from rules (rows may then hold several lines). */
+function rowEdges(region: AlignedRegion, lines: readonly TextLine[], firstColumnEnd: number, size: number): { ys: number[]; ruledRows: boolean } {
+  const top = lines[0] as TextLine;
+  const bottom = lines[lines.length - 1] as TextLine;
+  const inner = region.rules.filter((r) => r.at > top.y0 + SNAP && r.at < bottom.y1 - SNAP).map((r) => r.at);
+  const innerEdges = [...new Set(inner.map((y) => Math.round(y)))].sort((a, b) => a - b);
+  const y0 = Math.min(region.y0, top.y0);
+  const y1 = Math.max(region.y1, bottom.y1);
+  // Rules between (nearly) every pair of rows: the bands between them are the rows.
+  if (innerEdges.length >= 2) return { ys: [y0, ...innerEdges, y1], ruledRows: true };
+  const ys = [y0];
+  for (let i = 1; i < lines.length; i++) {
+    const prev = lines[i - 1] as TextLine;
+    const line = lines[i] as TextLine;
+    const ruleBetween = innerEdges.some((y) => y > prev.y1 - SNAP && y < line.y0 + SNAP);
+    const firstEmpty = !line.chunks.some((c) => c.x0 < firstColumnEnd);
+    const close = line.y0 - prev.y1 < 0.6 * size;
+    // Above the first inner rule sits the header: its lines are one row of column heads.
+    const inHeader = innerEdges.length > 0 && line.y1 < (innerEdges[0] as number);
+    if (!ruleBetween && close && (firstEmpty || inHeader)) continue;
+    ys.push(ruleBetween ? (innerEdges.find((y) => y > prev.y1 - SNAP && y < line.y0 + SNAP) as number) : (prev.y1 + line.y0) / 2);
+  }
+  ys.push(y1);
+  return { ys, ruledRows: false };
+}
+
+/** The table the region's text lays out, or undefined when it has fewer than two columns. */
+export function alignedTable(region: AlignedRegion, words: readonly Word[], size: number): LaidOutTable | undefined {
+  if (words.length < 4) return undefined;
+  const lines = textLines(words, size);
+  if (lines.length < 2) return undefined;
+  const inner = gutters(lines, size);
+  if (inner.length === 0) return undefined;
+  // Lines running across a gutter: a spanning head or a title may, running text may not.
+  const spanning = lines.filter((l) => l.chunks.some((k) => inner.some((x) => crosses(k, x)))).length;
+  if (spanning > Math.max(1, 0.2 * lines.length)) return undefined;
+  const x0 = Math.min(region.x0, ...lines.map((l) => l.x0));
+  const x1 = Math.max(region.x1, ...lines.map((l) => l.x1));
+  const xs = [x0 - 1, ...inner, x1 + 1];
+  const { ys, ruledRows } = rowEdges(region, lines, inner[0] as number, size);
+  const grid: Grid = {
+    xs,
+    ys,
+    vertical: (c, r) => {
+      const x = xs[c] as number;
+      const from = ys[r] as number;
+      const to = ys[r + 1] as number;
+      // A word across the edge spans it (a head over two columns); a narrow gap alone does not.
+      return !words.some((w) => crosses(w, x) && (w.y0 + w.y1) / 2 > from && (w.y0 + w.y1) / 2 < to);
+    },
+    horizontal: (r, c) => {
+      if (!ruledRows) return true;
+      const from = xs[c] as number;
+      const to = xs[c + 1] as number;
+      return covered(region.rules, ys[r] as number, from, to, Math.max(2 * SNAP, 0.2 * (to - from)));
+    },
+  };
+  const cells = gridCells(grid);
+  fillCells(cells, words);
+  return compact({ rows: ys.length - 1, cols: xs.length - 1, cells });
+}
+
+/** Every column reads like running text (long cells): two columns of prose, not a table. */
+export function proseLike(t: LaidOutTable): boolean {
+  for (let c = 0; c < t.cols; c++) {
+    const counts = t.cells
+      .filter((cell) => cell.col === c && cell.colSpan === 1 && cell.text !== '')
+      .map((cell) => cell.text.split(' ').length)
+      .sort((a, b) => a - b);
+    const median = counts[Math.floor(counts.length / 2)] ?? 0;
+    if (median > 0 && median <= 4) return false;
+  }
+  return true;
+}
+
+const LIST_MARK = /^(?:[•◦▪▫‣∙·○●■□➢►✓✔*\-–—]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)])$/iu;
+
+/** The first column holds only bullets or item numbers: a list laid out with hanging indents. */
+export function listLike(t: LaidOutTable): boolean {
+  const first = t.cells.filter((c) => c.col === 0 && c.colSpan === 1 && c.text !== '');
+  return first.length > 0 && first.every((c) => LIST_MARK.test(c.text));
+}
