@@ -16,14 +16,14 @@ interface Chunk extends Box {
   words: Word[];
 }
 
-interface TextLine extends Box {
+export interface TextLine extends Box {
   chunks: Chunk[];
 }
 
 /** A gap at least this wide (in ems of the text) separates cells; word spaces are about a third of it. */
 const GUTTER_EM = 0.9;
 
-function textLines(words: readonly Word[], size: number): TextLine[] {
+export function textLines(words: readonly Word[], size: number): TextLine[] {
   return wordLines(words).map((line) => {
     const chunks: Chunk[] = [];
     let cur: Chunk | undefined;

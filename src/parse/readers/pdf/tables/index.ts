@@ -13,7 +13,7 @@ import { compact, fillCells, gridCells, type LaidOutTable } from './grid.ts';
 import { headerRows } from './header.ts';
 import { frameGrid, frames, stackFrames } from './ruled.ts';
 import { type Line, pageLines } from './segments.ts';
-import { type AlignedRegion, alignedTable, listLike, proseLike } from './aligned.ts';
+import { type AlignedRegion, alignedTable, listLike, proseLike, textLines } from './aligned.ts';
 
 export { tableHtml } from './html.ts';
 
@@ -55,6 +55,8 @@ function acceptable(t: LaidOutTable): boolean {
   const filled = t.cells.filter((c) => c.text !== '');
   // A table labels its rows or columns: a grid holding only figures is a chart's bars and values.
   if (filled.filter((c) => WORDISH.test(c.text)).length < 2) return false;
+  // ... in its first row (column heads) or first column (row labels); a chart's legend is neither.
+  if (!filled.some((c) => (c.row === 0 || c.col === 0) && /\p{L}/u.test(c.text))) return false;
   const slots = filled.reduce((n, c) => n + c.rowSpan * c.colSpan, 0);
   if (filled.length < 3 || slots < MIN_FILLED * t.rows * t.cols) return false;
   // Text in at least two rows and two columns.
@@ -88,13 +90,13 @@ function overlaps(a: Box, b: Box): boolean {
  * Horizontal rules stacked one under another over the same width (each overlapping the next by
  * half the narrower one): the top, head and bottom rules of a table ruled across only.
  */
-function ruleStacks(rules: Line[]): AlignedRegion[] {
+function ruleStacks(page: PageModel, rules: Line[], size: number): AlignedRegion[] {
   const sorted = [...rules].sort((a, b) => a.at - b.at);
   const out: AlignedRegion[] = [];
   for (const r of sorted) {
     const last = out[out.length - 1];
     const overlap = last ? Math.min(last.x1, r.to) - Math.max(last.x0, r.from) : 0;
-    if (last && overlap >= 0.5 * Math.min(last.x1 - last.x0, r.to - r.from)) {
+    if (last && overlap >= 0.5 * Math.min(last.x1 - last.x0, r.to - r.from) && !proseBetween(page, last, r, size)) {
       last.rules.push(r);
       last.y1 = r.at;
       last.x0 = Math.min(last.x0, r.from);
@@ -106,8 +108,20 @@ function ruleStacks(rules: Line[]): AlignedRegion[] {
   return out.filter((s) => s.rules.length >= 2);
 }
 
+/**
+ * Running text between two rules (a line of one chunk over most of the width: a caption, a
+ * paragraph) ends one table and starts another: two tables of the same width one above the other.
+ */
+function proseBetween(page: PageModel, stack: AlignedRegion, rule: Line, size: number): boolean {
+  const band = { x0: Math.max(stack.x0, rule.from), x1: Math.min(stack.x1, rule.to), y0: stack.y1, y1: rule.at };
+  const width = band.x1 - band.x0;
+  return textLines(wordsIn(page.words, band), size).some((l) => l.chunks.length === 1 && l.x1 - l.x0 >= 0.6 * width && (l.chunks[0]?.words.length ?? 0) >= 6);
+}
+
 function alignedCandidate(page: PageModel, region: AlignedRegion, size: number): PdfTable | undefined {
-  const laid = alignedTable(region, wordsIn(page.words, region), size);
+  const words = wordsIn(page.words, region);
+  // Gutters are measured in the table's own ems: tables are often set smaller than the text.
+  const laid = alignedTable(region, words, Math.min(size, medianSize(words)));
   if (!laid || !acceptable(laid) || proseLike(laid) || listLike(laid)) return undefined;
   return toPdfTable(page, region, laid, headerRows(laid));
 }
@@ -136,7 +150,7 @@ function ruledTables(page: PageModel): PdfTable[] {
     const aligned = alignedCandidate(page, { x0: frame.x0, x1: frame.x1, y0: frame.y0, y1: frame.y1, rules: frame.horizontal }, size);
     if (aligned) out.push(aligned);
   }
-  for (const region of ruleStacks(loose)) {
+  for (const region of ruleStacks(page, loose, size)) {
     if (out.some((t) => overlaps(t, region))) continue;
     const aligned = alignedCandidate(page, region, size);
     if (aligned) out.push(aligned);
