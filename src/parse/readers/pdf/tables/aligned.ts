@@ -28,7 +28,7 @@ export function textLines(words: readonly Word[], size: number): TextLine[] {
     const chunks: Chunk[] = [];
     let cur: Chunk | undefined;
     for (const w of line) {
-      if (cur && w.x0 - cur.x1 < GUTTER_EM * size) {
+      if (cur && w.x0 - cur.x1 < GUTTER_EM * Math.min(size, w.size)) {
         cur.words.push(w);
         cur.x1 = Math.max(cur.x1, w.x1);
         cur.y0 = Math.min(cur.y0, w.y0);
