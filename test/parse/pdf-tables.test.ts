@@ -87,6 +87,25 @@ describe('PDF tables: columns from alignment', () => {
   });
 });
 
+describe('PDF tables: borderless', () => {
+  it('grows a table around an open frame (a rule under the head, one after the first column): head above the rule, right-aligned figures', async () => {
+    // Top ports by ship calls: "PORT" and "SHIPCALLS" above the rule, "Foreign"/"Domestic" under it.
+    const page = await benchPage('01030000000064');
+    const [t, ...more] = findTables(page);
+    expect(more).toEqual([]);
+    if (!t) throw new Error('no table');
+    expect([t.rows, t.cols]).toEqual([12, 3]);
+    expect(cell(t, 0, 0)?.text).toBe('PORT');
+    expect(cell(t, 0, 1)).toMatchObject({ text: 'SHIPCALLS', colSpan: 2 });
+    expect(texts(t)[1]).toEqual(['', 'Foreign', 'Domestic']);
+    expect(texts(t)[2]).toEqual(['MANILA', '2454', '6,125']);
+    expect(texts(t)).toContainEqual(['CAGAYAN DE ORO', '137', '3,159']);
+    // The paragraph under the table and the caption stay running text.
+    const claimed = new Set(t.words.map((i) => page.words[i]?.text));
+    expect(claimed.has('Table')).toBe(false);
+  });
+});
+
 describe('PDF tables: not tables', () => {
   it('finds none on a two-column prose page with a bar chart', async () => {
     expect(findTables(await benchPage('01030000000036'))).toEqual([]);

@@ -49,19 +49,42 @@ export function textLines(words: readonly Word[], size: number): TextLine[] {
 }
 
 /**
- * Column edges between the chunks of the lines that have several: x ranges no such chunk covers.
- * Lines of one chunk (a title, a spanning head, a wrapped cell's next line) do not decide columns.
+ * Column edges between the chunks of the lines that have several: x ranges no such chunk covers,
+ * except a few lines' (one in eight may run across: a head spanning two columns). Lines of one
+ * chunk (a title, a spanning head, a wrapped cell's next line) do not decide columns. An edge
+ * hugs the column on its right, so a longer cell on the left (in a line of one chunk) stays left.
  */
 function gutters(lines: readonly TextLine[], size: number): number[] {
   const multi = lines.filter((l) => l.chunks.length > 1);
   if (multi.length < 2) return [];
-  const chunks = multi.flatMap((l) => l.chunks).sort((a, b) => a.x0 - b.x0);
+  const allowance = Math.floor(multi.length / 8);
+  const events: [number, number][] = [];
+  for (const l of multi) for (const c of l.chunks) events.push([c.x0, 1], [c.x1, -1]);
+  events.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   const out: number[] = [];
-  let reach = (chunks[0] as Chunk).x1;
-  for (const c of chunks) {
-    // The edge hugs the next column: a longer cell on the left (in a line of one chunk) stays left.
-    if (c.x0 - reach >= 0.5 * size) out.push(c.x0 - Math.min(2, (c.x0 - reach) / 2));
-    reach = Math.max(reach, c.x1);
+  let depth = 0;
+  let openAt: number | undefined;
+  // The clear part of the current gutter (no chunk at all), where the edge goes when there is one.
+  let clear: [number, number] | undefined;
+  let clearFrom: number | undefined;
+  for (const [x, step] of events) {
+    const before = depth;
+    depth += step;
+    if (before > 0 && depth === 0) clearFrom = x;
+    if (before === 0 && depth > 0 && clearFrom !== undefined && openAt !== undefined) {
+      if (x - clearFrom >= 0.5 * size) clear = [clearFrom, x];
+      clearFrom = undefined;
+    }
+    if (before > allowance && depth <= allowance) {
+      openAt = x;
+      clear = undefined;
+      if (depth > 0) clearFrom = undefined;
+    } else if (before <= allowance && depth > allowance && openAt !== undefined) {
+      const [from, to] = clear ?? [openAt, x];
+      if (to - from >= 0.5 * size) out.push(to - Math.min(2, (to - from) / 2));
+      openAt = undefined;
+      clear = undefined;
+    }
   }
   return out;
 }

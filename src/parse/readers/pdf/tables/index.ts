@@ -10,6 +10,7 @@
 import type { Box, PageModel, Word } from '../page-model.ts';
 import { centreIn } from './cell-text.ts';
 import { compact, fillCells, gridCells, type LaidOutTable } from './grid.ts';
+import { grownRegion } from './grow.ts';
 import { headerRows } from './header.ts';
 import { frameGrid, frames, stackFrames } from './ruled.ts';
 import { type Line, pageLines } from './segments.ts';
@@ -105,7 +106,7 @@ function ruleStacks(page: PageModel, rules: Line[], size: number): AlignedRegion
       out.push({ x0: r.from, x1: r.to, y0: r.at, y1: r.at, rules: [r] });
     }
   }
-  return out.filter((s) => s.rules.length >= 2);
+  return out;
 }
 
 /**
@@ -132,6 +133,7 @@ function ruledTables(page: PageModel): PdfTable[] {
   const out: PdfTable[] = [];
   const size = medianSize(page.words);
   const loose: Line[] = [];
+  const seeds: AlignedRegion[] = [];
   for (const frame of stackFrames(frames(lines), 3 * size)) {
     if (frame.vertical.length === 0) {
       loose.push(...frame.horizontal);
@@ -146,16 +148,36 @@ function ruledTables(page: PageModel): PdfTable[] {
       out.push(toPdfTable(page, frame, laid, headerRows(laid)));
       continue;
     }
-    // Lines that form no grid of their own (rows ruled, columns aligned): the text decides.
-    const aligned = alignedCandidate(page, { x0: frame.x0, x1: frame.x1, y0: frame.y0, y1: frame.y1, rules: frame.horizontal }, size);
-    if (aligned) out.push(aligned);
+    // Lines that form no grid of their own (an open frame, rows ruled, columns aligned): the
+    // text decides, once the tables ruled across have been found.
+    seeds.push({ x0: frame.x0, x1: frame.x1, y0: frame.y0, y1: frame.y1, rules: frame.horizontal });
   }
   for (const region of ruleStacks(page, loose, size)) {
     if (out.some((t) => overlaps(t, region))) continue;
-    const aligned = alignedCandidate(page, region, size);
+    const aligned = region.rules.length >= 2 ? alignedCandidate(page, region, size) : undefined;
     if (aligned) out.push(aligned);
+    else seeds.push(region);
+  }
+  // Last, the borderless tables around what is left: they must not take rows of the tables above.
+  for (const seed of seeds) {
+    if (out.some((t) => overlaps(t, seed))) continue;
+    const table = grownCandidate(page, seed, out, size) ?? (seed.y1 - seed.y0 > size ? alignedCandidate(page, seed, size) : undefined);
+    if (table) out.push(table);
   }
   return out;
+}
+
+/**
+ * A borderless table around a rule or an open frame (grow.ts): at least three rows. A rule
+ * shorter than a few ems (an underline, a footnote separator's stub) seeds nothing.
+ */
+function grownCandidate(page: PageModel, seed: AlignedRegion, found: readonly PdfTable[], size: number): PdfTable | undefined {
+  if (seed.x1 - seed.x0 < 8 * size) return undefined;
+  const free = page.words.filter((w) => !found.some((t) => centreIn(w, t)));
+  const region = grownRegion(seed, seed.rules, free, size);
+  if (!region || found.some((t) => overlaps(t, region))) return undefined;
+  const table = alignedCandidate(page, region, size);
+  return table && table.rows >= 3 ? table : undefined;
 }
 
 /** The page's tables, top to bottom. */

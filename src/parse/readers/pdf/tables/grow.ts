@@ -1,0 +1,62 @@
+/**
+ * A table around a lone rule (the line under a borderless table's head) or an open frame (a rule
+ * under the head and one between the first column and the rest): the region grows from the rule
+ * to the text lines above and below it that look like table rows — several cells, or one short
+ * one — and stops at a blank line or at running text.
+ */
+import type { Box, Word } from '../page-model.ts';
+import { type AlignedRegion, type TextLine, textLines } from './aligned.ts';
+import type { Line } from './segments.ts';
+
+/** A line of one run this many words long, or this share of the width, is running text. */
+const PROSE_WORDS = 6;
+const PROSE_SHARE = 0.6;
+
+function rowLike(line: TextLine, width: number): boolean {
+  if (line.chunks.length >= 2) return true;
+  const only = line.chunks[0];
+  return only !== undefined && only.words.length < PROSE_WORDS && only.x1 - only.x0 < PROSE_SHARE * width;
+}
+
+/**
+ * The region around `seed` (a rule's or an open frame's box), or undefined when fewer than three
+ * rows of table-like lines surround it. `words` are the page's words not yet in a table.
+ */
+export function grownRegion(seed: Box, rules: Line[], words: readonly Word[], size: number): AlignedRegion | undefined {
+  const width = seed.x1 - seed.x0;
+  const near = words.filter((w) => {
+    const x = (w.x0 + w.x1) / 2;
+    return x >= seed.x0 - size && x <= seed.x1 + size;
+  });
+  const lines = textLines(near, size);
+  let first = lines.findIndex((l) => l.y0 >= seed.y0 - 1);
+  if (first < 0) return undefined;
+  let last = first - 1;
+  // Down from the top of the seed: inside it, then while lines look like rows at row spacing.
+  for (let i = first; i < lines.length; i++) {
+    const line = lines[i] as TextLine;
+    const prev = lines[i - 1];
+    const inside = line.y1 <= seed.y1 + 1;
+    if (!inside) {
+      if (!rowLike(line, width)) break;
+      if (prev && i > first && line.y0 - prev.y1 > 1.2 * size) break;
+    }
+    last = i;
+  }
+  // Up from the seed: lines close above it with several cells (the head, rows above a shaded one).
+  for (;;) {
+    const above = lines[first - 1];
+    const below = lines[first];
+    if (!above || !below || below.y0 - above.y1 > 1.2 * size || above.chunks.length < 2) break;
+    first--;
+  }
+  if (last - first + 1 < 3) return undefined;
+  const taken = lines.slice(first, last + 1);
+  return {
+    x0: Math.min(seed.x0, ...taken.map((l) => l.x0)),
+    x1: Math.max(seed.x1, ...taken.map((l) => l.x1)),
+    y0: Math.min(seed.y0, ...taken.map((l) => l.y0)) - 1,
+    y1: Math.max(seed.y1, ...taken.map((l) => l.y1)) + 1,
+    rules,
+  };
+}
