@@ -106,9 +106,29 @@ describe('PDF tables: borderless', () => {
   });
 });
 
+describe('PDF tables: no rules at all', () => {
+  it('finds a table from aligned columns alone, its head line included', async () => {
+    // Saccharometer volumes: four aligned columns under a head line, no rule, no box.
+    const [t, ...more] = findTables(await benchPage('01030000000117'));
+    expect(more).toEqual([]);
+    if (!t) throw new Error('no table');
+    expect([t.rows, t.cols]).toEqual([4, 4]);
+    expect(texts(t)[0]).toEqual(['Saccharometer', 'DI Water', 'Glucose Solution', 'Yeast Suspension']);
+    expect(texts(t)[1]).toEqual(['2', '24 ml', '0 ml', '4 ml']);
+    expect(texts(t)[3]).toEqual(['4', '4 ml', '12 ml', '12 ml']);
+    // The head is bold and the body is not: a header row, rendered in <thead> as <th>.
+    expect(t.cells.filter((c) => c.header).map((c) => c.row)).toEqual([0, 0, 0, 0]);
+    expect(tableHtml(t)).toMatch(/^<table><thead><tr><th>Saccharometer<\/th>.*<\/thead><tbody><tr><td>2<\/td>/);
+  });
+});
+
 describe('PDF tables: not tables', () => {
   it('finds none on a two-column prose page with a bar chart', async () => {
     expect(findTables(await benchPage('01030000000036'))).toEqual([]);
+  });
+
+  it('finds none in a table of contents (entries and page numbers read as text)', async () => {
+    expect(findTables(await benchPage('01030000000016'))).toEqual([]);
   });
 
   it('finds none in a numbered list set with hanging numbers inside a shaded panel', async () => {

@@ -10,6 +10,7 @@
 import type { Box, PageModel, Word } from '../page-model.ts';
 import { centreIn } from './cell-text.ts';
 import { compact, fillCells, gridCells, type LaidOutTable } from './grid.ts';
+import { borderlessRegions, columnsAligned, plausibleBorderless } from './borderless.ts';
 import { grownRegion } from './grow.ts';
 import { headerRows } from './header.ts';
 import { frameGrid, frames, stackFrames } from './ruled.ts';
@@ -119,12 +120,28 @@ function proseBetween(page: PageModel, stack: AlignedRegion, rule: Line, size: n
   return textLines(wordsIn(page.words, band), size).some((l) => l.chunks.length === 1 && l.x1 - l.x0 >= 0.6 * width && (l.chunks[0]?.words.length ?? 0) >= 6);
 }
 
-function alignedCandidate(page: PageModel, region: AlignedRegion, size: number): PdfTable | undefined {
+function alignedCandidate(page: PageModel, region: AlignedRegion, size: number, { aligned = false } = {}): PdfTable | undefined {
   const words = wordsIn(page.words, region);
   // Gutters are measured in the table's own ems: tables are often set smaller than the text.
-  const laid = alignedTable(region, words, Math.min(size, medianSize(words)));
+  const em = Math.min(size, medianSize(words));
+  const laid = alignedTable(region, words, em);
   if (!laid || !acceptable(laid) || proseLike(laid) || listLike(laid)) return undefined;
+  if (aligned && (laid.rows < 3 || !columnsAligned(laid, em) || !plausibleBorderless(laid))) return undefined;
   return toPdfTable(page, region, laid, headerRows(laid));
+}
+
+/** Borderless tables with no rule to start from, among the words no other table took. */
+function borderlessTables(page: PageModel, found: readonly PdfTable[]): PdfTable[] {
+  const size = medianSize(page.words);
+  const free = page.words.filter((w) => !found.some((t) => centreIn(w, t)));
+  const rules = pageLines(page)?.horizontal ?? [];
+  const out: PdfTable[] = [];
+  for (const region of borderlessRegions(free, size, rules)) {
+    if (found.some((t) => overlaps(t, region))) continue;
+    const table = alignedCandidate(page, region, size, { aligned: true });
+    if (table) out.push(table);
+  }
+  return out;
 }
 
 function ruledTables(page: PageModel): PdfTable[] {
@@ -183,5 +200,6 @@ function grownCandidate(page: PageModel, seed: AlignedRegion, found: readonly Pd
 /** The page's tables, top to bottom. */
 export function findTables(page: PageModel): PdfTable[] {
   if (page.words.length === 0) return [];
-  return ruledTables(page).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  const ruled = ruledTables(page);
+  return [...ruled, ...borderlessTables(page, ruled)].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
 }
