@@ -122,6 +122,18 @@ describe('PDF tables: no rules at all', () => {
   });
 });
 
+describe('PDF tables: heads centred over narrow columns', () => {
+  it('keeps a head centred over a column of item numbers in that column', async () => {
+    // Table 2: "Saccharometer" is centred over the column of 1–4, wider than it.
+    const tables = findTables(await benchPage('01030000000116'));
+    const t = tables.find((x) => x.cells.some((c) => c.text === 'Saccharometer'));
+    if (!t) throw new Error('no table');
+    expect([t.rows, t.cols]).toEqual([5, 4]);
+    expect(texts(t)[0]).toEqual(['Saccharometer', 'DI Water', 'Glucose Solution', 'Yeast Suspension']);
+    expect(texts(t)[1]).toEqual(['1', '*8 ml', '*6 ml', '0 ml']);
+  });
+});
+
 describe('PDF tables: not tables', () => {
   it('finds none on a two-column prose page with a bar chart', async () => {
     expect(findTables(await benchPage('01030000000036'))).toEqual([]);

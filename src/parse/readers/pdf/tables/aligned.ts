@@ -8,7 +8,7 @@
  */
 import type { Box, Word } from '../page-model.ts';
 import { wordLines } from './cell-text.ts';
-import { compact, fillCells, gridCells, type Grid, type LaidOutTable } from './grid.ts';
+import { compact, fillCells, gridCells, type Grid, type LaidOutTable, mergeHeadOnlyColumns } from './grid.ts';
 import { covered, type Line, SNAP } from './segments.ts';
 
 /** A run of words in a line with gaps narrower than a gutter. */
@@ -157,7 +157,7 @@ export function alignedTable(region: AlignedRegion, words: readonly Word[], size
   };
   const cells = gridCells(grid);
   fillCells(cells, words);
-  return compact({ rows: ys.length - 1, cols: xs.length - 1, cells });
+  return mergeHeadOnlyColumns(compact({ rows: ys.length - 1, cols: xs.length - 1, cells }));
 }
 
 /** Every column reads like running text (long cells): two columns of prose, not a table. */

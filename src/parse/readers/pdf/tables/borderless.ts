@@ -31,9 +31,10 @@ export function borderlessRegions(words: readonly Word[], size: number, rules: r
     if (run.length >= MIN_LINES) {
       const x0 = Math.min(...run.map((l) => l.x0));
       const x1 = Math.max(...run.map((l) => l.x1));
-      // The head line just above, when its words set closer than a gutter made it one run.
+      // The head line just above (across most of the width), when its words set closer than a
+      // gutter made it one run.
       const first = run[0] as TextLine;
-      if (before && first.y0 - before.y1 <= 1.2 * size && before.x0 >= x0 - size && before.x1 <= x1 + 0.5 * (x1 - x0) && before.chunks.flatMap((c) => c.words).length <= MAX_HEAD_WORDS) run.unshift(before);
+      if (before && first.y0 - before.y1 <= 1.2 * size && before.x0 >= x0 - size && before.x1 <= x1 + 0.5 * (x1 - x0) && before.x1 - before.x0 >= 0.5 * (x1 - x0) && before.chunks.flatMap((c) => c.words).length <= MAX_HEAD_WORDS) run.unshift(before);
       const box = {
         x0: Math.min(...run.map((l) => l.x0)),
         x1: Math.max(...run.map((l) => l.x1)),

@@ -113,3 +113,40 @@ export function compact(table: LaidOutTable): LaidOutTable {
   }
   return { rows, cols, cells };
 }
+
+/** Removes column k (its cells must be empty or merged away already); spans across it shrink. */
+function dropColumn(t: LaidOutTable, k: number): LaidOutTable {
+  const cells: GridCell[] = [];
+  for (const c of t.cells) {
+    if (c.col === k && c.colSpan === 1) continue;
+    if (c.col === k || (c.col < k && c.col + c.colSpan > k)) cells.push({ ...c, colSpan: c.colSpan - 1 });
+    else if (c.col > k) cells.push({ ...c, col: c.col - 1 });
+    else cells.push(c);
+  }
+  return { rows: t.rows, cols: t.cols - 1, cells };
+}
+
+/**
+ * A column holding nothing but its head, beside a column whose head is empty: a head centred
+ * over a narrow column of figures or numbers, which the gutters split off. The head moves over
+ * its column and the empty column goes.
+ */
+export function mergeHeadOnlyColumns(t: LaidOutTable): LaidOutTable {
+  let table = t;
+  for (let k = table.cols - 1; k >= 0; k--) {
+    const at = (row: number, col: number): GridCell | undefined => table.cells.find((c) => c.row === row && c.col === col && c.colSpan === 1 && c.rowSpan === 1);
+    const head = at(0, k);
+    if (!head || head.text === '') continue;
+    if (table.cells.some((c) => c.row > 0 && c.col <= k && c.col + c.colSpan > k && c.text !== '')) continue;
+    const left = at(0, k - 1);
+    const right = at(0, k + 1);
+    const into = left && left.text === '' ? left : right && right.text === '' ? right : undefined;
+    if (!into) continue;
+    into.text = head.text;
+    into.words = head.words;
+    head.text = '';
+    head.words = [];
+    table = dropColumn(table, k);
+  }
+  return table;
+}
