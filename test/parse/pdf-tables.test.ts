@@ -122,6 +122,19 @@ describe('PDF tables: no rules at all', () => {
   });
 });
 
+describe('PDF tables: a row set tight', () => {
+  it('keeps a row whose two cells sit closer than a gutter, and a head spanning both columns', async () => {
+    // Fish species on the IUCN Red List: common and scientific names, no rules.
+    const [t, ...more] = findTables(await benchPage('01030000000132'));
+    expect(more).toEqual([]);
+    if (!t) throw new Error('no table');
+    expect([t.rows, t.cols]).toEqual([5, 2]);
+    expect(cell(t, 0, 0)).toMatchObject({ text: 'Fish species on IUCN Red List', colSpan: 2 });
+    expect(texts(t)[1]).toEqual(['Potosi Pupfish', 'Cyprinodon alvarezi']);
+    expect(texts(t)[2]).toEqual(['La Palma Pupfish', 'Cyprinodon longidorsalis']);
+  });
+});
+
 describe('PDF tables: heads centred over narrow columns', () => {
   it('keeps a head centred over a column of item numbers in that column', async () => {
     // Table 2: "Saccharometer" is centred over the column of 1–4, wider than it.

@@ -18,6 +18,7 @@ interface Chunk extends Box {
 
 export interface TextLine extends Box {
   chunks: Chunk[];
+  words: Word[];
 }
 
 /** A gap at least this wide (in ems of the text) separates cells; word spaces are about a third of it. */
@@ -40,6 +41,7 @@ export function textLines(words: readonly Word[], size: number): TextLine[] {
     }
     return {
       chunks,
+      words: line,
       x0: Math.min(...chunks.map((c) => c.x0)),
       x1: Math.max(...chunks.map((c) => c.x1)),
       y0: Math.min(...chunks.map((c) => c.y0)),
@@ -132,7 +134,11 @@ export function alignedTable(region: AlignedRegion, words: readonly Word[], size
   const inner = gutters(lines, size);
   if (inner.length === 0) return undefined;
   // Lines running across a gutter: a spanning head or a title may, running text may not.
-  const spanning = lines.filter((l) => l.chunks.some((k) => inner.some((x) => crosses(k, x)))).length;
+  const across = lines.map((l) => l.words.some((w) => inner.some((x) => crosses(w, x))));
+  // A head of up to two lines may span columns wholesale ("Year ended" over its dates).
+  let head = 0;
+  while (head < 2 && across[head]) head++;
+  const spanning = across.slice(head).filter(Boolean).length;
   if (spanning > Math.max(1, 0.2 * lines.length)) return undefined;
   const x0 = Math.min(region.x0, ...lines.map((l) => l.x0));
   const x1 = Math.max(region.x1, ...lines.map((l) => l.x1));

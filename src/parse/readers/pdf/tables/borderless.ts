@@ -28,7 +28,7 @@ export function borderlessRegions(words: readonly Word[], size: number, rules: r
   let run: TextLine[] = [];
   let before: TextLine | undefined;
   const flush = (): void => {
-    if (run.length >= MIN_LINES) {
+    if (run.filter(tabular).length >= MIN_LINES) {
       const x0 = Math.min(...run.map((l) => l.x0));
       const x1 = Math.max(...run.map((l) => l.x1));
       // The head line just above (across most of the width), when its words set closer than a
@@ -45,12 +45,29 @@ export function borderlessRegions(words: readonly Word[], size: number, rules: r
     }
     run = [];
   };
+  // A short line of one run between two table-like lines (a row whose cells happen to sit
+  // closer than a gutter) stays in the table; it does not count towards the three lines.
+  let pending: TextLine | undefined;
   for (const line of lines) {
-    const prev = run[run.length - 1];
-    if (!tabular(line) || (prev && line.y0 - prev.y1 > 1.2 * size)) flush();
-    if (tabular(line)) run.push(line);
-    else before = line;
-    if (run.length === 0) before = line;
+    const prev = pending ?? run[run.length - 1];
+    const close = prev !== undefined && line.y0 - prev.y1 <= 1.2 * size;
+    if (tabular(line)) {
+      if (run.length > 0 && !close) {
+        flush();
+        before = pending;
+      } else if (pending) run.push(pending);
+      pending = undefined;
+      run.push(line);
+      continue;
+    }
+    const short = line.chunks.length === 1 && (line.chunks[0]?.words.length ?? 0) <= 2 * SHORT_RUN;
+    if (run.length > 0 && !pending && close && short) {
+      pending = line;
+      continue;
+    }
+    flush();
+    pending = undefined;
+    before = line;
   }
   flush();
   return out;
@@ -63,14 +80,17 @@ function lineUp(values: number[], tolerance: number): number {
   return values.filter((v) => Math.abs(v - median) <= tolerance).length / values.length;
 }
 
-/** Every column but the first lines its cells up on one edge or their centre in most rows. */
+/** Every column lines its cells up on one edge or their centre in most rows. */
 export function columnsAligned(t: LaidOutTable, size: number): boolean {
+  let judged = 0;
   for (let c = 0; c < t.cols; c++) {
     const boxes = t.cells.filter((cell) => cell.col === c && cell.colSpan === 1 && cell.words.length > 0).map((cell) => ({
       x0: Math.min(...cell.words.map((w) => w.x0)),
       x1: Math.max(...cell.words.map((w) => w.x1)),
     }));
-    if (boxes.length < 2) return false;
+    // A column of one cell (a currency sign on the first and total rows only) is not judged.
+    if (boxes.length < 2) continue;
+    judged++;
     const tolerance = 0.5 * size;
     const best = Math.max(
       lineUp(boxes.map((b) => b.x0), tolerance),
@@ -79,7 +99,7 @@ export function columnsAligned(t: LaidOutTable, size: number): boolean {
     );
     if (best < ALIGNED_SHARE) return false;
   }
-  return true;
+  return judged >= 2;
 }
 
 /** Running-text cells: a column whose cells are mostly longer than a few words. */
