@@ -90,6 +90,7 @@ function nameEnd(source: string, from: number): number {
   return p;
 }
 
+/** A name as mammoth's reader gives it. */
 function resolve(scope: Scope, qname: string, isElement: boolean, namespaceMap: Record<string, string>): string {
   const cache = isElement ? scope.elementNames : scope.attributeNames;
   const known = cache.get(qname);
@@ -115,7 +116,13 @@ function resolve(scope: Scope, qname: string, isElement: boolean, namespaceMap: 
 function collapseAlternateContent(node: MammothXmlNode): MammothXmlNode[] {
   if (node.type !== 'element') return [node];
   if (node.name === 'mc:AlternateContent') return node.firstOrEmpty('mc:Fallback').children;
-  node.children = node.children.flatMap(collapseAlternateContent);
+  let collapsed = false;
+  for (const child of node.children) {
+    if (child.type !== 'element') continue;
+    if (child.name === 'mc:AlternateContent') collapsed = true;
+    else collapseAlternateContent(child);
+  }
+  if (collapsed) node.children = node.children.flatMap((child) => (child.type === 'element' && child.name === 'mc:AlternateContent' ? child.firstOrEmpty('mc:Fallback').children : [child]));
   return [node];
 }
 
