@@ -85,6 +85,20 @@ describe('readMammothXml', () => {
       await expect(mammothXmlReader.readString(text, OFFICE_MAP), text).rejects.toThrow();
     }
   });
+
+  it('stays linear on hostile shapes: a tag with 100,000 attributes, 100,000 declarations, deep nesting', () => {
+    const manyAttributes = `<a ${Array.from({ length: 100_000 }, (_, i) => `x${i}="${i}"`).join(' ')}/>`;
+    const manyDeclarations = `<a>${'<!x>'.repeat(100_000)}</a>`;
+    const deep = `${'<b>'.repeat(50_000)}${'</b>'.repeat(50_000)}`;
+    const started = performance.now();
+    expect(Object.keys(readMammothXml(manyAttributes, OFFICE_MAP).attributes)).toHaveLength(100_000);
+    expect(readMammothXml(manyDeclarations, OFFICE_MAP).children).toEqual([]);
+    expect(() => readMammothXml(`${manyAttributes.slice(0, -2)} x7="again"/>`, OFFICE_MAP)).toThrow(XmlSyntaxError);
+    let depth = 0;
+    for (let node = readMammothXml(deep, OFFICE_MAP); node.children[0]?.type === 'element'; node = node.children[0]) depth++;
+    expect(depth).toBe(49_999);
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
 });
 
 describe('convertToHtmlInStages', () => {

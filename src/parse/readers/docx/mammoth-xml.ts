@@ -112,18 +112,29 @@ function resolve(scope: Scope, qname: string, isElement: boolean, namespaceMap: 
   return name;
 }
 
-/** mammoth's `office-xml-reader` step: `mc:AlternateContent` replaced by its `mc:Fallback` children. */
-function collapseAlternateContent(node: MammothXmlNode): MammothXmlNode[] {
-  if (node.type !== 'element') return [node];
-  if (node.name === 'mc:AlternateContent') return node.firstOrEmpty('mc:Fallback').children;
-  let collapsed = false;
-  for (const child of node.children) {
-    if (child.type !== 'element') continue;
-    if (child.name === 'mc:AlternateContent') collapsed = true;
-    else collapseAlternateContent(child);
+/**
+ * mammoth's `office-xml-reader` step: each `mc:AlternateContent` replaced by its `mc:Fallback`
+ * children (which are not collapsed further, as in mammoth). Iterative, so depth costs no stack.
+ */
+function collapseAlternateContent(root: MammothXmlElement): MammothXmlNode[] {
+  if (root.name === ALTERNATE_CONTENT) return fallbackOf(root);
+  const pending: MammothXmlElement[] = [root];
+  for (let node = pending.pop(); node; node = pending.pop()) {
+    let collapsed = false;
+    for (const child of node.children) {
+      if (child.type !== 'element') continue;
+      if (child.name === ALTERNATE_CONTENT) collapsed = true;
+      else pending.push(child);
+    }
+    if (collapsed) node.children = node.children.flatMap((child) => (child.type === 'element' && child.name === ALTERNATE_CONTENT ? fallbackOf(child) : [child]));
   }
-  if (collapsed) node.children = node.children.flatMap((child) => (child.type === 'element' && child.name === 'mc:AlternateContent' ? child.firstOrEmpty('mc:Fallback').children : [child]));
-  return [node];
+  return [root];
+}
+
+const ALTERNATE_CONTENT = 'mc:AlternateContent';
+
+function fallbackOf(element: MammothXmlElement): MammothXmlNode[] {
+  return element.firstOrEmpty('mc:Fallback').children;
 }
 
 interface Frame {
@@ -184,10 +195,12 @@ function skipDeclaration(source: string, lt: number): number {
     if (end === -1) throw new XmlSyntaxError('a CDATA section is not closed');
     return end + 3;
   }
-  const bracket = source.indexOf('[', lt);
   const gt = source.indexOf('>', lt);
   if (gt === -1) throw new XmlSyntaxError('a declaration is not closed');
-  if (bracket !== -1 && bracket < gt) {
+  // Looked for between `<!` and `>` only, so that many declarations stay linear.
+  let bracket = -1;
+  for (let p = lt + 2; p < gt && bracket === -1; p++) if (source.charCodeAt(p) === 91 /* [ */) bracket = p;
+  if (bracket !== -1) {
     const end = source.indexOf(']>', bracket);
     if (end === -1) throw new XmlSyntaxError('a doctype is not closed');
     return end + 2;
@@ -208,6 +221,8 @@ function startTag(
   if (qname === '') throw new XmlSyntaxError('a start tag has no name');
   const rawNames: string[] = [];
   const rawValues: string[] = [];
+  // A Set once a tag has many attributes, so that a hostile tag cannot make the check quadratic.
+  let seen: Set<string> | undefined;
   let scope = parentScope;
   let p = end;
   let closed = false;
@@ -235,7 +250,9 @@ function startTag(
     if (quote !== 34 && quote !== 39) throw new XmlSyntaxError(`attribute ${attrName} is not quoted`);
     const close = source.indexOf(quote === 34 ? '"' : "'", p + 1);
     if (close === -1) throw new XmlSyntaxError(`attribute ${attrName} is not closed`);
-    if (rawNames.includes(attrName)) throw new XmlSyntaxError(`attribute ${attrName} is repeated`);
+    if (!seen && rawNames.length >= 16) seen = new Set(rawNames);
+    if (seen ? seen.has(attrName) : rawNames.includes(attrName)) throw new XmlSyntaxError(`attribute ${attrName} is repeated`);
+    seen?.add(attrName);
     const value = decode(source.slice(p + 1, close).replace(/[\t\n\r]/g, ' '));
     rawNames.push(attrName);
     rawValues.push(value);
