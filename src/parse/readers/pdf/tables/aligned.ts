@@ -8,7 +8,7 @@
  */
 import type { Box, Word } from '../page-model.ts';
 import { wordLines } from './cell-text.ts';
-import { compact, fillCells, gridCells, type Grid, type LaidOutTable, mergeHeadOnlyColumns } from './grid.ts';
+import { compact, fillCells, gridCells, type Grid, type LaidOutTable, mergeHeadOnlyColumns, wordsByBand } from './grid.ts';
 import { covered, type Line, SNAP } from './segments.ts';
 
 /** A run of words in a line with gaps narrower than a gutter. */
@@ -144,15 +144,14 @@ export function alignedTable(region: AlignedRegion, words: readonly Word[], size
   const x1 = Math.max(region.x1, ...lines.map((l) => l.x1));
   const xs = [x0 - 1, ...inner, x1 + 1];
   const { ys, ruledRows } = rowEdges(region, lines, inner[0] as number, size);
+  const byRow = wordsByBand(words, ys);
   const grid: Grid = {
     xs,
     ys,
     vertical: (c, r) => {
       const x = xs[c] as number;
-      const from = ys[r] as number;
-      const to = ys[r + 1] as number;
       // A word across the edge spans it (a head over two columns); a narrow gap alone does not.
-      return !words.some((w) => crosses(w, x) && (w.y0 + w.y1) / 2 > from && (w.y0 + w.y1) / 2 < to);
+      return !(byRow[r] ?? []).some((w) => crosses(w, x));
     },
     horizontal: (r, c) => {
       if (!ruledRows) return true;
@@ -162,7 +161,7 @@ export function alignedTable(region: AlignedRegion, words: readonly Word[], size
     },
   };
   const cells = gridCells(grid);
-  fillCells(cells, words);
+  fillCells(cells, words, grid);
   return mergeHeadOnlyColumns(compact({ rows: ys.length - 1, cols: xs.length - 1, cells }));
 }
 

@@ -4,7 +4,7 @@
  * rowspan); cells are assembled greedily, left to right and top to bottom, as rectangles.
  */
 import type { Box, Word } from '../page-model.ts';
-import { cellText, centreIn } from './cell-text.ts';
+import { cellText } from './cell-text.ts';
 
 export interface Grid {
   xs: number[];
@@ -67,11 +67,37 @@ export function gridCells(grid: Grid): GridCell[] {
   return cells;
 }
 
-/** Puts each word in the cell holding its centre and sets the cells' text. */
-export function fillCells(cells: GridCell[], words: readonly Word[]): void {
+/** The index i of the band edges[i]..edges[i + 1] holding v (edges ascending), or -1. */
+export function bandOf(edges: readonly number[], v: number): number {
+  if (edges.length < 2 || v < (edges[0] as number) || v > (edges[edges.length - 1] as number)) return -1;
+  let lo = 0;
+  let hi = edges.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((edges[mid] as number) <= v) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Words by the row band (of `ys`) holding their centre; words outside every band are left out. */
+export function wordsByBand<T extends Box>(words: readonly T[], ys: readonly number[]): T[][] {
+  const bands: T[][] = Array.from({ length: Math.max(0, ys.length - 1) }, () => []);
+  for (const w of words) bands[bandOf(ys, (w.y0 + w.y1) / 2)]?.push(w);
+  return bands;
+}
+
+/** Puts each word in the cell holding its centre (found through the grid, not by search) and sets the cells' text. */
+export function fillCells(cells: GridCell[], words: readonly Word[], grid: Pick<Grid, 'xs' | 'ys'>): void {
+  const cols = grid.xs.length - 1;
+  const owner: (GridCell | undefined)[] = new Array<GridCell | undefined>(Math.max(0, (grid.ys.length - 1) * cols));
+  for (const cell of cells) {
+    for (let r = cell.row; r < cell.row + cell.rowSpan; r++) for (let c = cell.col; c < cell.col + cell.colSpan; c++) owner[r * cols + c] = cell;
+  }
   for (const w of words) {
-    const cell = cells.find((c) => centreIn(w, c));
-    if (cell) cell.words.push(w);
+    const r = bandOf(grid.ys, (w.y0 + w.y1) / 2);
+    const c = bandOf(grid.xs, (w.x0 + w.x1) / 2);
+    if (r >= 0 && c >= 0) owner[r * cols + c]?.words.push(w);
   }
   for (const cell of cells) cell.text = cellText(cell.words);
 }

@@ -159,7 +159,7 @@ function ruledTables(page: PageModel): PdfTable[] {
     const inFrame = wordsIn(page.words, frame);
     const grid = frameGrid(frame, inFrame);
     const cells = grid ? gridCells(grid) : [];
-    fillCells(cells, inFrame);
+    if (grid) fillCells(cells, inFrame, grid);
     const laid = grid ? compact({ rows: grid.ys.length - 1, cols: grid.xs.length - 1, cells }) : undefined;
     if (laid && acceptable(laid)) {
       out.push(toPdfTable(page, frame, laid, headerRows(laid)));

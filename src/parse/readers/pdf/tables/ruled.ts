@@ -4,7 +4,7 @@
  * merges them.
  */
 import type { Box } from '../page-model.ts';
-import type { Grid } from './grid.ts';
+import { type Grid, wordsByBand } from './grid.ts';
 import { covered, type Line, type Lines, SNAP } from './segments.ts';
 
 /** Smallest row height / column width (points): closer edges are one (a double rule). */
@@ -121,6 +121,7 @@ export function frameGrid(frame: Frame, words: readonly Box[]): Grid | undefined
   const ys = edges([frame.y0, frame.y1, ...frame.horizontal.map((h) => h.at)]);
   if (xs.length < 2 || ys.length < 2) return undefined;
   const slackX = (from: number, to: number): number => Math.max(SNAP * 2, 0.2 * (to - from));
+  let byRow: Box[][] | undefined;
   return {
     xs,
     ys,
@@ -132,7 +133,8 @@ export function frameGrid(frame: Frame, words: readonly Box[]): Grid | undefined
       // columns of the rest of the grid, unless its text runs across the edge.
       const x = xs[c] as number;
       const ruled = frame.vertical.some((v) => v.at > frame.x0 + MIN_GAP && v.at < frame.x1 - MIN_GAP && v.from < to - SNAP && v.to > from + SNAP);
-      return !ruled && !words.some((w) => w.x0 < x - 1 && w.x1 > x + 1 && (w.y0 + w.y1) / 2 > from && (w.y0 + w.y1) / 2 < to);
+      byRow ??= wordsByBand(words, ys);
+      return !ruled && !(byRow[r] ?? []).some((w) => w.x0 < x - 1 && w.x1 > x + 1);
     },
     horizontal: (r, c) => {
       const from = xs[c] as number;
