@@ -87,6 +87,22 @@ describe('PDF tables: columns from alignment', () => {
   });
 });
 
+describe('PDF tables: booktabs', () => {
+  it('splits three small-type tables of one width and marks the row above the mid rule as the head', async () => {
+    // Ablation tables of a paper: top, mid and bottom rules only, captions between the tables.
+    const tables = findTables(await benchPage('01030000000189'));
+    expect(tables.map((t) => [t.rows, t.cols])).toEqual([
+      [6, 11],
+      [4, 10],
+      [3, 9],
+    ]);
+    const [first] = tables as [PdfTable];
+    expect(texts(first)[0]?.slice(0, 3)).toEqual(['Model', 'Alpaca-GPT4', 'OpenOrca']);
+    expect(texts(first)[1]?.slice(0, 5)).toEqual(['SFT v1', 'O', '✗', '✗', '69.15']);
+    expect(first.cells.filter((c) => c.header).map((c) => c.row)).toEqual(new Array<number>(11).fill(0));
+  });
+});
+
 describe('PDF tables: borderless', () => {
   it('grows a table around an open frame (a rule under the head, one after the first column): head above the rule, right-aligned figures', async () => {
     // Top ports by ship calls: "PORT" and "SHIPCALLS" above the rule, "Foreign"/"Domestic" under it.

@@ -101,7 +101,7 @@ export interface AlignedRegion extends Box {
 }
 
 /** The region's rows as y edges, and whether they come from rules (rows may then hold several lines). */
-function rowEdges(region: AlignedRegion, lines: readonly TextLine[], firstColumnEnd: number, size: number): { ys: number[]; ruledRows: boolean } {
+function rowEdges(region: AlignedRegion, lines: readonly TextLine[], firstColumnEnd: number, size: number): { ys: number[]; ruledRows: boolean; headRule?: number } {
   const top = lines[0] as TextLine;
   const bottom = lines[lines.length - 1] as TextLine;
   const inner = region.rules.filter((r) => r.at > top.y0 + SNAP && r.at < bottom.y1 - SNAP).map((r) => r.at);
@@ -123,7 +123,9 @@ function rowEdges(region: AlignedRegion, lines: readonly TextLine[], firstColumn
     ys.push(ruleBetween ? (innerEdges.find((y) => y > prev.y1 - SNAP && y < line.y0 + SNAP) as number) : (prev.y1 + line.y0) / 2);
   }
   ys.push(y1);
-  return { ys, ruledRows: false };
+  // Rules only here and there: the first one under text sets the head off (booktabs).
+  const headRule = innerEdges[0];
+  return headRule === undefined ? { ys, ruledRows: false } : { ys, ruledRows: false, headRule };
 }
 
 /** The table the region's text lays out, or undefined when it has fewer than two columns. */
@@ -143,7 +145,7 @@ export function alignedTable(region: AlignedRegion, words: readonly Word[], size
   const x0 = Math.min(region.x0, ...lines.map((l) => l.x0));
   const x1 = Math.max(region.x1, ...lines.map((l) => l.x1));
   const xs = [x0 - 1, ...inner, x1 + 1];
-  const { ys, ruledRows } = rowEdges(region, lines, inner[0] as number, size);
+  const { ys, ruledRows, headRule } = rowEdges(region, lines, inner[0] as number, size);
   const byRow = wordsByBand(words, ys);
   const grid: Grid = {
     xs,
@@ -162,7 +164,8 @@ export function alignedTable(region: AlignedRegion, words: readonly Word[], size
   };
   const cells = gridCells(grid);
   fillCells(cells, words, grid);
-  return mergeHeadOnlyColumns(compact({ rows: ys.length - 1, cols: xs.length - 1, cells }));
+  const laid = mergeHeadOnlyColumns(compact({ rows: ys.length - 1, cols: xs.length - 1, cells }));
+  return headRule === undefined ? laid : { ...laid, headRule };
 }
 
 /** Every column reads like running text (long cells): two columns of prose, not a table. */

@@ -28,6 +28,8 @@ export interface LaidOutTable {
   rows: number;
   cols: number;
   cells: GridCell[];
+  /** The y of a rule setting the head off from the body (booktabs' mid rule), when there is one. */
+  headRule?: number;
 }
 
 /** The grid's cells with their spans; every grid slot belongs to exactly one cell. */

@@ -1,19 +1,29 @@
 /**
- * Header rows: the leading rows whose words are all bold while the rows below are not all bold
- * (a typographer sets column heads apart by weight). A header cell spanning several rows makes
+ * Header rows: the leading rows above a rule that sets the head off (booktabs' mid rule), else
+ * the leading rows whose words are all bold while the rows below are not all bold (a typographer
+ * sets column heads apart by a rule or by weight). A header cell spanning several rows makes
  * those rows header rows too (a two-level header: "Result" over "Seats" and "Votes").
  */
 import type { LaidOutTable } from './grid.ts';
+import { SNAP } from './segments.ts';
 
 function allBold(t: LaidOutTable, row: number): boolean {
   const words = t.cells.filter((c) => c.row === row).flatMap((c) => c.words);
   return words.length > 0 && words.every((w) => w.bold);
 }
 
+/** Whether every cell starting in the row ends above the head rule. */
+function aboveRule(t: LaidOutTable, row: number, rule: number): boolean {
+  const cells = t.cells.filter((c) => c.row === row);
+  return cells.length > 0 && cells.every((c) => c.y1 <= rule + SNAP);
+}
+
 export function headerRows(t: LaidOutTable): number {
   let rows = 0;
-  while (rows < t.rows && allBold(t, rows)) rows++;
-  // All bold (or none): no header told apart by weight.
+  const rule = t.headRule;
+  if (rule !== undefined) while (rows < t.rows && aboveRule(t, rows, rule)) rows++;
+  if (rows === 0) while (rows < t.rows && allBold(t, rows)) rows++;
+  // All bold (or none): no header told apart by weight or a rule.
   if (rows === 0 || rows === t.rows) return 0;
   // Rows under a header cell's span belong to the header.
   let end = rows;
