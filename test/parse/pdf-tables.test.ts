@@ -73,6 +73,26 @@ describe('PDF tables: ruled', () => {
 /** Below the figure of page 01030000000078 (its chart ends above this y, in points). */
 const page078Chart = 300;
 
+describe('PDF tables: column heads above the grid', () => {
+  it('takes the line right above a grid without a head of its own as its head row', async () => {
+    // Product comparison: "OCR", "Recommendation", "Product semantic search" sit above the top rule.
+    const [t, ...more] = findTables(await benchPage('01030000000182'));
+    expect(more).toEqual([]);
+    if (!t) throw new Error('no table');
+    expect([t.rows, t.cols]).toEqual([4, 4]);
+    expect(texts(t)[0]).toEqual(['', 'OCR', 'Recommendation', 'Product semantic search']);
+    expect(cell(t, 1, 0)?.text).toBe('Pack');
+  });
+
+  it('leaves a caption above a grid that has its own head row out of the table', async () => {
+    const page = await benchPage('01030000000178');
+    const [t] = findTables(page);
+    if (!t) throw new Error('no table');
+    expect(texts(t)[0]).toEqual(['Communication Channel', 'Medium', 'Examples']);
+    expect(new Set(t.words.map((i) => page.words[i]?.text)).has('promotional')).toBe(false);
+  });
+});
+
 describe('PDF tables: columns from alignment', () => {
   it('reads a table ruled across only (top, head and bottom rules): its columns from the alignment of the text', async () => {
     // Table 13.4: a rule above, under the head, and below; two aligned columns.

@@ -90,7 +90,7 @@ export function wordsByBand<T extends Box>(words: readonly T[], ys: readonly num
 }
 
 /** Puts each word in the cell holding its centre (found through the grid, not by search) and sets the cells' text. */
-export function fillCells(cells: GridCell[], words: readonly Word[], grid: Pick<Grid, 'xs' | 'ys'>): void {
+export function fillCells(cells: GridCell[], words: readonly Word[], grid: { xs: readonly number[]; ys: readonly number[] }): void {
   const cols = grid.xs.length - 1;
   const owner: (GridCell | undefined)[] = new Array<GridCell | undefined>(Math.max(0, (grid.ys.length - 1) * cols));
   for (const cell of cells) {

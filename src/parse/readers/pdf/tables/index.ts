@@ -8,8 +8,8 @@
  * A table of one row or one column is not a table (a framed text box, a ruled list).
  */
 import type { Box, PageModel, Word } from '../page-model.ts';
-import { centreIn } from './cell-text.ts';
-import { compact, fillCells, gridCells, type LaidOutTable } from './grid.ts';
+import { centreIn, wordLines } from './cell-text.ts';
+import { compact, fillCells, gridCells, type GridCell, type LaidOutTable } from './grid.ts';
 import { borderlessRegions, columnsAligned, plausibleBorderless } from './borderless.ts';
 import { grownRegion } from './grow.ts';
 import { headerRows } from './header.ts';
@@ -144,6 +144,27 @@ function borderlessTables(page: PageModel, found: readonly PdfTable[]): PdfTable
   return out;
 }
 
+/**
+ * Column heads set just above a ruled grid that has none inside it (no bold in its first row):
+ * the line right above the frame, within a line space, whose words each fall inside one of the
+ * grid's columns and fill at least two. A caption runs across the columns and is left out.
+ */
+function headAbove(page: PageModel, frame: Box, xs: readonly number[], cells: readonly GridCell[], size: number): GridCell[] | undefined {
+  if (cells.some((c) => c.row === 0 && c.words.some((w) => w.bold))) return undefined;
+  const x0 = xs[0] as number;
+  const x1 = xs[xs.length - 1] as number;
+  const lines = wordLines(wordsIn(page.words, { x0, x1, y0: frame.y0 - 3 * size, y1: frame.y0 }));
+  const line = lines[lines.length - 1];
+  if (!line || frame.y0 - Math.max(...line.map((w) => w.y1)) > size) return undefined;
+  const column = (w: Word): number => xs.findIndex((x, i) => i + 1 < xs.length && w.x0 >= x - 1 && w.x1 <= (xs[i + 1] as number) + 1);
+  const columns = line.map(column);
+  if (columns.some((c) => c < 0) || new Set(columns).size < 2) return undefined;
+  const y0 = Math.min(...line.map((w) => w.y0)) - 1;
+  const head: GridCell[] = xs.slice(0, -1).map((x, c) => ({ row: 0, col: c, rowSpan: 1, colSpan: 1, x0: x, x1: xs[c + 1] as number, y0, y1: frame.y0, words: [], text: '' }));
+  fillCells(head, line, { xs, ys: [y0, frame.y0] });
+  return head;
+}
+
 function ruledTables(page: PageModel): PdfTable[] {
   const lines = pageLines(page);
   if (!lines) return [];
@@ -160,9 +181,16 @@ function ruledTables(page: PageModel): PdfTable[] {
     const grid = frameGrid(frame, inFrame);
     const cells = grid ? gridCells(grid) : [];
     if (grid) fillCells(cells, inFrame, grid);
-    const laid = grid ? compact({ rows: grid.ys.length - 1, cols: grid.xs.length - 1, cells }) : undefined;
-    if (laid && acceptable(laid)) {
-      out.push(toPdfTable(page, frame, laid, headerRows(laid)));
+    let laid = grid ? compact({ rows: grid.ys.length - 1, cols: grid.xs.length - 1, cells }) : undefined;
+    if (grid && laid && acceptable(laid)) {
+      let box: Box = frame;
+      const head = headAbove(page, frame, grid.xs, cells, size);
+      if (head) {
+        const all = [...head, ...cells.map((c) => ({ ...c, row: c.row + 1 }))];
+        laid = compact({ rows: grid.ys.length, cols: grid.xs.length - 1, cells: all });
+        box = { ...frame, y0: Math.min(...head.map((c) => c.y0)) };
+      }
+      out.push(toPdfTable(page, box, laid, headerRows(laid)));
       continue;
     }
     // Lines that form no grid of their own (an open frame, rows ruled, columns aligned): the
