@@ -183,6 +183,17 @@ describe('PDF tables: heads centred over narrow columns', () => {
   });
 });
 
+describe('PDF tables: wrapped column heads', () => {
+  it('reads staggered, wrapped head lines above the first full row as head rows, not rows of their own', async () => {
+    // P values for contour farming: heads over two lines ("Slope Gradient" / "(%)"), then figures.
+    const [t] = findTables(await benchPage('01030000000170'));
+    if (!t) throw new Error('no table');
+    expect([t.rows, t.cols]).toEqual([8, 6]);
+    expect(texts(t)[1]).toEqual(['Slope Gradient (%)', 'Max Slope Length (ft)', 'P Value', 'Strip Width (ft)', 'P Value, RGMM', 'P Value, RRGM']);
+    expect(texts(t)[2]).toEqual(['1 - 2', '400', '0.6', '130', '0.30', '0.45']);
+  });
+});
+
 describe('PDF tables: not tables', () => {
   it('finds none on a two-column prose page with a bar chart', async () => {
     expect(findTables(await benchPage('01030000000036'))).toEqual([]);

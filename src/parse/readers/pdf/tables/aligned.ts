@@ -23,6 +23,8 @@ export interface TextLine extends Box {
 
 /** A gap at least this wide (in ems of the text) separates cells; word spaces are about a third of it. */
 const GUTTER_EM = 0.9;
+/** Lines of column heads, at most, above a table's first full row. */
+const MAX_HEAD_LINES = 6;
 
 export function textLines(words: readonly Word[], size: number): TextLine[] {
   return wordLines(words).map((line) => {
@@ -101,7 +103,8 @@ export interface AlignedRegion extends Box {
 }
 
 /** The region's rows as y edges, and whether they come from rules (rows may then hold several lines). */
-function rowEdges(region: AlignedRegion, lines: readonly TextLine[], firstColumnEnd: number, size: number): { ys: number[]; ruledRows: boolean; headRule?: number } {
+function rowEdges(region: AlignedRegion, lines: readonly TextLine[], gutters: readonly number[], size: number): { ys: number[]; ruledRows: boolean; headRule?: number } {
+  const firstColumnEnd = gutters[0] as number;
   const top = lines[0] as TextLine;
   const bottom = lines[lines.length - 1] as TextLine;
   const inner = region.rules.filter((r) => r.at > top.y0 + SNAP && r.at < bottom.y1 - SNAP).map((r) => r.at);
@@ -111,6 +114,10 @@ function rowEdges(region: AlignedRegion, lines: readonly TextLine[], firstColumn
   // Rules between (nearly) every pair of rows: the bands between them are the rows.
   if (innerEdges.length >= 2) return { ys: [y0, ...innerEdges, y1], ruledRows: true };
   const ys = [y0];
+  // Column heads that wrap stagger their lines, tight, above the first line that fills every
+  // column: those lines are one row however they start (a few of them at most).
+  const firstFull = lines.findIndex((l) => l.chunks.length > gutters.length);
+  const headLines = firstFull > 0 && firstFull <= MAX_HEAD_LINES ? firstFull : 0;
   for (let i = 1; i < lines.length; i++) {
     const prev = lines[i - 1] as TextLine;
     const line = lines[i] as TextLine;
@@ -119,7 +126,7 @@ function rowEdges(region: AlignedRegion, lines: readonly TextLine[], firstColumn
     const close = line.y0 - prev.y1 < 0.6 * size;
     // Above the first inner rule sits the header: its lines are one row of column heads.
     const inHeader = innerEdges.length > 0 && line.y1 < (innerEdges[0] as number);
-    if (!ruleBetween && close && (firstEmpty || inHeader)) continue;
+    if (!ruleBetween && close && (firstEmpty || inHeader || i < headLines)) continue;
     ys.push(ruleBetween ? (innerEdges.find((y) => y > prev.y1 - SNAP && y < line.y0 + SNAP) as number) : (prev.y1 + line.y0) / 2);
   }
   ys.push(y1);
@@ -145,7 +152,7 @@ export function alignedTable(region: AlignedRegion, words: readonly Word[], size
   const x0 = Math.min(region.x0, ...lines.map((l) => l.x0));
   const x1 = Math.max(region.x1, ...lines.map((l) => l.x1));
   const xs = [x0 - 1, ...inner, x1 + 1];
-  const { ys, ruledRows, headRule } = rowEdges(region, lines, inner[0] as number, size);
+  const { ys, ruledRows, headRule } = rowEdges(region, lines, inner, size);
   const byRow = wordsByBand(words, ys);
   const grid: Grid = {
     xs,
