@@ -199,8 +199,9 @@ describe('PDF tables: not tables', () => {
     expect(findTables(await benchPage('01030000000036'))).toEqual([]);
   });
 
-  it('finds none in a table of contents (entries and page numbers read as text)', async () => {
+  it('finds none in a table of contents (entries and page numbers read as text), boxed in rules or not', async () => {
     expect(findTables(await benchPage('01030000000016'))).toEqual([]);
+    expect(findTables(await benchPage('01030000000044'))).toEqual([]);
   });
 
   it('finds none in a numbered list set with hanging numbers inside a shaded panel', async () => {

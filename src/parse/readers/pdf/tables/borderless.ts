@@ -123,7 +123,17 @@ export function plausibleBorderless(t: LaidOutTable): boolean {
   const sizes = words.map((w) => w.size).sort((a, b) => a - b);
   const median = sizes[Math.floor(sizes.length / 2)] ?? 0;
   if (words.filter((w) => Math.abs(w.size - median) <= 0.2 * median).length < 0.8 * words.length) return false;
-  const last = t.cells.filter((c) => c.col === t.cols - 1 && c.text !== '');
-  const pageNumbers = last.length > 0 && last.every((c) => /^\d{1,4}$/.test(c.text));
-  return !(t.cols === 2 && pageNumbers);
+  return !contentsLike(t);
+}
+
+const PAGE_NUMBER = /^(?:\d{1,4}|[ivxlc]{1,7})$/i;
+
+/**
+ * A table of contents: two columns, entries and their page numbers (arabic or roman), with no
+ * column head over the numbers. Read as text, as the references and readers expect.
+ */
+export function contentsLike(t: LaidOutTable): boolean {
+  if (t.cols !== 2) return false;
+  const last = t.cells.filter((c) => c.col === 1 && c.text !== '');
+  return last.length >= 3 && last.every((c) => PAGE_NUMBER.test(c.text));
 }

@@ -10,7 +10,7 @@
 import type { Box, PageModel, Word } from '../page-model.ts';
 import { centreIn, wordLines } from './cell-text.ts';
 import { compact, fillCells, gridCells, type GridCell, type LaidOutTable } from './grid.ts';
-import { borderlessRegions, columnsAligned, plausibleBorderless } from './borderless.ts';
+import { borderlessRegions, columnsAligned, contentsLike, plausibleBorderless } from './borderless.ts';
 import { grownRegion } from './grow.ts';
 import { headerRows } from './header.ts';
 import { frameGrid, frames, stackFrames } from './ruled.ts';
@@ -59,6 +59,8 @@ function acceptable(t: LaidOutTable): boolean {
   if (filled.filter((c) => WORDISH.test(c.text)).length < 2) return false;
   // ... in its first row (column heads) or first column (row labels); a chart's legend is neither.
   if (!filled.some((c) => (c.row === 0 || c.col === 0) && /\p{L}/u.test(c.text))) return false;
+  // A table of contents in a box is still read as text.
+  if (contentsLike(t)) return false;
   const slots = filled.reduce((n, c) => n + c.rowSpan * c.colSpan, 0);
   if (filled.length < 3 || slots < MIN_FILLED * t.rows * t.cols) return false;
   // Text in at least two rows and two columns.
