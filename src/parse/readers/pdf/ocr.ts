@@ -1,0 +1,184 @@
+/**
+ * The OCR stage of the PDF reader (issue 3 §2 and §4), between extraction and layout: the reader
+ * hands it every page's text-layer model in page order; it decides per page (ocr-decision.ts),
+ * OCRs the pages that need it side by side while extraction goes on, reports progress, and keeps
+ * the reading inside the request's time budget. What comes out is a PageModel per page, OCRed
+ * ones with `source: 'ocr'`, for the same layout analysis as text pages.
+ *
+ *   const ocr = createOcrStage({ bytes, mode, total: toRead, signal, deadline, ocr, onProgress });
+ *   for (let n = 1; n <= toRead; n++) {
+ *     if (!ocr.add(await extractPage(doc, n))) break;      // false: the time budget is spent
+ *   }
+ *   const { pages, warnings } = await ocr.finish();
+ */
+import { ServiceError } from '../../../errors.ts';
+import type { Progress } from '../../document.ts';
+import { createPageOcr, defaultOcrConcurrency, type OcrPageOutcome, type PageOcr } from '../../ocr/fan-out.ts';
+import type { OcrSettings } from '../../ocr/settings.ts';
+import { DEFAULT_OCR_LANGUAGES, debianPackages, resolveLanguages } from '../../ocr/tools.ts';
+import { pagesPhrase } from './errors.ts';
+import { shouldOcr } from './ocr-decision.ts';
+import type { PageModel } from './page-model.ts';
+
+export interface OcrStageOptions {
+  /** The PDF itself: pdftoppm renders the pages to OCR from it. */
+  bytes: Buffer;
+  mode: 'fast' | 'auto' | 'ocr';
+  /** Pages the reader will add (1 … total, after `maxPages`). */
+  total: number;
+  signal: AbortSignal;
+  /** Epoch ms: pages not done by then are left out (with a warning). Absent: no budget. */
+  deadline?: number;
+  ocr?: OcrSettings;
+  onProgress?: (progress: Progress) => void;
+}
+
+export interface OcrStageResult {
+  /** The pages read, in order (pages the reader could not extract are not there). */
+  pages: PageModel[];
+  /** `metadata.numPages`: `total`, or the last page returned when the time budget ran out. */
+  numPages: number;
+  warnings: string[];
+}
+
+export interface OcrStage {
+  /** Hands over the next page's text-layer model. False once the time budget is spent: stop extracting. */
+  add(page: PageModel): boolean;
+  /** Waits for the OCR still running (at most until the deadline) and returns the pages and warnings. */
+  finish(): Promise<OcrStageResult>;
+}
+
+/** Images covering at least this share of an OCRed page are the scan itself, not a figure on it. */
+const SCAN_IMAGE_SHARE = 0.5;
+
+function ocrPageModel(page: PageModel, words: PageModel['words']): PageModel {
+  const pageArea = page.width * page.height;
+  const images = page.images.filter((img) => pageArea <= 0 || ((img.x1 - img.x0) * (img.y1 - img.y0)) / pageArea < SCAN_IMAGE_SHARE);
+  return { ...page, words, images, source: 'ocr' };
+}
+
+export function budgetWarning(done: number, total: number): string {
+  return `Stopped after page ${done} of ${total}: the request's timeout was reached; raise \`timeout\` or use \`maxPages\`.`;
+}
+
+export function createOcrStage(options: OcrStageOptions): OcrStage {
+  const { mode, total } = options;
+  const pages = new Map<number, PageModel>();
+  /** Pages waiting for their OCR. */
+  const pending = new Set<number>();
+  const needOcr: number[] = [];
+  const failed: number[] = [];
+  const warnings: string[] = [];
+  let done = 0;
+  let lastReported = 0;
+
+  // The budget: at the deadline the children are killed and the reading stops.
+  const budget = new AbortController();
+  let expired = false;
+  /** add() turned a page away: the reading stopped before the end. */
+  let refused = false;
+  const expire = () => {
+    expired = true;
+    budget.abort(new Error('deadline'));
+  };
+  const timer = options.deadline === undefined ? undefined : setTimeout(expire, Math.max(0, options.deadline - Date.now()));
+  const signal = AbortSignal.any([options.signal, budget.signal]);
+
+  function progress(): void {
+    done++;
+    if (done > lastReported) {
+      lastReported = done;
+      options.onProgress?.({ done, total, unit: 'page' });
+    }
+  }
+
+  let fanOut: Promise<PageOcr> | undefined;
+  function startOcr(): Promise<PageOcr> {
+    fanOut ??= (async () => {
+      const languages = await resolveLanguages(options.ocr?.languages ?? DEFAULT_OCR_LANGUAGES);
+      if (languages.missing.length > 0) {
+        warnings.push(
+          `OCR ran with ${languages.use} only: the configured language${languages.missing.length > 1 ? 's' : ''} ${languages.missing.join(', ')} ${languages.missing.length > 1 ? 'are' : 'is'} not installed on this server (${debianPackages(languages.missing)}).`,
+        );
+      }
+      return createPageOcr({
+        bytes: options.bytes,
+        languages: languages.use,
+        concurrency: options.ocr?.concurrency ?? defaultOcrConcurrency(),
+        signal,
+        onPage: onOcrPage,
+      });
+    })();
+    return fanOut;
+  }
+
+  function onOcrPage(outcome: OcrPageOutcome): void {
+    if (!pending.delete(outcome.number)) return;
+    const page = pages.get(outcome.number) as PageModel;
+    if ('words' in outcome) pages.set(outcome.number, ocrPageModel(page, outcome.words));
+    else failed.push(outcome.number);
+    progress();
+  }
+
+  return {
+    add(page) {
+      if (expired || (options.deadline !== undefined && Date.now() >= options.deadline)) {
+        if (!expired) expire();
+        refused = true;
+        return false;
+      }
+      pages.set(page.number, page);
+      if (mode !== 'fast' && shouldOcr(page, mode)) {
+        pending.add(page.number);
+        startOcr().then(
+          (ocr) => ocr.add({ number: page.number, width: page.width, height: page.height }),
+          () => undefined,
+        );
+      } else {
+        if (mode === 'fast' && shouldOcr(page, 'auto')) needOcr.push(page.number);
+        progress();
+      }
+      return true;
+    },
+
+    async finish() {
+      try {
+        if (fanOut) await (await fanOut).finish();
+      } finally {
+        if (timer) clearTimeout(timer);
+      }
+      options.signal.throwIfAborted();
+
+      // The pages returned run up to the first one not done: an OCR cut off by the deadline ends the document there.
+      const numbers = [...pages.keys()].sort((a, b) => a - b);
+      const kept: PageModel[] = [];
+      for (const n of numbers) {
+        if (pending.has(n)) break;
+        kept.push(pages.get(n) as PageModel);
+      }
+      const last = kept[kept.length - 1]?.number ?? 0;
+      const cut = refused || pending.size > 0;
+      if (cut) {
+        if (kept.length === 0) {
+          throw new ServiceError(
+            'SCRAPE_TIMEOUT',
+            "Not even the PDF's first page could be read within the request's timeout. Raise `timeout` (at most 300000).",
+          );
+        }
+        warnings.push(budgetWarning(last, total));
+        if (lastReported < total) options.onProgress?.({ done: total, total, unit: 'page' });
+      }
+      const failedKept = failed.filter((n) => n <= last).sort((a, b) => a - b);
+      if (failedKept.length > 0) {
+        warnings.push(pagesPhrase(failedKept, 'could not be OCRed; its text layer is used as it is.', 'could not be OCRed; their text layers are used as they are.'));
+      }
+      const scanned = needOcr.filter((n) => n <= last);
+      if (scanned.length > 0) {
+        warnings.push(
+          `${pagesPhrase(scanned, 'has no usable text layer; it looks scanned.', 'have no usable text layer; they look scanned.')} Parse with mode 'auto' or 'ocr' to read ${scanned.length > 1 ? 'them' : 'it'}.`,
+        );
+      }
+      return { pages: kept, numPages: cut ? last : total, warnings };
+    },
+  };
+}
