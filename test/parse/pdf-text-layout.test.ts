@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { pageList, pagesPhrase } from '../../src/parse/readers/pdf/errors.ts';
 import { findFurniture } from '../../src/parse/readers/pdf/furniture.ts';
-import { expandLigatures, joinLine, linesOf, paragraphsOf, type TextRun } from '../../src/parse/readers/pdf/text-layout.ts';
+import { joinLine, linesOf, paragraphsOf, type TextRun } from '../../src/parse/readers/pdf/text-layout.ts';
+import { expandLigatures } from '../../src/parse/readers/pdf/text-normalise.ts';
 
 /** A run at (x, y) in a font of `size` points, roughly half a point wide per character per point. */
 function run(text: string, x: number, y: number, size = 10, extra: Partial<TextRun> = {}): TextRun {

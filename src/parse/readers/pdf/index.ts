@@ -9,9 +9,10 @@ import { pdfParserOptions } from '../../options.ts';
 import { openError, pagesPhrase } from './errors.ts';
 import { findFurniture, type PageFurniture, type PageParagraphs } from './furniture.ts';
 import { pdfMetadata } from './metadata.ts';
+import { extractPage } from './extract.ts';
+import type { PageModel } from './page-model.ts';
 import { documentParameters, loadPdfjs, type Pdfjs } from './pdfjs.ts';
-import { linesOf, paragraphsOf, type TextRun } from './text-layout.ts';
-import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
+import { paragraphsOf, type Line } from './text-layout.ts';
 
 type PdfDocument = Awaited<ReturnType<Pdfjs['getDocument']>['promise']>;
 
@@ -28,21 +29,35 @@ interface PageText extends PageParagraphs {
   number: number;
 }
 
-function isTextItem(item: unknown): item is TextItem {
-  return typeof item === 'object' && item !== null && typeof (item as { str?: unknown }).str === 'string';
+/**
+ * Words → lines in source order (a line ends where the baseline moves), in the y-up terms
+ * text-layout.ts's paragraphs use.
+ */
+function linesOfWords(model: PageModel): Line[] {
+  const lines: Line[] = [];
+  let current: (Line & { end: number }) | undefined;
+  for (const w of model.words) {
+    const baseline = -w.baseline;
+    if (current && !w.rotated && Math.abs(current.baseline - baseline) <= 0.5 * Math.max(w.size, current.size) && w.x0 >= current.end - w.size) {
+      current.text += (w.x0 - current.end > 0.1 * w.size ? ' ' : '') + w.text;
+      current.end = Math.max(current.end, w.x1);
+      current.size = Math.max(current.size, w.size);
+    } else {
+      current = { text: w.text, start: w.x0, baseline, size: w.size, font: w.font, end: w.x1 };
+      lines.push(current);
+    }
+  }
+  return lines;
 }
 
-async function readPage(doc: PdfDocument, number: number): Promise<PageText> {
+function pageText(model: PageModel): PageText {
+  return { number: model.number, paragraphs: paragraphsOf(linesOfWords(model)), top: 0, bottom: -model.height };
+}
+
+async function readPage(pdfjs: Pdfjs, doc: PdfDocument, number: number): Promise<PageModel> {
   const page = await doc.getPage(number);
   try {
-    const content = await page.getTextContent();
-    const runs: TextRun[] = [];
-    for (const item of content.items) {
-      if (!isTextItem(item)) continue;
-      runs.push({ text: item.str, transform: item.transform, width: item.width, height: item.height, hasEOL: item.hasEOL, font: item.fontName });
-    }
-    const [, y0 = 0, , y1 = 0] = page.view;
-    return { number, paragraphs: paragraphsOf(linesOf(runs)), bottom: Math.min(y0, y1), top: Math.max(y0, y1) };
+    return await extractPage(pdfjs, page, number);
   } finally {
     page.cleanup();
   }
@@ -87,7 +102,8 @@ export async function readPdf(input: ReadInput): Promise<ReadResult> {
   const { signal } = input;
   signal.throwIfAborted();
   const pdfjs = await loadPdfjs();
-  const task = pdfjs.getDocument(documentParameters(input.bytes));
+  // `fast` is text extraction only (the spec's words): images are not decoded at all.
+  const task = pdfjs.getDocument(documentParameters(input.bytes, { images: parser.mode !== 'fast' }));
   // Cancelling stops pdf.js mid-page too: pending calls reject once the task is destroyed.
   const onAbort = () => void task.destroy();
   signal.addEventListener('abort', onAbort, { once: true });
@@ -105,12 +121,12 @@ export async function readPdf(input: ReadInput): Promise<ReadResult> {
     }
     const toRead = Math.min(totalPages, parser.maxPages ?? totalPages);
 
-    const pages: PageText[] = [];
+    const models: PageModel[] = [];
     const failed: number[] = [];
     for (let number = 1; number <= toRead; number++) {
       signal.throwIfAborted();
       try {
-        pages.push(await readPage(doc, number));
+        models.push(await readPage(pdfjs, doc, number));
       } catch (err) {
         signal.throwIfAborted();
         if (err instanceof ServiceError) throw err;
@@ -118,7 +134,7 @@ export async function readPdf(input: ReadInput): Promise<ReadResult> {
       }
       input.onProgress?.({ done: number, total: toRead, unit: 'page' });
     }
-    if (pages.length === 0) {
+    if (models.length === 0) {
       throw new ServiceError('CORRUPT_FILE', 'No page of the PDF could be read: the file is damaged or truncated. Upload the complete file again.');
     }
 
@@ -129,13 +145,14 @@ export async function readPdf(input: ReadInput): Promise<ReadResult> {
     if (failed.length > 0) {
       warnings.push(`${pagesPhrase(failed, 'could not be read (the PDF is damaged there) and was skipped.', 'could not be read (the PDF is damaged there) and were skipped.')}`);
     }
-    const scanned = pages.filter((p) => p.paragraphs.length === 0).map((p) => p.number);
+    const scanned = models.filter((m) => m.words.length === 0).map((m) => m.number);
     if (scanned.length > 0) {
       warnings.push(
         `${pagesPhrase(scanned, 'has no text layer; it looks scanned.', 'have no text layer; they look scanned.')} OCR is not available in this build yet.`,
       );
     }
 
+    const pages = models.map(pageText);
     const furniture = findFurniture(pages);
     const html = pages.map((page, i) => renderPage(page, furniture[i])).join('\n');
     const metadata = await readMetadata(pdfjs, doc);

@@ -6,6 +6,7 @@
  * Coordinates are PDF user space (y grows upwards). Each run is measured in its own writing
  * direction, so a page of rotated text groups the same way as an upright one.
  */
+import { normaliseText } from './text-normalise.ts';
 
 /** One text item of pdf.js's getTextContent(). */
 export interface TextRun {
@@ -53,24 +54,6 @@ interface MeasuredRun {
   font: string;
 }
 
-/**
- * NFKC for presentation forms only: Latin ligatures (U+FB00–FB06: ﬁ → fi) and Arabic
- * presentation forms (U+FB50–FDFF, U+FE70–FEFF: contextual glyph shapes → letters). Full NFKC
- * would also flatten superscripts, fractions and the like, which carry meaning.
- */
-export function expandLigatures(text: string): string {
-  return text.replace(/[\uFB00-\uFB06\uFB50-\uFDFF\uFE70-\uFEFF]+/g, (c) => c.normalize('NFKC'));
-}
-
-function cleanText(text: string): string {
-  // Control characters (some fonts map glyphs to them) become spaces; private-use code points
-  // (symbol-font glyphs such as check boxes, with no meaning as text) go; spaces collapse.
-  return expandLigatures(text)
-    .replace(/[\uFEFF\uE000-\uF8FF]/g, '')
-    .replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, ' ')
-    .replace(/[\t\n\r ]+/g, ' ');
-}
-
 function measure(run: TextRun): MeasuredRun | undefined {
   const [a = 1, b = 0, c = 0, d = 1, e = 0, f = 0] = run.transform;
   const scaleX = Math.hypot(a, b);
@@ -81,7 +64,7 @@ function measure(run: TextRun): MeasuredRun | undefined {
   const along = e * ux + f * uy;
   const across = -e * uy + f * ux;
   return {
-    text: cleanText(run.text),
+    text: normaliseText(run.text),
     along,
     across,
     end: along + Math.abs(run.width),

@@ -1,0 +1,24 @@
+/**
+ * Text-layer strings as text: ligatures and presentation forms expanded, control characters
+ * and private-use glyphs out.
+ */
+
+/**
+ * NFKC for presentation forms only: Latin ligatures (U+FB00–FB06: ﬁ → fi) and Arabic
+ * presentation forms (U+FB50–FDFF, U+FE70–FEFF: contextual glyph shapes → letters). Full NFKC
+ * would also flatten superscripts, fractions and the like, which carry meaning.
+ */
+export function expandLigatures(text: string): string {
+  return text.replace(/[\uFB00-\uFB06\uFB50-\uFDFF\uFE70-\uFEFF]+/g, (c) => c.normalize('NFKC'));
+}
+
+/**
+ * Control characters (some fonts map glyphs to them) become spaces; private-use code points
+ * (symbol-font glyphs such as check boxes, with no meaning as text) go; spaces collapse.
+ */
+export function normaliseText(text: string): string {
+  return expandLigatures(text)
+    .replace(/[\uFEFF\uE000-\uF8FF]/g, '')
+    .replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, ' ')
+    .replace(/[\t\n\r ]+/g, ' ');
+}
