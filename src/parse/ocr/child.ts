@@ -54,8 +54,14 @@ function watch(child: ChildProcess, program: string): Promise<Ended> {
   });
 }
 
+/**
+ * Ends a child now. Its pipes are destroyed too: a child's 'close' waits for its stdout to be
+ * read to the end, and a producer's stdout unpiped from a dead consumer would never be.
+ */
 function kill(child: ChildProcess): void {
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  child.stdin?.destroy();
+  child.stdout?.destroy();
 }
 
 /**
@@ -77,9 +83,13 @@ export async function runPipeline(first: Command, second: Command, signal: Abort
     producer.stdout?.pipe(consumer.stdin as NodeJS.WritableStream);
     const producerEnded = watch(producer, first.program);
     const consumerEnded = watch(consumer, second.program);
-    // If one of them fails to start, the other must not wait on a pipe forever.
+    // A consumer that ended (failed, or did not start) reads no more: the producer must not wait
+    // on a full pipe forever. A producer that ended closes the consumer's input by itself.
+    consumerEnded.then(
+      () => kill(producer),
+      () => kill(producer),
+    );
     producerEnded.catch(() => kill(consumer));
-    consumerEnded.catch(() => kill(producer));
     const [made, read] = await Promise.all([producerEnded, consumerEnded]);
     signal.throwIfAborted();
     if (made.code !== 0) throw new ChildFailure(first.program, made.code, made.stderr);

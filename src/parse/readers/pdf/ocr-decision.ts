@@ -70,7 +70,11 @@ function latinWord(text: string): string | undefined {
 
 /** True when the words look like a broken text layer rather than text (see the file comment). */
 export function looksGarbled(words: readonly Pick<Word, 'text'>[]): boolean {
-  const text = words.map((w) => w.text).join('');
+  // Leaders ("Chapter 1 ........ 2") and rules drawn with characters are symbols that belong there.
+  const text = words
+    .map((w) => w.text)
+    .join('')
+    .replace(/([^\p{L}\p{N}])\1{2,}/gu, '');
   const chars = [...text.replace(/\s+/g, '')];
   if (chars.length < MIN_SAMPLE) return false;
   const dense = chars.join('');
@@ -87,12 +91,15 @@ export function looksGarbled(words: readonly Pick<Word, 'text'>[]): boolean {
   return false;
 }
 
-/** Why this text-layer page needs OCR, or undefined when its text layer is good to use. */
-export function ocrNeed(page: PageModel): OcrNeed | undefined {
+/**
+ * Why this text-layer page needs OCR, or undefined when its text layer is good to use.
+ * `imagesKnown: false` (fast mode reads no images): a page without words counts as missing.
+ */
+export function ocrNeed(page: PageModel, { imagesKnown = true }: { imagesKnown?: boolean } = {}): OcrNeed | undefined {
   const words = page.words.filter((w) => w.text.trim().length > 0);
   const pageArea = page.width * page.height;
   const scans = page.images.filter((img) => pageArea > 0 && area(img) / pageArea >= MIN_IMAGE_SHARE);
-  if (words.length === 0) return scans.length > 0 ? 'missing' : undefined;
+  if (words.length === 0) return scans.length > 0 || !imagesKnown ? 'missing' : undefined;
   if (looksGarbled(words)) return 'garbled';
   const coverage = imageCoverage(page, scans);
   if (coverage >= SCAN_COVERAGE) {

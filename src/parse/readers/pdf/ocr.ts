@@ -5,11 +5,7 @@
  * the reading inside the request's time budget. What comes out is a PageModel per page, OCRed
  * ones with `source: 'ocr'`, for the same layout analysis as text pages.
  *
- *   const ocr = createOcrStage({ bytes, mode, total: toRead, signal, deadline, ocr, onProgress });
- *   for (let n = 1; n <= toRead; n++) {
- *     if (!ocr.add(await extractPage(doc, n))) break;      // false: the time budget is spent
- *   }
- *   const { pages, warnings } = await ocr.finish();
+ *   const { pages, numPages, failed, warnings } = await readPages({ ...input, mode, total: toRead }, (n) => extractPage(…, n));
  */
 import { ServiceError } from '../../../errors.ts';
 import type { Progress } from '../../document.ts';
@@ -17,7 +13,7 @@ import { createPageOcr, defaultOcrConcurrency, type OcrPageOutcome, type PageOcr
 import type { OcrSettings } from '../../ocr/settings.ts';
 import { DEFAULT_OCR_LANGUAGES, debianPackages, resolveLanguages } from '../../ocr/tools.ts';
 import { pagesPhrase } from './errors.ts';
-import { shouldOcr } from './ocr-decision.ts';
+import { ocrNeed, shouldOcr } from './ocr-decision.ts';
 import type { PageModel } from './page-model.ts';
 
 export interface OcrStageOptions {
@@ -44,8 +40,12 @@ export interface OcrStageResult {
 export interface OcrStage {
   /** Hands over the next page's text-layer model. False once the time budget is spent: stop extracting. */
   add(page: PageModel): boolean;
+  /** A page the reader could not extract: it counts as done for progress. */
+  skip(number: number): void;
   /** Waits for the OCR still running (at most until the deadline) and returns the pages and warnings. */
   finish(): Promise<OcrStageResult>;
+  /** Stops: kills the OCR children, drops the pages waiting, removes the temporary file. */
+  abort(): Promise<void>;
 }
 
 /** Images covering at least this share of an OCRed page are the scan itself, not a figure on it. */
@@ -135,10 +135,21 @@ export function createOcrStage(options: OcrStageOptions): OcrStage {
           () => undefined,
         );
       } else {
-        if (mode === 'fast' && shouldOcr(page, 'auto')) needOcr.push(page.number);
+        // fast mode reads no images (pdfjs.ts), so every page without words is named.
+        if (mode === 'fast' && ocrNeed(page, { imagesKnown: false }) !== undefined) needOcr.push(page.number);
         progress();
       }
       return true;
+    },
+
+    skip() {
+      progress();
+    },
+
+    async abort() {
+      budget.abort(new Error('stopped'));
+      if (timer) clearTimeout(timer);
+      if (fanOut) await (await fanOut.catch(() => undefined))?.finish();
     },
 
     async finish() {
@@ -181,4 +192,41 @@ export function createOcrStage(options: OcrStageOptions): OcrStage {
       return { pages: kept, numPages: cut ? last : total, warnings };
     },
   };
+}
+
+export interface ReadPagesResult extends OcrStageResult {
+  /** Pages `extract` failed on (not ServiceErrors), up to numPages: the reader warns about them. */
+  failed: number[];
+}
+
+/**
+ * THE hook between extraction and layout: extracts pages 1 … total in order through `extract`,
+ * OCRs those that need it (mode), and stops at the deadline. A page whose extraction throws
+ * anything but a ServiceError is skipped and listed in `failed`; a ServiceError or an abort stops
+ * everything, OCR children and temporary file included.
+ */
+export async function readPages(options: OcrStageOptions, extract: (number: number) => Promise<PageModel>): Promise<ReadPagesResult> {
+  const stage = createOcrStage(options);
+  const failed: number[] = [];
+  try {
+    for (let number = 1; number <= options.total; number++) {
+      options.signal.throwIfAborted();
+      let page: PageModel;
+      try {
+        page = await extract(number);
+      } catch (err) {
+        options.signal.throwIfAborted();
+        if (err instanceof ServiceError) throw err;
+        failed.push(number);
+        stage.skip(number);
+        continue;
+      }
+      if (!stage.add(page)) break;
+    }
+  } catch (err) {
+    await stage.abort();
+    throw err;
+  }
+  const result = await stage.finish();
+  return { ...result, failed: failed.filter((n) => n <= result.numPages) };
 }
