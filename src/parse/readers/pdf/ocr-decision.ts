@@ -18,8 +18,12 @@ export type OcrNeed = 'missing' | 'thin' | 'garbled';
 
 /** Images smaller than this share of the page are figures, not scans. */
 const MIN_IMAGE_SHARE = 0.01;
-/** Images covering at least this share of the page make it a candidate for "thin". */
-const SCAN_COVERAGE = 0.5;
+/**
+ * Images covering at least this share of the page make it a candidate for "thin": a scan covers
+ * the whole sheet, margins included, while a photo or figure page keeps its margins (a full-page
+ * photo with its caption beside it covers 50–60 %).
+ */
+const SCAN_COVERAGE = 0.85;
 /**
  * Below this share of the image area covered by word boxes, the text is too thin for a scan.
  * A page of body text covers 15–30 % of its area with word boxes, a slide's title alone 3–4 %;
@@ -74,7 +78,7 @@ export function looksGarbled(words: readonly Pick<Word, 'text'>[]): boolean {
   const text = words
     .map((w) => w.text)
     .join('')
-    .replace(/([^\p{L}\p{N}])\1{2,}/gu, '');
+    .replace(/([.·…_\-–—=*~•])\1{2,}/gu, '');
   const chars = [...text.replace(/\s+/g, '')];
   if (chars.length < MIN_SAMPLE) return false;
   const dense = chars.join('');
