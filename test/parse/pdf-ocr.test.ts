@@ -5,7 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import { beforeAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Progress, ReadResult } from '../../src/parse/document.ts';
 import { ocrPage } from '../../src/parse/ocr/page.ts';
 import { extractPage } from '../../src/parse/readers/pdf/extract.ts';
@@ -48,10 +49,24 @@ function ocrTempDirs(): string[] {
 
 let mixed: Buffer;
 let scans: Buffer;
+// Temporary folders as a parse stopped outright leaves them: one older than any parse, one recent.
+const stale = path.join(os.tmpdir(), `folio-ocr-stale-${process.pid}`);
+const recent = path.join(os.tmpdir(), `folio-ocr-recent-${process.pid}`);
 
 beforeAll(() => {
   mixed = buildPdf([scan(1), TEXT_PAGE, scan(2)]);
   scans = buildPdf([TEXT_PAGE, scan(1), scan(2), scan(3)]);
+  for (const dir of [stale, recent]) {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'input.pdf'), 'left behind', { mode: 0o600 });
+  }
+  const anHourAgo = new Date(Date.now() - 3_600_000);
+  fs.utimesSync(stale, anHourAgo, anHourAgo);
+});
+
+afterAll(() => {
+  fs.rmSync(recent, { recursive: true, force: true });
+  fs.rmSync(stale, { recursive: true, force: true });
 });
 
 describe('PDF OCR (tesseract)', () => {
@@ -68,6 +83,9 @@ describe('PDF OCR (tesseract)', () => {
     // Monotonic, one event per page, ending at the total.
     expect(progress.map((p) => p.done)).toEqual([1, 2, 3]);
     expect(progress.every((p) => p.total === 3 && p.unit === 'page')).toBe(true);
+    // The first OCR swept the folder a stopped parse left an hour ago, and kept the recent one.
+    expect(fs.existsSync(stale)).toBe(false);
+    expect(fs.existsSync(recent)).toBe(true);
   });
 
   it('places OCR words where the text layer has them, in page points, with a comparable font size', async () => {

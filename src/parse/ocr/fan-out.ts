@@ -2,9 +2,10 @@
  * OCR of many pages of one PDF, side by side: pages are added as the reader finds them and run
  * `concurrency` at a time (one tesseract thread each). The PDF's bytes are written once to a
  * private temporary file (mode 0600 in a mkdtemp folder) that pdftoppm reads, removed when the
- * work ends, whether it finished, failed or was aborted.
+ * work ends, whether it finished, failed or was aborted. A folder left by a worker thread that was
+ * terminated mid-parse is swept by a later OCR once it is older than any parse can run.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Word } from '../readers/pdf/page-model.ts';
@@ -17,6 +18,28 @@ import type { PageSize } from './tsv.ts';
  */
 export function defaultOcrConcurrency(): number {
   return Math.max(1, Math.min(os.availableParallelism(), 4));
+}
+
+const TEMP_PREFIX = 'folio-ocr-';
+/**
+ * A parse runs at most 300 s (interface-v2 `timeout`); a folder of this prefix older than this was
+ * left by a parse that was stopped outright (its worker thread terminated before its `finally`).
+ */
+const STALE_AFTER_MS = 15 * 60_000;
+let lastSweep = 0;
+
+/** Removes temporary folders that stopped parses left behind; at most once a minute, never failing a parse. */
+async function sweepStale(): Promise<void> {
+  const now = Date.now();
+  if (now - lastSweep < 60_000) return;
+  lastSweep = now;
+  const root = os.tmpdir();
+  for (const name of await readdir(root).catch(() => [])) {
+    if (!name.startsWith(TEMP_PREFIX)) continue;
+    const folder = path.join(root, name);
+    const info = await stat(folder).catch(() => undefined);
+    if (info?.isDirectory() && now - info.mtimeMs > STALE_AFTER_MS) await rm(folder, { recursive: true, force: true }).catch(() => undefined);
+  }
 }
 
 export interface OcrPageJob extends PageSize {
@@ -51,7 +74,8 @@ export function createPageOcr(options: PageOcrOptions): PageOcr {
 
   function pdfFile(): Promise<string> {
     dir ??= (async () => {
-      const folder = await mkdtemp(path.join(os.tmpdir(), 'folio-ocr-'));
+      void sweepStale();
+      const folder = await mkdtemp(path.join(os.tmpdir(), TEMP_PREFIX));
       await writeFile(path.join(folder, 'input.pdf'), options.bytes, { mode: 0o600 });
       return folder;
     })();
