@@ -81,7 +81,11 @@ export function createOcrStage(options: OcrStageOptions): OcrStage {
     expired = true;
     budget.abort(new Error('deadline'));
   };
-  const timer = options.deadline === undefined ? undefined : setTimeout(expire, Math.max(0, options.deadline - Date.now()));
+  // setTimeout takes at most 2^31-1 ms; an infinite deadline (the CLI) is no deadline.
+  const timer =
+    options.deadline === undefined || !Number.isFinite(options.deadline)
+      ? undefined
+      : setTimeout(expire, Math.min(2 ** 31 - 1, Math.max(0, options.deadline - Date.now())));
   const signal = AbortSignal.any([options.signal, budget.signal]);
 
   function progress(): void {
