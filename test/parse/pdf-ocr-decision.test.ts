@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { extractPage } from '../../src/parse/readers/pdf/extract.ts';
-import { looksGarbled, ocrNeed, shouldOcr } from '../../src/parse/readers/pdf/ocr-decision.ts';
+import { looksGarbled, ocrNeed } from '../../src/parse/readers/pdf/ocr-decision.ts';
 import type { PageModel, Word } from '../../src/parse/readers/pdf/page-model.ts';
 import { documentParameters, loadPdfjs } from '../../src/parse/readers/pdf/pdfjs.ts';
 import { readCorpus } from '../helpers/corpus.ts';
@@ -77,12 +77,5 @@ describe('which pages need OCR', () => {
     expect(looksGarbled(words('Qkrv wqbcl mnvt srdcx zkwqp hrtgf lkmnb vcxzq trwpl kjhgf dsqwr tvbnm'))).toBe(true);
     // Too little text to judge.
     expect(looksGarbled(words('\uFFFD x'))).toBe(false);
-  });
-
-  it('follows the mode: ocr always, fast never, auto by the page', async () => {
-    const text = await corpusPage('pdf', 'docling', 'multi_page.pdf');
-    const scan = await corpusPage('pdf', 'olmocr', 'pdfs', 'lincoln_letter.pdf');
-    expect([shouldOcr(text, 'ocr'), shouldOcr(text, 'auto'), shouldOcr(text, 'fast')]).toEqual([true, false, false]);
-    expect([shouldOcr(scan, 'ocr'), shouldOcr(scan, 'auto'), shouldOcr(scan, 'fast')]).toEqual([true, true, false]);
   });
 });

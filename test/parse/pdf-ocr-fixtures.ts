@@ -11,8 +11,11 @@ import path from 'node:path';
 import { corpusPath } from '../helpers/corpus.ts';
 
 export type FixturePage =
-  /** Page `page` of corpus file `file`, rendered at `dpi` (the scan's resolution). */
-  | { scan: { file: string[]; page: number; dpi?: number } }
+  /**
+   * Page `page` of corpus file `file`, rendered at `dpi` (the scan's resolution); `stamp`: a line
+   * of real text over the scan's top margin, as tools that stamp "Downloaded from …" add.
+   */
+  | { scan: { file: string[]; page: number; dpi?: number; stamp?: string } }
   /** A text page: lines of Helvetica, 14 pt. */
   | { text: string[] };
 
@@ -84,7 +87,8 @@ export function buildPdf(pages: FixturePage[]): Buffer {
         ]),
       );
       content = `q ${width.toFixed(3)} 0 0 ${height.toFixed(3)} 0 0 cm /Im0 Do Q`;
-      resources = `<< /XObject << /Im0 ${image} 0 R >> >>`;
+      if (page.scan.stamp) content += ` BT /F1 7 Tf 36 ${(height - 18).toFixed(3)} Td (${escapePdfText(page.scan.stamp)}) Tj ET`;
+      resources = `<< /XObject << /Im0 ${image} 0 R >> /Font << /F1 ${font} 0 R >> >>`;
     } else {
       content = `BT /F1 14 Tf 72 770 Td 18 TL ${page.text.map((line) => `(${escapePdfText(line)}) Tj T*`).join(' ')} ET`;
       resources = `<< /Font << /F1 ${font} 0 R >> >>`;

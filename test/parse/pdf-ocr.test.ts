@@ -54,7 +54,8 @@ const stale = path.join(os.tmpdir(), `folio-ocr-stale-${process.pid}`);
 const recent = path.join(os.tmpdir(), `folio-ocr-recent-${process.pid}`);
 
 beforeAll(() => {
-  mixed = buildPdf([scan(1), TEXT_PAGE, scan(2)]);
+  // Page 3: a scan under a stamped line of text, too thin a text layer for its ink.
+  mixed = buildPdf([scan(1), TEXT_PAGE, { scan: { file: MULTI_PAGE, page: 2, stamp: 'Downloaded from the folio archive on 23 November 2026' } }]);
   scans = buildPdf([TEXT_PAGE, scan(1), scan(2), scan(3)]);
   for (const dir of [stale, recent]) {
     fs.mkdirSync(dir, { recursive: true });
@@ -70,7 +71,7 @@ afterAll(() => {
 });
 
 describe('PDF OCR (tesseract)', () => {
-  it('auto OCRs the scanned pages of a mixed document, keeps the text page, and reports progress page by page', async () => {
+  it('auto OCRs the scanned pages of a mixed document (no text layer; a stamped one), keeps the text page, and reports progress page by page', async () => {
     const progress: Progress[] = [];
     const result = await read(mixed, 'auto', { onProgress: (p) => progress.push(p) });
     expect(result.numPages).toBe(3);
@@ -79,6 +80,8 @@ describe('PDF OCR (tesseract)', () => {
     expect(pageText(result, 2)).toContain('Folio keeps this text layer');
     expect(pageText(result, 3)).toMatch(/WordPerfect/);
     expect(pageText(result, 3)).toContain('The Modern Era');
+    // OCR read the stamp too, from the pixels.
+    expect(pageText(result, 3)).toMatch(/Downloaded from the folio archive/);
     expect(result.warnings.join(' ')).not.toMatch(/scanned|OCR/);
     // Monotonic, one event per page, ending at the total.
     expect(progress.map((p) => p.done)).toEqual([1, 2, 3]);
@@ -123,10 +126,14 @@ describe('PDF OCR (tesseract)', () => {
   });
 
   it('fast never OCRs: one warning names the scanned pages', async () => {
-    const result = await read(mixed, 'fast');
+    const result = await read(buildPdf([scan(1), TEXT_PAGE, scan(2)]), 'fast');
     expect(pageText(result, 1).trim()).toBe('');
     expect(pageText(result, 2)).toContain('Folio keeps this text layer');
     expect(result.warnings).toContain("Pages 1 and 3 have no usable text layer; they look scanned. Parse with mode 'auto' or 'ocr' to read them.");
+    // fast reads no images, so a scan under a stamped line of text passes for a text page.
+    const stamped = await read(mixed, 'fast');
+    expect(stamped.warnings).toContain("Page 1 has no usable text layer; it looks scanned. Parse with mode 'auto' or 'ocr' to read it.");
+    expect(pageText(stamped, 3).trim()).toBe('Downloaded from the folio archive on 23 November 2026');
   });
 
   it("ocr reads every page from its pixels: an invisible text layer is ignored, while auto keeps it", async () => {

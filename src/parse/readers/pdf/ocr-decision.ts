@@ -17,13 +17,13 @@ import type { Box, PageModel, Word } from './page-model.ts';
 export type OcrNeed = 'missing' | 'thin' | 'garbled';
 
 /** Images smaller than this share of the page are figures, not scans. */
-const MIN_IMAGE_SHARE = 0.01;
+export const MIN_IMAGE_SHARE = 0.01;
 /**
  * Images covering at least this share of the page make it a candidate for "thin": a scan covers
  * the whole sheet, margins included, while a photo or figure page keeps its margins (a full-page
  * photo with its caption beside it covers 50–60 %).
  */
-const SCAN_COVERAGE = 0.85;
+export const SCAN_COVERAGE = 0.85;
 /**
  * Below this share of the image area covered by word boxes, the text is too thin for a scan.
  * A page of body text covers 15–30 % of its area with word boxes, a slide's title alone 3–4 %;
@@ -115,11 +115,4 @@ export function ocrNeed(page: PageModel, { imagesKnown = true }: { imagesKnown?:
     if (textArea / (coverage * pageArea) < THIN_TEXT_SHARE) return 'thin';
   }
   return undefined;
-}
-
-/** Pages to OCR under each mode (interface-v2 "Parser object": `fast` never, `ocr` every page). */
-export function shouldOcr(page: PageModel, mode: 'fast' | 'auto' | 'ocr'): boolean {
-  if (mode === 'ocr') return true;
-  if (mode === 'fast') return false;
-  return ocrNeed(page) !== undefined;
 }

@@ -13,7 +13,7 @@ import { createPageOcr, defaultOcrConcurrency, type OcrPageOutcome, type PageOcr
 import type { OcrSettings } from '../../ocr/settings.ts';
 import { DEFAULT_OCR_LANGUAGES, debianPackages, resolveLanguages } from '../../ocr/tools.ts';
 import { pagesPhrase } from './errors.ts';
-import { ocrNeed, shouldOcr } from './ocr-decision.ts';
+import { imageCoverage, MIN_IMAGE_SHARE, ocrNeed, SCAN_COVERAGE, type OcrNeed } from './ocr-decision.ts';
 import type { PageModel } from './page-model.ts';
 
 export interface OcrStageOptions {
@@ -48,12 +48,15 @@ export interface OcrStage {
   abort(): Promise<void>;
 }
 
-/** Images covering at least this share of an OCRed page are the scan itself, not a figure on it. */
-const SCAN_IMAGE_SHARE = 0.5;
-
+/**
+ * The OCRed page: tesseract's words over the text layer's rules and links. When images cover the
+ * sheet (ocr-decision.ts SCAN_COVERAGE), they are the scan itself, tiles included, and are dropped
+ * so that no placeholder for them appears; figures on a page with a text layer stay.
+ */
 function ocrPageModel(page: PageModel, words: PageModel['words']): PageModel {
   const pageArea = page.width * page.height;
-  const images = page.images.filter((img) => pageArea <= 0 || ((img.x1 - img.x0) * (img.y1 - img.y0)) / pageArea < SCAN_IMAGE_SHARE);
+  const large = page.images.filter((img) => pageArea > 0 && ((img.x1 - img.x0) * (img.y1 - img.y0)) / pageArea >= MIN_IMAGE_SHARE);
+  const images = imageCoverage(page, large) >= SCAN_COVERAGE ? page.images.filter((img) => !large.includes(img)) : page.images;
   return { ...page, words, images, source: 'ocr' };
 }
 
@@ -64,8 +67,8 @@ export function budgetWarning(done: number, total: number): string {
 export function createOcrStage(options: OcrStageOptions): OcrStage {
   const { mode, total } = options;
   const pages = new Map<number, PageModel>();
-  /** Pages waiting for their OCR. */
-  const pending = new Set<number>();
+  /** Pages waiting for their OCR, and why they need it (undefined in mode ocr: every page). */
+  const pending = new Map<number, OcrNeed | undefined>();
   const needOcr: number[] = [];
   const failed: number[] = [];
   const warnings: string[] = [];
@@ -117,10 +120,13 @@ export function createOcrStage(options: OcrStageOptions): OcrStage {
   }
 
   function onOcrPage(outcome: OcrPageOutcome): void {
-    if (!pending.delete(outcome.number)) return;
+    if (!pending.has(outcome.number)) return;
+    const need = pending.get(outcome.number);
+    pending.delete(outcome.number);
     const page = pages.get(outcome.number) as PageModel;
-    if ('words' in outcome) pages.set(outcome.number, ocrPageModel(page, outcome.words));
-    else failed.push(outcome.number);
+    if (!('words' in outcome)) failed.push(outcome.number);
+    // A thin text layer is replaced only by an OCR that reads more than it holds.
+    else if (need !== 'thin' || outcome.words.length >= page.words.length) pages.set(outcome.number, ocrPageModel(page, outcome.words));
     progress();
   }
 
@@ -132,8 +138,9 @@ export function createOcrStage(options: OcrStageOptions): OcrStage {
         return false;
       }
       pages.set(page.number, page);
-      if (mode !== 'fast' && shouldOcr(page, mode)) {
-        pending.add(page.number);
+      const need = mode === 'auto' ? ocrNeed(page) : undefined;
+      if (mode === 'ocr' || need !== undefined) {
+        pending.set(page.number, need);
         startOcr().then(
           (ocr) => ocr.add({ number: page.number, width: page.width, height: page.height }),
           () => undefined,
