@@ -50,7 +50,8 @@ export async function runParse(args: string[], io: CliIo): Promise<number> {
     const line = progressLine(io, progress);
     let data;
     try {
-      data = await parse({ bytes, filename: path.basename(file) }, options, { onProgress: line.update });
+      // No request timeout on the command line: every page is read (docs/pdf-ocr.md).
+      data = await parse({ bytes, filename: path.basename(file) }, options, { onProgress: line.update, deadline: Number.POSITIVE_INFINITY });
     } finally {
       line.end();
     }
