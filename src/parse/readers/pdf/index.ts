@@ -1,7 +1,7 @@
 /**
- * The PDF reader, text layer only: each page becomes `<section data-page="N">` holding the
- * page's paragraphs (text-layout.ts), with running headers and footers marked as furniture.
- * Pages without a text layer are reported (OCR is not built yet); `mode: 'ocr'` is refused.
+ * The PDF reader: each page becomes `<section data-page="N">` holding the page's paragraphs
+ * (text-layout.ts), with running headers and footers marked as furniture. Pages without a usable
+ * text layer are OCRed (ocr.ts; `auto`), every page is in `ocr` mode, none in `fast` (a warning).
  */
 import { ServiceError } from '../../../errors.ts';
 import { documentFromHtml, escapeHtml, type ReadInput, type ReadResult } from '../../document.ts';
@@ -10,6 +10,7 @@ import { openError, pagesPhrase } from './errors.ts';
 import { findFurniture, type PageFurniture, type PageParagraphs } from './furniture.ts';
 import { pdfMetadata } from './metadata.ts';
 import { extractPage } from './extract.ts';
+import { readPages } from './ocr.ts';
 import type { PageModel } from './page-model.ts';
 import { documentParameters, loadPdfjs, type Pdfjs } from './pdfjs.ts';
 import { paragraphsOf, type Line } from './text-layout.ts';
@@ -93,12 +94,6 @@ async function readMetadata(pdfjs: Pdfjs, doc: PdfDocument): Promise<ReturnType<
 
 export async function readPdf(input: ReadInput): Promise<ReadResult> {
   const parser = pdfParserOptions(input.options);
-  if (parser.mode === 'ocr') {
-    throw new ServiceError(
-      'NOT_YET_SUPPORTED',
-      "The PDF parser's 'ocr' mode is not built yet in this folio build. Use mode 'fast' or 'auto', which read the PDF's text layer.",
-    );
-  }
   const { signal } = input;
   signal.throwIfAborted();
   const pdfjs = await loadPdfjs();
@@ -121,19 +116,10 @@ export async function readPdf(input: ReadInput): Promise<ReadResult> {
     }
     const toRead = Math.min(totalPages, parser.maxPages ?? totalPages);
 
-    const models: PageModel[] = [];
-    const failed: number[] = [];
-    for (let number = 1; number <= toRead; number++) {
-      signal.throwIfAborted();
-      try {
-        models.push(await readPage(pdfjs, doc, number));
-      } catch (err) {
-        signal.throwIfAborted();
-        if (err instanceof ServiceError) throw err;
-        failed.push(number);
-      }
-      input.onProgress?.({ done: number, total: toRead, unit: 'page' });
-    }
+    // Extraction, then OCR where needed, inside the time budget (ocr.ts).
+    const { pages: models, numPages, failed, warnings: ocrWarnings } = await readPages({ ...input, mode: parser.mode, total: toRead }, (n) =>
+      readPage(pdfjs, doc, n),
+    );
     if (models.length === 0) {
       throw new ServiceError('CORRUPT_FILE', 'No page of the PDF could be read: the file is damaged or truncated. Upload the complete file again.');
     }
@@ -145,12 +131,7 @@ export async function readPdf(input: ReadInput): Promise<ReadResult> {
     if (failed.length > 0) {
       warnings.push(`${pagesPhrase(failed, 'could not be read (the PDF is damaged there) and was skipped.', 'could not be read (the PDF is damaged there) and were skipped.')}`);
     }
-    const scanned = models.filter((m) => m.words.length === 0).map((m) => m.number);
-    if (scanned.length > 0) {
-      warnings.push(
-        `${pagesPhrase(scanned, 'has no text layer; it looks scanned.', 'have no text layer; they look scanned.')} OCR is not available in this build yet.`,
-      );
-    }
+    warnings.push(...ocrWarnings);
 
     const pages = models.map(pageText);
     const furniture = findFurniture(pages);
@@ -163,7 +144,7 @@ export async function readPdf(input: ReadInput): Promise<ReadResult> {
       metadata,
       warnings,
       rawHtml: `<!DOCTYPE html>${document.documentElement.outerHTML}`,
-      numPages: toRead,
+      numPages,
       totalPages,
     };
   } finally {
