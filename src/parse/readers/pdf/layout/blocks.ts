@@ -1,0 +1,96 @@
+/**
+ * Lines in reading order → blocks (paragraph-sized units). A new block starts where a
+ * typographer would see one: the text jumps (another column or region), the gap above is
+ * clearly wider than the usual line spacing, the type changes (size, or bold against regular),
+ * a list marker opens the line, the line is indented after a full line (first-line indent), or
+ * the line above ended short with a sentence end.
+ */
+import type { Box } from '../page-model.ts';
+import { lineText } from './inline.ts';
+import type { Line } from './lines.ts';
+import { listMarker } from './markers.ts';
+
+export interface Block extends Box {
+  lines: Line[];
+  /** The main font size (most characters). */
+  size: number;
+  bold: boolean;
+}
+
+function median(values: number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function overlapsHorizontally(a: Box, b: Box): boolean {
+  return Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) > 0;
+}
+
+/** The usual gap between consecutive lines of running text, in font sizes. */
+function usualGap(lines: readonly Line[]): number {
+  const gaps: number[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const prev = lines[i - 1] as Line;
+    const line = lines[i] as Line;
+    if (!overlapsHorizontally(prev, line) || Math.abs(prev.size - line.size) > 0.15 * line.size) continue;
+    const gap = (line.y0 - prev.y1) / line.size;
+    if (gap > -0.2 && gap < 1.5) gaps.push(gap);
+  }
+  return median(gaps) ?? 0.3;
+}
+
+export function blockOf(lines: Line[]): Block {
+  const chars = new Map<number, number>();
+  const box = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+  for (const l of lines) {
+    box.x0 = Math.min(box.x0, l.x0);
+    box.y0 = Math.min(box.y0, l.y0);
+    box.x1 = Math.max(box.x1, l.x1);
+    box.y1 = Math.max(box.y1, l.y1);
+    const n = l.words.reduce((s, w) => s + w.text.length, 0);
+    chars.set(l.size, (chars.get(l.size) ?? 0) + n);
+  }
+  let size = lines[0]?.size ?? 0;
+  let best = -1;
+  for (const [s, n] of chars) if (n > best) [size, best] = [s, n];
+  return { ...box, lines, size, bold: lines.every((l) => l.bold) };
+}
+
+const SENTENCE_END = /[.!?:;"”’)]$/u;
+
+export function blocksOf(ordered: readonly Line[]): Block[] {
+  const blocks: Block[] = [];
+  const gap = usualGap(ordered);
+  let current: Line[] = [];
+  let right = -Infinity;
+  let isItem = false;
+  for (const line of ordered) {
+    const prev = current[current.length - 1];
+    let starts = prev === undefined;
+    const marker = listMarker(lineText(line));
+    if (prev) {
+      const size = Math.max(prev.size, line.size);
+      const space = line.y0 - prev.y1;
+      const sizeChange = Math.abs(prev.size - line.size) / size;
+      const jumped = !overlapsHorizontally(prev, line) || line.y1 < prev.y0 + 0.2 * size;
+      const wide = space > Math.max((gap + 0.45) * size, gap * 1.8 * size);
+      const typeChanged = sizeChange > 0.12 || prev.bold !== line.bold;
+      const indent = line.x0 - prev.x0;
+      const firstLine = current.length === 1 || Math.abs(prev.x0 - (current[0] as Line).x0) < 0.5 * size;
+      const indented = !isItem && firstLine && indent > 0.8 * size && indent < 5 * size && (Math.abs(line.x1 - Math.max(right, prev.x1)) < 1.5 * size || SENTENCE_END.test(lineText(prev)));
+      const endedShort = current.length >= 2 && prev.x1 < right - 3 * size && SENTENCE_END.test(lineText(prev));
+      starts = jumped || wide || typeChanged || marker !== undefined || indented || endedShort;
+    }
+    if (starts && current.length > 0) {
+      blocks.push(blockOf(current));
+      current = [];
+      right = -Infinity;
+    }
+    if (current.length === 0) isItem = marker !== undefined;
+    current.push(line);
+    right = Math.max(right, line.x1);
+  }
+  if (current.length > 0) blocks.push(blockOf(current));
+  return blocks;
+}

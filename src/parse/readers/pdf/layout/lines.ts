@@ -1,0 +1,145 @@
+/**
+ * Words → lines. Upright words on the same baseline band, left to right, form a line; a line
+ * is split where the gap between two words is wider than a word space can be (a column gutter,
+ * a table cell boundary), except after a lone list marker or section number ("•   text",
+ * "3.1   Status"), which belongs to the text it introduces.
+ *
+ * Rotated words never join upright lines: they are returned apart (margin notes, vertical
+ * labels) and read after the page's main text.
+ */
+import type { Box, Word } from '../page-model.ts';
+import { MARKER } from './markers.ts';
+
+export interface Line extends Box {
+  words: Word[];
+  /** The line's main font size: that of most of its characters. */
+  size: number;
+  /** The main baseline (of the words in the main size). */
+  baseline: number;
+  /** Every character is bold / italic. */
+  bold: boolean;
+  italic: boolean;
+  /** The font of most characters. */
+  font: string;
+  /** Lines on the same baseline band share a row number; `rowSize` is how many they are. */
+  row: number;
+  rowSize: number;
+}
+
+/** A gap wider than this many font sizes is not a word space. */
+const GUTTER_EM = 1.0;
+
+function boxOf(words: readonly Word[]): Box {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const w of words) {
+    if (w.x0 < x0) x0 = w.x0;
+    if (w.y0 < y0) y0 = w.y0;
+    if (w.x1 > x1) x1 = w.x1;
+    if (w.y1 > y1) y1 = w.y1;
+  }
+  return { x0, y0, x1, y1 };
+}
+
+/** The value carrying the most characters. */
+function dominant<T>(words: readonly Word[], value: (w: Word) => T): T {
+  const weight = new Map<T, number>();
+  let best = value(words[0] as Word);
+  let bestWeight = -1;
+  for (const w of words) {
+    const v = value(w);
+    const n = (weight.get(v) ?? 0) + w.text.length;
+    weight.set(v, n);
+    if (n > bestWeight) {
+      best = v;
+      bestWeight = n;
+    }
+  }
+  return best;
+}
+
+export function lineOf(words: Word[], row = 0): Line {
+  const size = dominant(words, (w) => Math.round(w.size * 2) / 2);
+  const main = words.find((w) => Math.abs(w.size - size) <= 0.25) ?? (words[0] as Word);
+  return {
+    ...boxOf(words),
+    words,
+    size,
+    baseline: main.baseline,
+    bold: words.every((w) => w.bold),
+    italic: words.every((w) => w.italic),
+    font: dominant(words, (w) => w.font),
+    row,
+    rowSize: 1,
+  };
+}
+
+/** How much of the shorter vertical extent two boxes share (0…1). */
+function verticalOverlap(a: Box, b: Box): number {
+  const overlap = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+  const shorter = Math.min(a.y1 - a.y0, b.y1 - b.y0);
+  return shorter > 0 ? overlap / shorter : 0;
+}
+
+/** Splits one baseline band (sorted by x) into lines at gaps no word space explains. */
+function splitBand(band: Word[], row: number, out: Line[]): void {
+  const first = out.length;
+  let current: Word[] = [];
+  for (const w of band) {
+    const prev = current[current.length - 1];
+    if (prev) {
+      const gap = w.x0 - prev.x1;
+      const em = Math.max(Math.min(prev.size, w.size), 1);
+      const markerOnly = current.length === 1 && MARKER.test(prev.text);
+      if (gap > GUTTER_EM * em && !(markerOnly && gap < 6 * em)) {
+        out.push(lineOf(current, row));
+        current = [];
+      }
+    }
+    current.push(w);
+  }
+  if (current.length > 0) out.push(lineOf(current, row));
+  for (let i = first; i < out.length; i++) (out[i] as Line).rowSize = out.length - first;
+}
+
+export interface PageLines {
+  lines: Line[];
+  /** Rotated words, in source order. */
+  rotated: Word[];
+}
+
+/**
+ * Groups the words into lines. Words are taken by their vertical centre; a word joins the
+ * band when it shares most of its height with the band's first (anchor) word of normal size,
+ * so raised footnote marks stay on their line while the next line does not chain in.
+ */
+export function linesOf(words: readonly Word[]): PageLines {
+  const rotated: Word[] = [];
+  const upright: Word[] = [];
+  for (const w of words) (w.rotated ? rotated : upright).push(w);
+  upright.sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0);
+  const lines: Line[] = [];
+  let band: Word[] = [];
+  let anchor: Box | undefined;
+  let row = 0;
+  const flush = () => {
+    if (band.length > 0) splitBand(band.sort((a, b) => a.x0 - b.x0), row++, lines);
+    band = [];
+  };
+  for (const w of upright) {
+    if (anchor && verticalOverlap(anchor, w) >= 0.5) {
+      band.push(w);
+      // A taller word (the line's main text after a small superscript) becomes the anchor.
+      if (w.y1 - w.y0 > anchor.y1 - anchor.y0) anchor = w;
+      continue;
+    }
+    flush();
+    band = [w];
+    anchor = w;
+  }
+  flush();
+  rotated.sort((a, b) => a.order - b.order);
+  return { lines, rotated };
+}
