@@ -80,7 +80,9 @@ export function blocksOf(ordered: readonly Line[]): Block[] {
       const firstLine = current.length === 1 || Math.abs(prev.x0 - (current[0] as Line).x0) < 0.5 * size;
       const indented = !isItem && firstLine && indent > 0.8 * size && indent < 5 * size && (Math.abs(line.x1 - Math.max(right, prev.x1)) < 1.5 * size || SENTENCE_END.test(lineText(prev)));
       const endedShort = current.length >= 2 && prev.x1 < right - 3 * size && SENTENCE_END.test(lineText(prev));
-      starts = jumped || wide || typeChanged || marker !== undefined || indented || endedShort;
+      // Cells of one row read in a row (a borderless table, a form) stay one block.
+      const sameRow = line.row === prev.row && line.x0 >= prev.x1;
+      starts = !sameRow && (jumped || wide || typeChanged || marker !== undefined || indented || endedShort);
     }
     if (starts && current.length > 0) {
       blocks.push(blockOf(current));

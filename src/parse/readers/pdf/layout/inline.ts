@@ -67,6 +67,7 @@ export function lineText(line: Line): string {
 function piecesOf(lines: readonly Line[], links: readonly LinkBox[], skipChars: number): Piece[] {
   const pieces: Piece[] = [];
   let skip = skipChars;
+  let leading = skipChars > 0;
   for (const line of lines) {
     let prev: Word | undefined;
     line.words.forEach((w) => {
@@ -89,9 +90,16 @@ function piecesOf(lines: readonly Line[], links: readonly LinkBox[], skipChars: 
         text = text.slice(take);
         skip -= take + 1;
         if (text === '') return;
-        space = false;
       }
-      pieces.push({ text, space, script: scriptOf(w, line), href: linkOf(w, links) });
+      if (leading) {
+        space = false;
+        leading = false;
+      }
+      const piece: Piece = { text, space, script: scriptOf(w, line), href: linkOf(w, links) };
+      const last = pieces[pieces.length - 1];
+      // Glyph runs set without a space between them are one word ("mod" + "-").
+      if (last && !space && last.script === piece.script && last.href === piece.href) last.text += text;
+      else pieces.push(piece);
     });
   }
   return pieces;

@@ -76,10 +76,22 @@ export function lineOf(words: Word[], row = 0): Line {
   };
 }
 
-/** How much of the shorter vertical extent two boxes share (0…1). */
-function verticalOverlap(a: Box, b: Box): number {
-  const overlap = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
-  const shorter = Math.min(a.y1 - a.y0, b.y1 - b.y0);
+/**
+ * The em box of an upright word, from its baseline and size (ascenders above, descenders below):
+ * the same measure for every source, whatever ascent/descent a font's metrics claim.
+ */
+function emTop(w: Word): number {
+  return w.baseline - 0.75 * w.size;
+}
+
+function emBottom(w: Word): number {
+  return w.baseline + 0.25 * w.size;
+}
+
+/** How much of the shorter em box two words share (0…1). */
+function verticalOverlap(a: Word, b: Word): number {
+  const overlap = Math.min(emBottom(a), emBottom(b)) - Math.max(emTop(a), emTop(b));
+  const shorter = Math.min(a.size, b.size);
   return shorter > 0 ? overlap / shorter : 0;
 }
 
@@ -119,10 +131,10 @@ export function linesOf(words: readonly Word[]): PageLines {
   const rotated: Word[] = [];
   const upright: Word[] = [];
   for (const w of words) (w.rotated ? rotated : upright).push(w);
-  upright.sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0);
+  upright.sort((a, b) => emTop(a) + emBottom(a) - (emTop(b) + emBottom(b)) || a.x0 - b.x0);
   const lines: Line[] = [];
   let band: Word[] = [];
-  let anchor: Box | undefined;
+  let anchor: Word | undefined;
   let row = 0;
   const flush = () => {
     if (band.length > 0) splitBand(band.sort((a, b) => a.x0 - b.x0), row++, lines);
@@ -132,7 +144,7 @@ export function linesOf(words: readonly Word[]): PageLines {
     if (anchor && verticalOverlap(anchor, w) >= 0.5) {
       band.push(w);
       // A taller word (the line's main text after a small superscript) becomes the anchor.
-      if (w.y1 - w.y0 > anchor.y1 - anchor.y0) anchor = w;
+      if (w.size > anchor.size) anchor = w;
       continue;
     }
     flush();

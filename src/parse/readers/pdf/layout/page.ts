@@ -74,7 +74,7 @@ export function layoutPage(page: PageModel, tables: readonly LayoutTable[] = [])
     if ((image.x1 - image.x0) * (image.y1 - image.y0) > 0.9 * page.width * page.height) continue;
     items.push({ ...image, kind: 'image' });
   }
-  const ordered = readingOrder(items, { em: mainSize(lines) });
+  const ordered = readingOrder(items, { em: mainSize(lines), words: (item) => ('words' in item && Array.isArray(item.words) && (item as Item).kind === 'line' ? item.words.length : 0) });
   const units: Unit[] = [];
   let run: Line[] = [];
   const flush = () => {

@@ -33,6 +33,21 @@ function valleys(spans: [number, number][], minWidth: number): Valley[] {
 export interface CutOptions {
   /** The typical font size of the region (points): valleys are measured in it. */
   em: number;
+  /** How many words an item holds (a line's words; 0 for a table or an image). */
+  words: (item: Box) => number;
+}
+
+/**
+ * A region whose lines are mostly one to three words (cells of a borderless table, a form's
+ * labels and values) reads row by row: its vertical valleys are between cells, not columns of
+ * running text.
+ */
+const CELL_WORDS = 3;
+
+function looksTabular<T extends Box>(items: readonly T[], options: CutOptions): boolean {
+  if (items.length < 6) return false;
+  const counts = items.map(options.words).sort((a, b) => a - b);
+  return (counts[Math.floor(counts.length / 2)] ?? 0) <= CELL_WORDS;
 }
 
 /** A horizontal valley at least this many ems high separates stacked regions. */
@@ -68,7 +83,13 @@ function cut<T extends Box>(items: T[], options: CutOptions, out: T[], depth: nu
   );
   const widestRow = rows.reduce((m, v) => Math.max(m, v.width), 0);
   let parts: T[][];
-  if (rows.length > 0 && (columns.length === 0 || widestRow >= STACK_GAP_EM * em)) {
+  if (rows.length > 0 && columns.length > 0 && widestRow < STACK_GAP_EM * em && looksTabular(items, options)) {
+    parts = splitAt(
+      items,
+      rows.map((v) => v.at),
+      'y',
+    );
+  } else if (rows.length > 0 && (columns.length === 0 || widestRow >= STACK_GAP_EM * em)) {
     // Stacked regions (or plain rows): cut at the valleys nearly as wide as the widest.
     const cuts = rows.filter((v) => v.width >= widestRow * 0.7).map((v) => v.at);
     parts = splitAt(items, cuts, 'y');
