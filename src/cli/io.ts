@@ -2,6 +2,8 @@
 export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** stderr is a terminal: progress is shown there (rewritten in place). */
+  stderrIsTTY?: boolean;
 }
 
 /** Wrong arguments: exit code 2 with the usage text. */

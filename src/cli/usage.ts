@@ -28,11 +28,16 @@ Commands:
   tokens rotate-key                       Add a token signing key; it signs from now on, the
                                           previous ones keep verifying. Prints its kid.
   tokens retire-key <kid>                 Retire a signing key: its tokens are refused at once.
-  parse <file> [--formats <list>] [--json]
+  parse <file> [--formats <list>] [--json] [--mode fast|auto|ocr] [--max-pages N] [--progress]
                                           Parse a local file in this process and print its markdown.
-                                          --formats  comma-separated: markdown,html,rawHtml,links,images
-                                                     (default markdown)
-                                          --json     print the whole response object instead
+                                          --formats    comma-separated: markdown,html,rawHtml,links,images
+                                                       (default markdown)
+                                          --json       print the whole response object instead
+                                          --mode       PDF: fast (text layer only), auto (default: OCR
+                                                       where a page has no usable text), ocr (every page)
+                                          --max-pages  PDF: read only the first N pages
+                                          --progress   "page N of M" lines on stderr (always shown,
+                                                       in place, when stderr is a terminal)
   help                                    Show this text.
 
 Environment: PORT (3002), HOST (127.0.0.1), DATA_DIR (./data), LOG_LEVEL (info),

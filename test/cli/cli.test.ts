@@ -123,6 +123,24 @@ describe.concurrent('parse', () => {
     expect(body.data.metadata.contentType).toBe('text/html');
   });
 
+  it('PDF options: --mode, --max-pages, and --progress lines on stderr', async () => {
+    const file = corpusPath('pdf', 'pdfjs', 'tracemonkey.pdf');
+    const run = await folioInProcess(['parse', file, '--mode', 'fast', '--max-pages', '2', '--progress', '--json']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('page 1 of 2\npage 2 of 2\n');
+    const body = JSON.parse(run.stdout) as { data: { metadata: { numPages: number; totalPages: number } } };
+    expect(body.data.metadata).toMatchObject({ numPages: 2, totalPages: 14 });
+    const quiet = await folioInProcess(['parse', file, '--max-pages', '1']);
+    expect(quiet.stderr).toBe('');
+    expect(quiet.stdout).toContain('Trace-based Just-in-Time');
+    const bad = await folioInProcess(['parse', file, '--mode', 'quick']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--mode must be fast, auto or ocr');
+    const zero = await folioInProcess(['parse', file, '--max-pages', '0']);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toContain('--max-pages must be a whole number from 1 to 10000');
+  });
+
   it('a file that cannot be parsed fails with exit 1 and the error code on stderr', async () => {
     const notes = path.join(dataDir, 'notes.txt');
     fs.writeFileSync(notes, 'plain text');

@@ -14,6 +14,9 @@ async function model(path: string[], { images = true, page = 1 } = {}): Promise<
   }
 }
 
+// Node's own built-ins, taken before any test loads pdf.js.
+const NATIVE = { push: Array.prototype.push, parse: JSON.parse, stringify: JSON.stringify, toString: Function.prototype.toString };
+
 const text = (m: PageModel) => m.words.map((w) => w.text).join(' ');
 
 describe('PDF page extraction (text layer → PageModel)', () => {
@@ -63,5 +66,35 @@ describe('PDF page extraction (text layer → PageModel)', () => {
   it('skips images entirely when asked to (mode fast)', async () => {
     const m = await model(['pdf', 'opendataloader-pdf', 'chinese_scan.pdf'], { images: false });
     expect(m.images).toEqual([]);
+  });
+});
+
+describe('PDF page extraction: tagged PDF structure', () => {
+  it('gives words their structure role and artifact mark, and images their /Alt text', async () => {
+    // PDF/UA reference invoice (PDF Association): H1, a table with TH/TD, artifacts, a photo with alt text.
+    const m = await model(['pdf', 'opendataloader-pdf', 'PDFUA-Ref-2-02_Invoice.pdf']);
+    const roleOf = (text: string) => m.words.find((w) => w.text === text)?.role;
+    expect(roleOf('INVOICE')).toBe('H1');
+    expect(roleOf('DESCRIPTION')).toBe('TH');
+    expect(roleOf('Kite')).toBe('TD');
+    expect(m.words.some((w) => w.artifact === true && w.role === undefined)).toBe(true);
+    expect(m.images.map((i) => i.alt)).toContain('Photo of sales rep.');
+  });
+
+  it('leaves roles out on an untagged page', async () => {
+    const m = await model(['pdf-bench', 'pdfs', '01030000000045.pdf'], { images: false });
+    expect(m.words.every((w) => w.role === undefined)).toBe(true);
+  });
+});
+
+describe('loading pdf.js', () => {
+  it("leaves Node's own Array.prototype.push, JSON.parse/stringify and Function.prototype.toString in place", async () => {
+    await loadPdfjs();
+    expect(Array.prototype.push).toBe(NATIVE.push);
+    expect(JSON.parse).toBe(NATIVE.parse);
+    expect(JSON.stringify).toBe(NATIVE.stringify);
+    expect(Function.prototype.toString).toBe(NATIVE.toString);
+    // The additions pdf.js needs on Node 20 stay.
+    expect(typeof (Promise as { withResolvers?: unknown }).withResolvers).toBe('function');
   });
 });

@@ -10,6 +10,7 @@
 import type { PDFPageProxy, TextContent, TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import type { Box, ImageBox, LinkBox, PageModel, Rule, Word } from './page-model.ts';
 import type { Pdfjs } from './pdfjs.ts';
+import { contentRoles, mcidOf, type ContentRole } from './structure.ts';
 import { normaliseText } from './text-normalise.ts';
 
 type Matrix = [number, number, number, number, number, number];
@@ -76,7 +77,12 @@ interface WordDraft {
  * positions, so a word's share of the width is its share of the characters: close enough to
  * tell columns and cells apart, which is what the boxes are for.
  */
-function addItemWords(draft: WordDraft, item: TextItem, viewport: readonly number[], styles: TextContent['styles'], facts: FontFacts): void {
+interface Marks {
+  role: ContentRole | undefined;
+  artifact: boolean;
+}
+
+function addItemWords(draft: WordDraft, item: TextItem, viewport: readonly number[], styles: TextContent['styles'], facts: FontFacts, marks: Marks): void {
   const text = normaliseText(item.str);
   if (text.trim() === '') return;
   const m = multiply(viewport, item.transform);
@@ -122,6 +128,8 @@ function addItemWords(draft: WordDraft, item: TextItem, viewport: readonly numbe
       order: draft.order++,
       rotated,
       baseline: y,
+      ...(marks.role ? { role: marks.role.role } : {}),
+      ...(marks.artifact ? { artifact: true } : {}),
     });
   }
 }
@@ -233,7 +241,13 @@ function pathGeometry(
 }
 
 /** Rules, filled boxes and images of the page, from its operator list. */
-async function readGeometry(pdfjs: Pdfjs, page: PDFPageProxy, viewport: readonly number[], size: { width: number; height: number }): Promise<Geometry> {
+async function readGeometry(
+  pdfjs: Pdfjs,
+  page: PDFPageProxy,
+  viewport: readonly number[],
+  size: { width: number; height: number },
+  altByMcid: ReadonlyMap<number, string>,
+): Promise<Geometry> {
   const out: Geometry = { rules: [], fills: [], images: [] };
   const list = await page.getOperatorList();
   const OPS = pdfjs.OPS;
@@ -241,6 +255,8 @@ async function readGeometry(pdfjs: Pdfjs, page: PDFPageProxy, viewport: readonly
   let lineWidth = 1;
   let fillColor: unknown = '#000000';
   const stack: { ctm: readonly number[]; lineWidth: number; fillColor: unknown }[] = [];
+  // Marked content (§14.6) open around the current operator: a Figure's MCID gives the alt text.
+  const marked: (number | undefined)[] = [];
   const { fnArray, argsArray } = list;
   for (let i = 0; i < fnArray.length; i++) {
     const fn = fnArray[i];
@@ -286,11 +302,27 @@ async function readGeometry(pdfjs: Pdfjs, page: PDFPageProxy, viewport: readonly
         if (path instanceof Float32Array) pathGeometry(OPS, op, path, ctm, lineWidth, fillColor, size, out);
         break;
       }
+      case OPS.beginMarkedContent:
+        marked.push(undefined);
+        break;
+      case OPS.beginMarkedContentProps:
+        marked.push(typeof args?.[1] === 'number' ? args[1] : undefined);
+        break;
+      case OPS.endMarkedContent:
+        marked.pop();
+        break;
       case OPS.paintImageXObject:
       case OPS.paintInlineImageXObject:
       case OPS.paintImageMaskXObject: {
         const box = boxUnder(ctm, 0, 0, 1, 1);
-        if (box.x1 - box.x0 >= 1 && box.y1 - box.y0 >= 1) out.images.push(box);
+        if (box.x1 - box.x0 >= 1 && box.y1 - box.y0 >= 1) {
+          let alt: string | undefined;
+          for (let k = marked.length - 1; k >= 0 && alt === undefined; k--) {
+            const mcid = marked[k];
+            if (mcid !== undefined) alt = altByMcid.get(mcid);
+          }
+          out.images.push(alt === undefined ? box : { ...box, alt });
+        }
         break;
       }
       default:
@@ -331,19 +363,45 @@ export async function extractPage(pdfjs: Pdfjs, page: PDFPageProxy, number: numb
   const viewport = page.getViewport({ scale: 1 });
   const transform = viewport.transform;
   const size = { width: viewport.width, height: viewport.height };
+  const roles = await contentRoles(page);
+  const altByMcid = new Map<number, string>();
+  for (const [id, role] of roles) {
+    const mcid = mcidOf(id);
+    if (role.alt !== undefined && mcid !== undefined) altByMcid.set(mcid, role.alt);
+  }
   // Geometry first: the operator list loads the fonts, whose bold/italic flags the words use.
-  const geometry = await readGeometry(pdfjs, page, transform, size);
-  const content = await page.getTextContent();
+  const geometry = await readGeometry(pdfjs, page, transform, size, altByMcid);
+  const content = await page.getTextContent({ includeMarkedContent: true });
   const draft: WordDraft = { words: [], order: 0 };
   const facts = new Map<string, FontFacts>();
+  // Open marked-content sequences: their structure roles, and whether one is an Artifact.
+  const open: { role: ContentRole | undefined; artifact: boolean }[] = [];
+  const marks = (): Marks => {
+    let role: ContentRole | undefined;
+    let artifact = false;
+    for (let k = open.length - 1; k >= 0; k--) {
+      const m = open[k] as { role: ContentRole | undefined; artifact: boolean };
+      role ??= m.role;
+      artifact ||= m.artifact;
+    }
+    return { role, artifact };
+  };
   for (const item of content.items) {
-    if (!isTextItem(item)) continue;
+    if (!isTextItem(item)) {
+      const mark = item as { type?: unknown; id?: unknown; tag?: unknown };
+      if (mark.type === 'beginMarkedContent' || mark.type === 'beginMarkedContentProps') {
+        open.push({ role: typeof mark.id === 'string' ? roles.get(mark.id) : undefined, artifact: mark.tag === 'Artifact' });
+      } else if (mark.type === 'endMarkedContent') {
+        open.pop();
+      }
+      continue;
+    }
     let f = facts.get(item.fontName);
     if (!f) {
       f = fontFacts(page, item.fontName, content.styles[item.fontName]?.fontFamily);
       facts.set(item.fontName, f);
     }
-    addItemWords(draft, item, transform, content.styles, f);
+    addItemWords(draft, item, transform, content.styles, f, marks());
   }
   const links = await readLinks(page, transform);
   return {

@@ -30,6 +30,14 @@ export interface Word extends Box {
   rotated: boolean;
   /** The baseline's y (same axis as y0/y1). */
   baseline: number;
+  /**
+   * Tagged PDF (ISO 32000-1 §14.8): the standard structure type of the block the word belongs to
+   * ('H1'…'H6', 'H', 'Title', 'P', 'LI', 'Table', 'TH', 'TD', 'Caption', 'Note', 'Figure', …; role
+   * maps applied). Absent when the document is not tagged.
+   */
+  role?: string;
+  /** Marked as an artifact (§14.8.2.2): page furniture such as running headers and page numbers. */
+  artifact?: boolean;
 }
 
 /**
