@@ -8,10 +8,12 @@
 import type { Box } from '../page-model.ts';
 import { lineText } from './inline.ts';
 import type { Line } from './lines.ts';
-import { listMarker } from './markers.ts';
+import { listMarker, SECTION_NUMBER } from './markers.ts';
 
 export interface Block extends Box {
   lines: Line[];
+  /** The font of most characters. */
+  font: string;
   /** The main font size (most characters). */
   size: number;
   bold: boolean;
@@ -54,7 +56,11 @@ export function blockOf(lines: Line[]): Block {
   let size = lines[0]?.size ?? 0;
   let best = -1;
   for (const [s, n] of chars) if (n > best) [size, best] = [s, n];
-  return { ...box, lines, size, bold: lines.every((l) => l.bold) };
+  const fonts = new Map<string, number>();
+  for (const l of lines) fonts.set(l.font, (fonts.get(l.font) ?? 0) + l.words.length);
+  let font = lines[0]?.font ?? '';
+  for (const [f, n] of fonts) if (n > (fonts.get(font) ?? 0)) font = f;
+  return { ...box, lines, size, font, bold: lines.every((l) => l.bold) };
 }
 
 const SENTENCE_END = /[.!?:;"”’)]$/u;
@@ -75,14 +81,16 @@ export function blocksOf(ordered: readonly Line[]): Block[] {
       const sizeChange = Math.abs(prev.size - line.size) / size;
       const jumped = !overlapsHorizontally(prev, line) || line.y1 < prev.y0 + 0.2 * size;
       const wide = space > Math.max((gap + 0.45) * size, gap * 1.8 * size);
-      const typeChanged = sizeChange > 0.12 || prev.bold !== line.bold;
+      const typeChanged = sizeChange > 0.12 || prev.bold !== line.bold || (sizeChange > 0.05 && prev.font !== line.font);
       const indent = line.x0 - prev.x0;
       const firstLine = current.length === 1 || Math.abs(prev.x0 - (current[0] as Line).x0) < 0.5 * size;
       const indented = !isItem && firstLine && indent > 0.8 * size && indent < 5 * size && (Math.abs(line.x1 - Math.max(right, prev.x1)) < 1.5 * size || SENTENCE_END.test(lineText(prev)));
       const endedShort = current.length >= 2 && prev.x1 < right - 3 * size && SENTENCE_END.test(lineText(prev));
+      // A short numbered first line ("4.3.2 Alignment Tuning") above a full one is a heading.
+      const numberedShort = current.length === 1 && prev.row !== line.row && SECTION_NUMBER.test(prev.words[0]?.text ?? '') && prev.x1 < line.x1 - 4 * size;
       // Cells of one row read in a row (a borderless table, a form) stay one block.
       const sameRow = line.row === prev.row && line.x0 >= prev.x1;
-      starts = !sameRow && (jumped || wide || typeChanged || marker !== undefined || indented || endedShort);
+      starts = !sameRow && (jumped || wide || typeChanged || marker !== undefined || indented || endedShort || numberedShort);
     }
     if (starts && current.length > 0) {
       blocks.push(blockOf(current));

@@ -7,15 +7,18 @@
  * the same style is the same level on every page.
  */
 import type { Block } from './blocks.ts';
-import { listMarker, SECTION_NUMBER } from './markers.ts';
+import { listMarker, SECTION_NUMBER, SUBSECTION_NUMBER } from './markers.ts';
 
 export interface HeadingContext {
   /** Body size of the document and of the block's page. */
   documentBody: number;
   pageBody: number;
+  /** The font most of the page's text is set in. */
+  pageFont: string;
 }
 
 const MAX_CHARS = 200;
+const CAPTION = /^(?:table|figure|fig\.|chart|graph|source|note|notes|exhibit|image|photo)\s*[\d:.]/iu;
 const MAX_LINES = 4;
 
 function styleKey(block: Block): string {
@@ -27,15 +30,25 @@ export function isHeading(block: Block, text: string, context: HeadingContext): 
   const trimmed = text.trim();
   if (trimmed.length < 2 || trimmed.length > MAX_CHARS || block.lines.length > MAX_LINES) return false;
   if ((trimmed.match(/\p{L}/gu)?.length ?? 0) < 2) return false;
-  if (/[.,;]$/u.test(trimmed) && !/\.\.\.$|\s\d+\.$/u.test(trimmed)) return false;
+  const body = Math.max(context.documentBody, context.pageBody);
+  const clearlyLarger = block.size >= 1.15 * body && block.lines.length <= 2;
+  // A sentence ends with a period; a heading does not, unless it is set clearly larger.
+  if (/[,;]$/u.test(trimmed) || (/\.$/u.test(trimmed) && !clearlyLarger)) return false;
   // A cell of a row of several (a table row, a form) is not a heading.
   if (block.lines.some((l) => l.rowSize >= 3)) return false;
   const marker = listMarker(trimmed);
   if (marker?.kind === 'ul') return false;
-  const body = Math.max(context.documentBody, context.pageBody);
-  const larger = block.size >= 1.15 * body || (block.size >= 1.08 * body && block.bold);
+  // Captions and notes are set apart too, but they are not headings.
+  if (CAPTION.test(trimmed)) return false;
+  const oneLine = new Set(block.lines.map((l) => l.row)).size === 1 && trimmed.length <= 100;
+  const larger = block.size >= 1.15 * body || (block.size >= 1.08 * body && (block.bold || oneLine));
   if (larger) return block.lines.length <= 3 || trimmed.length <= 120;
   const numbered = SECTION_NUMBER.test(trimmed.split(/\s+/u)[0] ?? '');
+  // "4.3.2 Alignment Tuning" on a line of its own, in another face than the text (a bold face
+  // whose name does not say so).
+  const words = trimmed.split(/\s+/u);
+  const titled = /^\p{Lu}/u.test(words[1] ?? '') && !/\d$/u.test(trimmed);
+  if (numbered && oneLine && titled && block.size >= 0.95 * body && (block.font !== context.pageFont || SUBSECTION_NUMBER.test(words[0] ?? ''))) return true;
   const bodySized = block.size >= 0.95 * Math.min(context.documentBody, context.pageBody);
   if (block.bold && bodySized && trimmed.length <= 120 && block.lines.length <= 2) {
     // A bold numbered list item is still a heading when it is short and numbered like a section.

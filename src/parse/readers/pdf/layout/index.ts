@@ -9,7 +9,7 @@ import type { Block } from './blocks.ts';
 import { findFurniture, type Furniture } from './furniture.ts';
 import { headingLevels, isHeading } from './headings.ts';
 import { plainText } from './inline.ts';
-import { layoutPage, mainSize, type LayoutTable, type PageLayout } from './page.ts';
+import { layoutPage, mainFont, mainSize, type LayoutTable, type PageLayout } from './page.ts';
 import { renderPage, type Role } from './render.ts';
 
 export { joinLine } from './inline.ts';
@@ -54,7 +54,9 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
   const headings: Block[] = [];
   layouts.forEach((layout, p) => {
     const blocks = blocksOf[p] ?? [];
-    const pageBody = mainSize(blocks.flatMap((b) => b.lines));
+    const pageLines = blocks.flatMap((b) => b.lines);
+    const pageBody = mainSize(pageLines);
+    const pageFont = mainFont(pageLines);
     const marks = furniture[p] as Map<number, Furniture>;
     const pageRoles = roles[p] as Map<Block, Role>;
     blocks.forEach((block, i) => {
@@ -62,7 +64,7 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
       texts.set(block, text);
       const where = marks.get(i);
       if (where) pageRoles.set(block, { kind: where });
-      else if (isHeading(block, text, { documentBody, pageBody })) {
+      else if (isHeading(block, text, { documentBody, pageBody, pageFont })) {
         pageRoles.set(block, { kind: 'heading', level: 0 });
         headings.push(block);
       } else if (isFootnote(block, layout, pageBody, blocks)) pageRoles.set(block, { kind: 'footnote' });

@@ -63,8 +63,14 @@ function dominant<T>(words: readonly Word[], value: (w: Word) => T): T {
 export function lineOf(words: Word[], row = 0): Line {
   const size = dominant(words, (w) => Math.round(w.size * 2) / 2);
   const main = words.find((w) => Math.abs(w.size - size) <= 0.25) ?? (words[0] as Word);
+  const box = boxOf(words);
+  // Vertically, the em boxes of the main-size words: the same measure whatever the font metrics.
+  const top = Math.min(...words.map(emTop));
+  const bottom = Math.max(...words.map(emBottom));
   return {
-    ...boxOf(words),
+    ...box,
+    y0: top,
+    y1: bottom,
     words,
     size,
     baseline: main.baseline,

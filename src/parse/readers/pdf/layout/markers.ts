@@ -9,7 +9,10 @@ export const BULLET = /^[•◦▪▫●○■□►▸‣⁃∙·\u2022\u25E6\u
 export const ORDINAL = /^(?:\(?(?:\d{1,3}|[a-zA-Z]|[ivxlcIVXLC]{1,6})\)|(?:\d{1,3}|[a-zA-Z]|[ivxlcIVXLC]{1,6})\.)$/u;
 
 /** A section number: "3", "3.1", "3.1.2", "A.1", "IV." (supporting evidence for a heading). */
-export const SECTION_NUMBER = /^(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[A-Z]\.(?:\d{1,2}\.?)*|[IVX]{1,5}\.)$/u;
+export const SECTION_NUMBER = /^(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[A-Z](?:\.\d{1,2})*\.?|[IVX]{1,5}\.)$/u;
+
+/** A section number of two levels or more ("4.3", "4.3.2", "A.1"): strong evidence. */
+export const SUBSECTION_NUMBER = /^(?:\d{1,2}|[A-Z])(?:\.\d{1,2}){1,3}\.?$/u;
 
 /** Any lone word that introduces the text after it. */
 export const MARKER = new RegExp(`${BULLET.source}|${ORDINAL.source}|${SECTION_NUMBER.source}`, 'u');

@@ -60,6 +60,16 @@ export function mainSize(lines: readonly Line[]): number {
   return size;
 }
 
+/** The font most characters of these lines are set in. */
+export function mainFont(lines: readonly Line[]): string {
+  const chars = new Map<string, number>();
+  for (const l of lines) for (const w of l.words) chars.set(w.font, (chars.get(w.font) ?? 0) + w.text.length);
+  let font = '';
+  let best = -1;
+  for (const [f, n] of chars) if (n > best) [font, best] = [f, n];
+  return font;
+}
+
 export function layoutPage(page: PageModel, tables: readonly LayoutTable[] = []): PageLayout {
   const consumed = new Set<number>();
   for (const t of tables) for (const i of t.words) consumed.add(i);
