@@ -74,7 +74,10 @@ export function blocksOf(ordered: readonly Line[]): Block[] {
   for (const line of ordered) {
     const prev = current[current.length - 1];
     let starts = prev === undefined;
-    const marker = listMarker(lineText(line));
+    const text = lineText(line);
+    let marker = listMarker(text);
+    // A dash at the start of a line inside a running sentence is a range or a minus ("51 / - 99").
+    if (marker && prev && /^[-–—]/u.test(text) && !/[.:;!?]$/u.test(lineText(prev)) && listMarker(lineText(current[0] as Line)) === undefined) marker = undefined;
     if (prev) {
       const size = Math.max(prev.size, line.size);
       const space = line.y0 - prev.y1;

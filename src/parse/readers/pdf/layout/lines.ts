@@ -101,8 +101,54 @@ function verticalOverlap(a: Word, b: Word): number {
   return shorter > 0 ? overlap / shorter : 0;
 }
 
-/** Splits one baseline band (sorted by x) into lines at gaps no word space explains. */
-function splitBand(band: Word[], row: number, out: Line[]): void {
+/** A narrower gap is a gutter when the text after it starts at a left edge shared by this many rows. */
+const NARROW_GUTTER_EM = 0.5;
+const EDGE_ROWS = 4;
+
+/**
+ * Left edges of columns: x positions where, in several bands, a word starts after a gap of at
+ * least NARROW_GUTTER_EM, and which (almost) no word of the bands between them crosses. Word
+ * spaces of justified text may line up by chance in a few rows; a gutter runs down the column.
+ */
+function columnEdges(bands: readonly Word[][]): Set<number> {
+  const rows = new Map<number, number[]>();
+  bands.forEach((band, b) => {
+    for (let i = 1; i < band.length; i++) {
+      const prev = band[i - 1] as Word;
+      const w = band[i] as Word;
+      if (w.x0 - prev.x1 < NARROW_GUTTER_EM * Math.min(prev.size, w.size)) continue;
+      const x = Math.round(w.x0);
+      const list = rows.get(x) ?? [];
+      if (list[list.length - 1] !== b) list.push(b);
+      rows.set(x, list);
+    }
+  });
+  const edges = new Set<number>();
+  for (const [x, list] of rows) {
+    const near = [...(rows.get(x - 1) ?? []), ...list, ...(rows.get(x + 1) ?? [])];
+    if (near.length < EDGE_ROWS) continue;
+    const first = Math.min(...near);
+    const last = Math.max(...near);
+    let crossed = 0;
+    for (let b = first; b <= last; b++) {
+      if ((bands[b] as Word[]).some((w) => w.x0 < x - 1.5 && w.x1 > x + 1.5)) crossed++;
+    }
+    if (crossed <= 0.2 * near.length) edges.add(x);
+  }
+  return edges;
+}
+
+function sharedEdge(edges: ReadonlySet<number>, x: number): boolean {
+  const r = Math.round(x);
+  return edges.has(r) || edges.has(r - 1) || edges.has(r + 1);
+}
+
+/**
+ * Splits one baseline band (sorted by x) into lines at gaps no word space explains: wider than
+ * an em, or half an em when the text after the gap starts at the left edge of a column (an edge
+ * several rows share; word spaces of justified text fall anywhere).
+ */
+function splitBand(band: Word[], row: number, edges: ReadonlySet<number>, out: Line[]): void {
   const first = out.length;
   let current: Word[] = [];
   for (const w of band) {
@@ -111,7 +157,8 @@ function splitBand(band: Word[], row: number, out: Line[]): void {
       const gap = w.x0 - prev.x1;
       const em = Math.max(Math.min(prev.size, w.size), 1);
       const markerOnly = current.length === 1 && MARKER.test(prev.text);
-      if (gap > GUTTER_EM * em && !(markerOnly && gap < 6 * em)) {
+      const gutter = gap > GUTTER_EM * em || (gap >= NARROW_GUTTER_EM * em && sharedEdge(edges, w.x0));
+      if (gutter && !(markerOnly && gap < 6 * em)) {
         out.push(lineOf(current, row));
         current = [];
       }
@@ -138,12 +185,11 @@ export function linesOf(words: readonly Word[]): PageLines {
   const upright: Word[] = [];
   for (const w of words) (w.rotated ? rotated : upright).push(w);
   upright.sort((a, b) => emTop(a) + emBottom(a) - (emTop(b) + emBottom(b)) || a.x0 - b.x0);
-  const lines: Line[] = [];
+  const bands: Word[][] = [];
   let band: Word[] = [];
   let anchor: Word | undefined;
-  let row = 0;
   const flush = () => {
-    if (band.length > 0) splitBand(band.sort((a, b) => a.x0 - b.x0), row++, lines);
+    if (band.length > 0) bands.push(band.sort((a, b) => a.x0 - b.x0));
     band = [];
   };
   for (const w of upright) {
@@ -158,6 +204,9 @@ export function linesOf(words: readonly Word[]): PageLines {
     anchor = w;
   }
   flush();
+  const edges = columnEdges(bands);
+  const lines: Line[] = [];
+  bands.forEach((b, row) => splitBand(b, row, edges, lines));
   rotated.sort((a, b) => a.order - b.order);
   return { lines, rotated };
 }

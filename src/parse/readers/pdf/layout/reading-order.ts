@@ -44,10 +44,20 @@ export interface CutOptions {
  */
 const CELL_WORDS = 3;
 
-function looksTabular<T extends Box>(items: readonly T[], options: CutOptions): boolean {
-  if (items.length < 6) return false;
+function medianWords<T extends Box>(items: readonly T[], options: CutOptions): number {
   const counts = items.map(options.words).sort((a, b) => a - b);
-  return (counts[Math.floor(counts.length / 2)] ?? 0) <= CELL_WORDS;
+  return counts[Math.floor(counts.length / 2)] ?? 0;
+}
+
+/** Every column the vertical valleys would make holds cell-sized lines. */
+function looksTabular<T extends Box>(items: T[], columns: readonly Valley[], options: CutOptions): boolean {
+  if (items.length < 6) return false;
+  const parts = splitAt(
+    items,
+    columns.map((v) => v.at),
+    'x',
+  );
+  return parts.every((part) => medianWords(part, options) <= CELL_WORDS);
 }
 
 /** A horizontal valley at least this many ems high separates stacked regions. */
@@ -83,7 +93,7 @@ function cut<T extends Box>(items: T[], options: CutOptions, out: T[], depth: nu
   );
   const widestRow = rows.reduce((m, v) => Math.max(m, v.width), 0);
   let parts: T[][];
-  if (rows.length > 0 && columns.length > 0 && widestRow < STACK_GAP_EM * em && looksTabular(items, options)) {
+  if (rows.length > 0 && columns.length > 0 && widestRow < STACK_GAP_EM * em && looksTabular(items, columns, options)) {
     parts = splitAt(
       items,
       rows.map((v) => v.at),
