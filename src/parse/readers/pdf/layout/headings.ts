@@ -38,6 +38,10 @@ export function isHeading(block: Block, text: string, context: HeadingContext): 
   if (block.lines.some((l) => l.rowSize >= 3)) return false;
   const marker = listMarker(trimmed);
   if (marker?.kind === 'ul') return false;
+  // A table of contents entry: the title, then its page number across a gap on the same row.
+  const last = block.lines[block.lines.length - 1];
+  const beforeLast = block.lines[block.lines.length - 2];
+  if (last && beforeLast && last.row === beforeLast.row && /^[\divxlc]+$/iu.test(last.words.map((w) => w.text).join(''))) return false;
   // Captions and notes are set apart too, but they are not headings.
   if (CAPTION.test(trimmed)) return false;
   const oneLine = new Set(block.lines.map((l) => l.row)).size === 1 && trimmed.length <= 100;

@@ -84,7 +84,15 @@ export function layoutPage(page: PageModel, tables: readonly LayoutTable[] = [])
     if ((image.x1 - image.x0) * (image.y1 - image.y0) > 0.9 * page.width * page.height) continue;
     items.push({ ...image, kind: 'image' });
   }
-  const ordered = readingOrder(items, { em: mainSize(lines), words: (item) => ('words' in item && Array.isArray(item.words) && (item as Item).kind === 'line' ? item.words.length : 0) });
+  const wordsOf = (item: Box): Word[] => ((item as Item).kind === 'line' ? (item as Line).words : []);
+  const ordered = readingOrder(items, {
+    em: mainSize(lines),
+    words: (item) => wordsOf(item).length,
+    numeric: (item) => {
+      const words = wordsOf(item);
+      return words.length > 0 && words.length <= 2 && words.every((w) => /^[\d.,%()$€£¥+\-–]+$/u.test(w.text));
+    },
+  });
   const units: Unit[] = [];
   let run: Line[] = [];
   const flush = () => {

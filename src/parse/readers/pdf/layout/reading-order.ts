@@ -35,12 +35,14 @@ export interface CutOptions {
   em: number;
   /** How many words an item holds (a line's words; 0 for a table or an image). */
   words: (item: Box) => number;
+  /** The item is a number (a page number in a table of contents, an amount). */
+  numeric: (item: Box) => boolean;
 }
 
 /**
  * A region whose lines are mostly one to three words (cells of a borderless table, a form's
- * labels and values) reads row by row: its vertical valleys are between cells, not columns of
- * running text.
+ * labels and values), or with a column of numbers only, reads row by row: its vertical valleys
+ * are between cells, not columns of running text.
  */
 const CELL_WORDS = 3;
 
@@ -57,7 +59,9 @@ function looksTabular<T extends Box>(items: T[], columns: readonly Valley[], opt
     columns.map((v) => v.at),
     'x',
   );
-  return parts.every((part) => medianWords(part, options) <= CELL_WORDS);
+  if (parts.every((part) => medianWords(part, options) <= CELL_WORDS)) return true;
+  // A column of numbers only (page numbers of a table of contents, amounts) is a table's.
+  return parts.some((part) => part.length >= 3 && part.every(options.numeric));
 }
 
 /** A horizontal valley at least this many ems high separates stacked regions. */
