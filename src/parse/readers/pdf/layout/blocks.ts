@@ -71,7 +71,7 @@ export function blocksOf(ordered: readonly Line[]): Block[] {
   let current: Line[] = [];
   let right = -Infinity;
   let isItem = false;
-  for (const line of ordered) {
+  ordered.forEach((line, index) => {
     const prev = current[current.length - 1];
     let starts = prev === undefined;
     const text = lineText(line);
@@ -87,7 +87,10 @@ export function blocksOf(ordered: readonly Line[]): Block[] {
       const typeChanged = sizeChange > 0.12 || prev.bold !== line.bold || (sizeChange > 0.05 && prev.font !== line.font);
       const indent = line.x0 - prev.x0;
       const firstLine = current.length === 1 || Math.abs(prev.x0 - (current[0] as Line).x0) < 0.5 * size;
-      const indented = !isItem && firstLine && indent > 0.8 * size && indent < 5 * size && (Math.abs(line.x1 - Math.max(right, prev.x1)) < 1.5 * size || SENTENCE_END.test(lineText(prev)));
+      // A hanging indent (the next line stays indented too) continues the block.
+      const next = ordered[index + 1];
+      const hanging = next !== undefined && Math.abs(next.x0 - line.x0) < 0.5 * size && next.y0 > line.y0;
+      const indented = !isItem && firstLine && !hanging && indent > 0.8 * size && indent < 5 * size && (Math.abs(line.x1 - Math.max(right, prev.x1)) < 1.5 * size || SENTENCE_END.test(lineText(prev)));
       const endedShort = current.length >= 2 && prev.x1 < right - 3 * size && SENTENCE_END.test(lineText(prev));
       // A short numbered first line ("4.3.2 Alignment Tuning") above a full one is a heading.
       const numberedShort = current.length === 1 && prev.row !== line.row && SECTION_NUMBER.test(prev.words[0]?.text ?? '') && prev.x1 < line.x1 - 4 * size;
@@ -103,7 +106,7 @@ export function blocksOf(ordered: readonly Line[]): Block[] {
     if (current.length === 0) isItem = marker !== undefined;
     current.push(line);
     right = Math.max(right, line.x1);
-  }
+  });
   if (current.length > 0) blocks.push(blockOf(current));
   return blocks;
 }

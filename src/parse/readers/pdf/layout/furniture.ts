@@ -8,6 +8,7 @@
  */
 import type { Block } from './blocks.ts';
 import { plainText } from './inline.ts';
+import type { Line } from './lines.ts';
 
 /** Bands, as a share of the page height, where running headers and footers sit. */
 const BAND = 0.1;
@@ -21,6 +22,16 @@ export type Furniture = 'header' | 'footer';
 export interface PageBlocks {
   height: number;
   blocks: Block[];
+}
+
+/** A page number alone, or a running head that carries one ("74 Baird", "Annual report 12"). */
+function isFolio(block: Block, text: string): boolean {
+  if (PAGE_NUMBER.test(text)) return true;
+  if (new Set(block.lines.map((l) => l.row)).size !== 1 || text.length > 60 || text.split(/\s+/u).length > 7) return false;
+  // The number set apart from the head: by a separator, or by a gap (a line of its own in the row).
+  if (/^\d{1,4}\s*[|•·–—]\s*\S|\S\s*[|•·–—]\s*\d{1,4}$/u.test(text)) return true;
+  const number = (line: Line | undefined) => line !== undefined && /^\d{1,4}$/u.test(line.words.map((w) => w.text).join(''));
+  return block.lines.length >= 2 && (number(block.lines[0]) || number(block.lines[block.lines.length - 1]));
 }
 
 function key(text: string): string {
@@ -40,7 +51,7 @@ export function findFurniture(pages: readonly PageBlocks[]): Map<number, Furnitu
   pages.forEach((page, p) => {
     page.blocks.forEach((b, i) => {
       const where = band(b, page.height);
-      if (where && PAGE_NUMBER.test(texts[p]?.[i] ?? '')) result[p]?.set(i, where);
+      if (where && isFolio(b, texts[p]?.[i] ?? '')) result[p]?.set(i, where);
     });
   });
   if (pages.length < MIN_PAGES) return result;

@@ -90,7 +90,7 @@ export function layoutPage(page: PageModel, tables: readonly LayoutTable[] = [])
     words: (item) => wordsOf(item).length,
     numeric: (item) => {
       const words = wordsOf(item);
-      return words.length > 0 && words.length <= 2 && words.every((w) => /^[\d.,%()$€£¥+\-–]+$/u.test(w.text));
+      return words.length > 0 && words.length <= 2 && words.every((w) => /^(?:[\d.,%()$€£¥+\-–]+|[ivxlc]{1,7})$/iu.test(w.text));
     },
   });
   const units: Unit[] = [];

@@ -65,7 +65,7 @@ function looksTabular<T extends Box>(items: T[], columns: readonly Valley[], opt
 }
 
 /** A horizontal valley at least this many ems high separates stacked regions. */
-const STACK_GAP_EM = 1.6;
+const STACK_GAP_EM = 3;
 /** A vertical valley at least this many ems wide is a gutter. */
 const GUTTER_EM = 0.6;
 
