@@ -43,24 +43,40 @@ function usualGap(lines: readonly Line[]): number {
 }
 
 export function blockOf(lines: Line[]): Block {
-  const chars = new Map<number, number>();
-  const box = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  let bold = true;
+  // The size carrying most characters, the font of most words (a block has few of each).
+  const sizes: number[] = [];
+  const sizeChars: number[] = [];
+  const fonts: string[] = [];
+  const fontWords: number[] = [];
   for (const l of lines) {
-    box.x0 = Math.min(box.x0, l.x0);
-    box.y0 = Math.min(box.y0, l.y0);
-    box.x1 = Math.max(box.x1, l.x1);
-    box.y1 = Math.max(box.y1, l.y1);
-    const n = l.words.reduce((s, w) => s + w.text.length, 0);
-    chars.set(l.size, (chars.get(l.size) ?? 0) + n);
+    if (l.x0 < x0) x0 = l.x0;
+    if (l.y0 < y0) y0 = l.y0;
+    if (l.x1 > x1) x1 = l.x1;
+    if (l.y1 > y1) y1 = l.y1;
+    bold &&= l.bold;
+    let n = 0;
+    for (const w of l.words) n += w.text.length;
+    const si = sizes.indexOf(l.size);
+    if (si < 0) {
+      sizes.push(l.size);
+      sizeChars.push(n);
+    } else sizeChars[si] = (sizeChars[si] as number) + n;
+    const fi = fonts.indexOf(l.font);
+    if (fi < 0) {
+      fonts.push(l.font);
+      fontWords.push(l.words.length);
+    } else fontWords[fi] = (fontWords[fi] as number) + l.words.length;
   }
-  let size = lines[0]?.size ?? 0;
-  let best = -1;
-  for (const [s, n] of chars) if (n > best) [size, best] = [s, n];
-  const fonts = new Map<string, number>();
-  for (const l of lines) fonts.set(l.font, (fonts.get(l.font) ?? 0) + l.words.length);
-  let font = lines[0]?.font ?? '';
-  for (const [f, n] of fonts) if (n > (fonts.get(font) ?? 0)) font = f;
-  return { ...box, lines, size, font, bold: lines.every((l) => l.bold) };
+  let best = 0;
+  for (let i = 1; i < sizes.length; i++) if ((sizeChars[i] as number) > (sizeChars[best] as number)) best = i;
+  let bestFont = 0;
+  for (let i = 1; i < fonts.length; i++) if ((fontWords[i] as number) > (fontWords[bestFont] as number)) bestFont = i;
+  return { x0, y0, x1, y1, lines, size: sizes[best] ?? 0, font: fonts[bestFont] ?? '', bold };
 }
 
 const SENTENCE_END = /[.!?:;"”’)]$/u;

@@ -29,57 +29,48 @@ export interface Line extends Box {
 /** A gap wider than this many font sizes is not a word space. */
 const GUTTER_EM = 1.0;
 
-function boxOf(words: readonly Word[]): Box {
+export function lineOf(words: Word[], row = 0): Line {
+  // One pass: extent (em boxes vertically: the same measure whatever the font metrics), the
+  // size and font carrying most characters (a line holds a few of each: arrays beat maps).
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -Infinity;
   let y1 = -Infinity;
+  let bold = true;
+  let italic = true;
+  const sizes: number[] = [];
+  const sizeChars: number[] = [];
+  const fonts: string[] = [];
+  const fontChars: number[] = [];
   for (const w of words) {
     if (w.x0 < x0) x0 = w.x0;
-    if (w.y0 < y0) y0 = w.y0;
     if (w.x1 > x1) x1 = w.x1;
-    if (w.y1 > y1) y1 = w.y1;
+    const top = emTop(w);
+    const bottom = emBottom(w);
+    if (top < y0) y0 = top;
+    if (bottom > y1) y1 = bottom;
+    bold &&= w.bold;
+    italic &&= w.italic;
+    const size = Math.round(w.size * 2) / 2;
+    const n = w.text.length;
+    const si = sizes.indexOf(size);
+    if (si < 0) {
+      sizes.push(size);
+      sizeChars.push(n);
+    } else sizeChars[si] = (sizeChars[si] as number) + n;
+    const fi = fonts.indexOf(w.font);
+    if (fi < 0) {
+      fonts.push(w.font);
+      fontChars.push(n);
+    } else fontChars[fi] = (fontChars[fi] as number) + n;
   }
-  return { x0, y0, x1, y1 };
-}
-
-/** The value carrying the most characters. */
-function dominant<T>(words: readonly Word[], value: (w: Word) => T): T {
-  const weight = new Map<T, number>();
-  let best = value(words[0] as Word);
-  let bestWeight = -1;
-  for (const w of words) {
-    const v = value(w);
-    const n = (weight.get(v) ?? 0) + w.text.length;
-    weight.set(v, n);
-    if (n > bestWeight) {
-      best = v;
-      bestWeight = n;
-    }
-  }
-  return best;
-}
-
-export function lineOf(words: Word[], row = 0): Line {
-  const size = dominant(words, (w) => Math.round(w.size * 2) / 2);
+  let best = 0;
+  for (let i = 1; i < sizes.length; i++) if ((sizeChars[i] as number) > (sizeChars[best] as number)) best = i;
+  const size = sizes[best] as number;
+  let bestFont = 0;
+  for (let i = 1; i < fonts.length; i++) if ((fontChars[i] as number) > (fontChars[bestFont] as number)) bestFont = i;
   const main = words.find((w) => Math.abs(w.size - size) <= 0.25) ?? (words[0] as Word);
-  const box = boxOf(words);
-  // Vertically, the em boxes of the main-size words: the same measure whatever the font metrics.
-  const top = Math.min(...words.map(emTop));
-  const bottom = Math.max(...words.map(emBottom));
-  return {
-    ...box,
-    y0: top,
-    y1: bottom,
-    words,
-    size,
-    baseline: main.baseline,
-    bold: words.every((w) => w.bold),
-    italic: words.every((w) => w.italic),
-    font: dominant(words, (w) => w.font),
-    row,
-    rowSize: 1,
-  };
+  return { x0, y0, x1, y1, words, size, baseline: main.baseline, bold, italic, font: fonts[bestFont] as string, row, rowSize: 1 };
 }
 
 /**

@@ -29,7 +29,16 @@ export interface PageLayout {
  */
 const MIN_IMAGE_SIDE = 24;
 
-type Item = (Line & { kind: 'line' }) | (LayoutTable & { kind: 'table' }) | (ImageBox & { kind: 'image' });
+/** What the reading order sorts: the unit's box and the unit (one object shape for all). */
+interface Item extends Box {
+  line?: Line;
+  table?: LayoutTable;
+  image?: ImageBox;
+}
+
+function itemOf(box: Box, part: Pick<Item, 'line' | 'table' | 'image'>): Item {
+  return { x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1, line: part.line, table: part.table, image: part.image };
+}
 
 function contains(box: Box, x: number, y: number): boolean {
   return x >= box.x0 && x <= box.x1 && y >= box.y0 && y <= box.y1;
@@ -75,16 +84,16 @@ export function layoutPage(page: PageModel, tables: readonly LayoutTable[] = [])
   for (const t of tables) for (const i of t.words) consumed.add(i);
   const words = consumed.size === 0 ? page.words : page.words.filter((_, i) => !consumed.has(i));
   const { lines, rotated } = linesOf(words);
-  const items: Item[] = lines.map((l) => Object.assign(l, { kind: 'line' as const }));
-  for (const t of tables) items.push({ ...t, kind: 'table' });
+  const items: Item[] = lines.map((line) => itemOf(line, { line }));
+  for (const table of tables) items.push(itemOf(table, { table }));
   for (const image of page.images) {
     if (image.x1 - image.x0 < MIN_IMAGE_SIDE || image.y1 - image.y0 < MIN_IMAGE_SIDE) continue;
     // Text drawn over an image (a background, a chart's labels) is read; the image adds nothing.
     if (lines.some((l) => contains(image, (l.x0 + l.x1) / 2, (l.y0 + l.y1) / 2))) continue;
     if ((image.x1 - image.x0) * (image.y1 - image.y0) > 0.9 * page.width * page.height) continue;
-    items.push({ ...image, kind: 'image' });
+    items.push(itemOf(image, { image }));
   }
-  const wordsOf = (item: Box): Word[] => ((item as Item).kind === 'line' ? (item as Line).words : []);
+  const wordsOf = (item: Item): Word[] => item.line?.words ?? [];
   const ordered = readingOrder(items, {
     em: mainSize(lines),
     words: (item) => wordsOf(item).length,
@@ -100,13 +109,13 @@ export function layoutPage(page: PageModel, tables: readonly LayoutTable[] = [])
     run = [];
   };
   for (const item of ordered) {
-    if (item.kind === 'line') {
-      run.push(item);
+    if (item.line) {
+      run.push(item.line);
       continue;
     }
     flush();
-    if (item.kind === 'table') units.push({ kind: 'table', table: item });
-    else units.push({ kind: 'image', image: item });
+    if (item.table) units.push({ kind: 'table', table: item.table });
+    else if (item.image) units.push({ kind: 'image', image: item.image });
   }
   flush();
   return { page, units, rotated: rotatedRuns(rotated) };
