@@ -105,7 +105,10 @@ export async function readPdf(input: ReadInput): Promise<ReadResult> {
       );
     }
 
-    // `models` is the document as extracted (PageModel per page); OCR would replace pages here.
+    // `models` is the document as extracted, one PageModel per page: the OCR step replaces pages
+    // here, before the layout. Layout (layout/index.ts) takes a table finder as its second
+    // argument: `layoutDocument(models, (page) => tablesOf(page))`, each table a box, the indexes of
+    // the words it consumed and its HTML.
     const html = layoutDocument(models);
     const metadata = await readMetadata(pdfjs, doc);
     signal.throwIfAborted();
