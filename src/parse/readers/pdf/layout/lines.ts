@@ -26,8 +26,12 @@ export interface Line extends Box {
   rowSize: number;
 }
 
-/** A gap wider than this many font sizes is not a word space. */
+/**
+ * A gap wider than this many font sizes is not a word space when it is also clearly wider than
+ * the band's ordinary spaces; wider than WIDE_GUTTER_EM, never.
+ */
 const GUTTER_EM = 1.0;
+const WIDE_GUTTER_EM = 2.5;
 
 export function lineOf(words: Word[], row = 0): Line {
   // One pass: extent (em boxes vertically: the same measure whatever the font metrics), the
@@ -129,6 +133,48 @@ function columnEdges(bands: readonly Word[][]): Set<number> {
   return edges;
 }
 
+/** Consecutive bands a whitespace river must run through to be a gutter. */
+const RIVER_ROWS = 5;
+
+/**
+ * Rivers: x positions (rounded) that lie inside a gap of at least NARROW_GUTTER_EM in each of
+ * RIVER_ROWS consecutive bands or more — the gutter beside a centred or ragged column, which
+ * shares no left edge. Bands that do not reach that far neither count nor break the run.
+ */
+function rivers(bands: readonly Word[][]): number[] {
+  const candidates = new Set<number>();
+  for (const band of bands) {
+    for (let i = 1; i < band.length; i++) {
+      const prev = band[i - 1] as Word;
+      const w = band[i] as Word;
+      if (w.x0 - prev.x1 >= NARROW_GUTTER_EM * Math.min(prev.size, w.size)) candidates.add(Math.round((prev.x1 + w.x0) / 4) * 2);
+    }
+  }
+  const found: number[] = [];
+  for (const x of candidates) {
+    let run = 0;
+    let best = 0;
+    for (const band of bands) {
+      const first = band[0] as Word;
+      const last = band[band.length - 1] as Word;
+      if (last.x1 <= x || first.x0 >= x) continue;
+      let open = false;
+      for (let i = 1; i < band.length; i++) {
+        const prev = band[i - 1] as Word;
+        const w = band[i] as Word;
+        if (prev.x1 <= x && w.x0 >= x) {
+          open = w.x0 - prev.x1 >= NARROW_GUTTER_EM * Math.min(prev.size, w.size);
+          break;
+        }
+      }
+      run = open ? run + 1 : 0;
+      if (run > best) best = run;
+    }
+    if (best >= RIVER_ROWS) found.push(x);
+  }
+  return found;
+}
+
 function sharedEdge(edges: ReadonlySet<number>, x: number): boolean {
   const r = Math.round(x);
   return edges.has(r) || edges.has(r - 1) || edges.has(r + 1);
@@ -139,19 +185,28 @@ function sharedEdge(edges: ReadonlySet<number>, x: number): boolean {
  * an em, or half an em when the text after the gap starts at the left edge of a column (an edge
  * several rows share; word spaces of justified text fall anywhere).
  */
-function splitBand(band: Word[], row: number, edges: ReadonlySet<number>, out: Line[]): void {
+function splitBand(band: Word[], row: number, edges: ReadonlySet<number>, riverAt: readonly number[], out: Line[]): void {
   const first = out.length;
+  const gaps: number[] = [];
+  for (let i = 1; i < band.length; i++) gaps.push((band[i] as Word).x0 - (band[i - 1] as Word).x1);
+  gaps.sort((a, b) => a - b);
+  // The band's ordinary word space (loosely justified lines space words widely).
+  const space = gaps[Math.floor(gaps.length / 2)] ?? 0;
   let current: Word[] = [];
+  // The gap before the current segment (Infinity at the band's start).
+  let gapBefore = Infinity;
   for (const w of band) {
     const prev = current[current.length - 1];
     if (prev) {
       const gap = w.x0 - prev.x1;
       const em = Math.max(Math.min(prev.size, w.size), 1);
-      const markerOnly = current.length === 1 && MARKER.test(prev.text);
-      const gutter = gap > GUTTER_EM * em || (gap >= NARROW_GUTTER_EM * em && sharedEdge(edges, w.x0));
+      // A marker opens the text after it: it stands further from what precedes it than from that.
+      const markerOnly = current.length === 1 && MARKER.test(prev.text) && gapBefore > gap;
+      const gutter = gap > WIDE_GUTTER_EM * em || (gap > GUTTER_EM * em && gap >= 1.6 * space) || (gap >= NARROW_GUTTER_EM * em && (sharedEdge(edges, w.x0) || riverAt.some((x) => x > prev.x1 && x < w.x0)));
       if (gutter && !(markerOnly && gap < 6 * em)) {
         out.push(lineOf(current, row));
         current = [];
+        gapBefore = gap;
       }
     }
     current.push(w);
@@ -196,8 +251,9 @@ export function linesOf(words: readonly Word[]): PageLines {
   }
   flush();
   const edges = columnEdges(bands);
+  const riverAt = rivers(bands);
   const lines: Line[] = [];
-  bands.forEach((b, row) => splitBand(b, row, edges, lines));
+  bands.forEach((b, row) => splitBand(b, row, edges, riverAt, lines));
   rotated.sort((a, b) => a.order - b.order);
   return { lines, rotated };
 }

@@ -81,6 +81,74 @@ function splitAt<T extends Box>(items: T[], cuts: number[], axis: 'x' | 'y'): T[
   return parts.filter((p) => p.length > 0);
 }
 
+/** Rows bounded: finding columns above or below a spanning line tries each row cut. */
+const MAX_ROWS_TRIED = 80;
+
+/**
+ * A region without a gutter of its own may still hold columns over most of its height, with a
+ * full-width line (a spanning paragraph, a caption) above or below them set at ordinary line
+ * spacing. The largest run of rows from the top (or from the bottom) that has a gutter, at
+ * least three rows, is cut off as a part; no such run, no parts.
+ */
+function columnsBeside<T extends Box>(items: T[], rows: readonly Valley[], em: number): T[][] {
+  if (rows.length < 3 || rows.length > MAX_ROWS_TRIED) return [];
+  const hasGutter = (part: T[]) =>
+    valleys(
+      part.map((b) => [b.x0, b.x1]),
+      GUTTER_EM * em,
+    ).length > 0;
+  const centre = (b: Box) => (b.y0 + b.y1) / 2;
+  for (let k = rows.length - 1; k >= 2; k--) {
+    const at = (rows[k] as Valley).at;
+    const top = items.filter((b) => centre(b) < at);
+    if (hasGutter(top)) return [top, items.filter((b) => centre(b) >= at)];
+  }
+  for (let k = 0; k < rows.length - 2; k++) {
+    const at = (rows[k] as Valley).at;
+    const bottom = items.filter((b) => centre(b) > at);
+    if (hasGutter(bottom)) return [items.filter((b) => centre(b) <= at), bottom];
+  }
+  return [];
+}
+
+/**
+ * A region with no valley at all: columns whose lines do not line up (offset baselines) with a
+ * few lines crossing the gutter. The gutter is looked for among the narrower items; the items
+ * crossing it split the region into bands (each band then reads column by column).
+ */
+function aroundSpanning<T extends Box>(items: T[], em: number): T[][] {
+  let left = Infinity;
+  let right = -Infinity;
+  for (const b of items) {
+    if (b.x0 < left) left = b.x0;
+    if (b.x1 > right) right = b.x1;
+  }
+  const narrow = items.filter((b) => b.x1 - b.x0 < 0.6 * (right - left));
+  if (narrow.length < 4) return [];
+  const gutters = valleys(
+    narrow.map((b) => [b.x0, b.x1]),
+    GUTTER_EM * em,
+  );
+  const gutter = gutters.reduce<Valley | undefined>((best, v) => (best === undefined || v.width > best.width ? v : best), undefined);
+  if (!gutter) return [];
+  const lo = gutter.at - gutter.width / 2;
+  const hi = gutter.at + gutter.width / 2;
+  const spanning = items.filter((b) => b.x0 < lo && b.x1 > hi).sort((a, b) => a.y0 - b.y0);
+  // Only a few lines may cross a gutter; more, and it is no gutter.
+  if (spanning.length === 0 || spanning.length > 0.25 * items.length) return [];
+  const parts: T[][] = [[]];
+  for (const s of spanning) parts.push([s], []);
+  const spans = new Set<T>(spanning);
+  for (const b of items) {
+    if (spans.has(b)) continue;
+    const centre = (b.y0 + b.y1) / 2;
+    let i = 0;
+    while (i < spanning.length && centre > ((spanning[i] as T).y0 + (spanning[i] as T).y1) / 2) i++;
+    parts[2 * i]?.push(b);
+  }
+  return parts.filter((p) => p.length > 0);
+}
+
 function cut<T extends Box>(items: T[], options: CutOptions, out: T[], depth: number): void {
   if (items.length <= 1 || depth > 60) {
     out.push(...items.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0));
@@ -96,13 +164,15 @@ function cut<T extends Box>(items: T[], options: CutOptions, out: T[], depth: nu
     GUTTER_EM * em,
   );
   const widestRow = rows.reduce((m, v) => Math.max(m, v.width), 0);
-  let parts: T[][];
+  let parts: T[][] = [];
   if (rows.length > 0 && columns.length > 0 && widestRow < STACK_GAP_EM * em && looksTabular(items, columns, options)) {
     parts = splitAt(
       items,
       rows.map((v) => v.at),
       'y',
     );
+  } else if (columns.length === 0 && widestRow < STACK_GAP_EM * em && (parts = columnsBeside(items, rows, em)).length > 1) {
+    // Columns above (or below) a full-width line with no wider gap between: cut them off first.
   } else if (rows.length > 0 && (columns.length === 0 || widestRow >= STACK_GAP_EM * em)) {
     // Stacked regions (or plain rows): cut at the valleys nearly as wide as the widest.
     const cuts = rows.filter((v) => v.width >= widestRow * 0.7).map((v) => v.at);
@@ -114,8 +184,7 @@ function cut<T extends Box>(items: T[], options: CutOptions, out: T[], depth: nu
       'x',
     );
   } else {
-    out.push(...items.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0));
-    return;
+    parts = aroundSpanning(items, em);
   }
   if (parts.length <= 1) {
     out.push(...items.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0));
