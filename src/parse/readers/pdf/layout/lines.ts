@@ -202,7 +202,9 @@ function splitBand(band: Word[], row: number, edges: ReadonlySet<number>, riverA
       const em = Math.max(Math.min(prev.size, w.size), 1);
       // A marker opens the text after it: it stands further from what precedes it than from that.
       const markerOnly = current.length === 1 && MARKER.test(prev.text) && gapBefore > gap;
-      const gutter = gap > WIDE_GUTTER_EM * em || (gap > GUTTER_EM * em && gap >= 1.6 * space) || (gap >= NARROW_GUTTER_EM * em && (sharedEdge(edges, w.x0) || riverAt.some((x) => x > prev.x1 && x < w.x0)));
+      // Across a wide gap, other type or another baseline is other text (a caption beside a column).
+      const otherText = Math.abs(prev.size - w.size) > 0.05 * em || Math.abs(prev.baseline - w.baseline) > 0.1 * em;
+      const gutter = gap > WIDE_GUTTER_EM * em || (gap > GUTTER_EM * em && (gap >= 1.6 * space || otherText)) || (gap >= NARROW_GUTTER_EM * em && (sharedEdge(edges, w.x0) || riverAt.some((x) => x > prev.x1 && x < w.x0)));
       if (gutter && !(markerOnly && gap < 6 * em)) {
         out.push(lineOf(current, row));
         current = [];
