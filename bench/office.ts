@@ -5,6 +5,7 @@
  *
  *   npm run bench:office                 all documents (runs scripts/bench-setup.sh first)
  *   npx tsx bench/office.ts --quick      a fixed subset (QUICK_PER_FORMAT evenly spaced per format)
+ *   npx tsx bench/office.ts --only=docx  one format (or a comma-separated list), e.g. while tuning a reader
  *
  * folio: `parse({bytes, filename}, {formats: ['markdown']})` in this process, after a warm-up;
  *   a document's time is the median of RUNS runs. A ServiceError counts as empty output and is listed.
@@ -41,13 +42,15 @@ import { pandocConvert, sheetReference, sofficeBatch, type PandocReader } from '
 import { countStructure, type StructureCounts } from './office/structure.ts';
 
 const QUICK = process.argv.includes('--quick');
+const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
 const QUICK_PER_FORMAT = 5;
 const RUNS = 3;
 const WORST = 5;
 const CSV_ALL_SHEETS = 'csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true,false,false,-1';
 
 type Format = 'docx' | 'odt' | 'rtf' | 'doc' | 'xlsx' | 'xls';
-const FORMATS: Format[] = ['docx', 'odt', 'rtf', 'doc', 'xlsx', 'xls'];
+const ALL_FORMATS: Format[] = ['docx', 'odt', 'rtf', 'doc', 'xlsx', 'xls'];
+const FORMATS: Format[] = ONLY ? ALL_FORMATS.filter((f) => ONLY.includes(f)) : ALL_FORMATS;
 /**
  * Document extensions per corpus folder; expected outputs (.md, .json, .csv) sit beside them.
  * Only the spec's accepted extensions (interface-v2: .docx .doc .odt .rtf .xlsx .xls): the one

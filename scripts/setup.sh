@@ -7,6 +7,9 @@
 #   - redis-server: the tests of crawl jobs on Redis (REDIS_URL) start a real one; a deployment
 #     may use any Redis 6.2+ instead.
 #   - chromium: the sign-in and consent page tests drive it headless through playwright-core.
+#   - tesseract-ocr, tesseract-ocr-eng, poppler-utils: PDF OCR (`mode: auto|ocr`) rasterizes pages
+#     with pdftoppm and reads them with tesseract (docs/pdf-ocr.md). Other OCR languages are the
+#     tesseract-ocr-<lang> packages, named in FOLIO_OCR_LANGUAGES.
 set -euo pipefail
 
 needed=()
@@ -15,6 +18,9 @@ command -v make >/dev/null 2>&1 || needed+=(make)
 command -v g++ >/dev/null 2>&1 || needed+=(g++)
 command -v redis-server >/dev/null 2>&1 || needed+=(redis-server)
 command -v chromium >/dev/null 2>&1 || needed+=(chromium)
+command -v tesseract >/dev/null 2>&1 || needed+=(tesseract-ocr)
+[ -n "$(ls /usr/share/tesseract-ocr/*/tessdata/eng.traineddata 2>/dev/null)" ] || needed+=(tesseract-ocr-eng)
+command -v pdftoppm >/dev/null 2>&1 || needed+=(poppler-utils)
 
 # shellcheck source=scripts/apt-install.sh
 . "$(dirname "$0")/apt-install.sh"

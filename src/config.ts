@@ -73,6 +73,11 @@ const EnvSchema = z.object({
   BRAVE_SEARCH_URL: z.url({ protocol: /^https?$/ }).default('https://api.search.brave.com/res/v1'),
   /** Crawl pages fetched at once per server (a job's maxConcurrency is capped by it). */
   FOLIO_CRAWL_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+  /** PDF OCR languages: tesseract names joined by '+' (eng, eng+deu), each installed as tesseract-ocr-<lang> (docs/pdf-ocr.md). */
+  FOLIO_OCR_LANGUAGES: z
+    .string()
+    .regex(/^[a-z_]+(\+[a-z_]+)*$/, "tesseract language names joined by '+', e.g. eng or eng+deu")
+    .default('eng'),
   /** Crawl jobs on BullMQ queues in this Redis (redis://[user:pass@]host:port/db), shared by every folio process using it. Absent: in-process. */
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
 });
@@ -116,6 +121,8 @@ export interface Config {
   /** Without a trailing slash. */
   readonly braveSearchUrl: string;
   readonly crawlConcurrency: number;
+  /** tesseract's `-l` for PDF OCR. */
+  readonly ocrLanguages: string;
   /** Crawl jobs run on BullMQ over this Redis when set (docs/crawl.md); may hold a password. */
   readonly redisUrl: string | undefined;
 }
@@ -177,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     braveApiKey: e.BRAVE_API_KEY,
     braveSearchUrl: e.BRAVE_SEARCH_URL.replace(/\/+$/, ''),
     crawlConcurrency: e.FOLIO_CRAWL_CONCURRENCY,
+    ocrLanguages: e.FOLIO_OCR_LANGUAGES,
     redisUrl: e.REDIS_URL,
   });
 }

@@ -6,7 +6,8 @@ import { parseCommandArgs, stringOption } from './args.ts';
 import type { Progress } from '../parse/document.ts';
 import { CliFailure, EXIT_OK, UsageError, type CliIo } from './io.ts';
 
-export async function runParse(args: string[], io: CliIo): Promise<number> {
+/** `ocrLanguages` reads FOLIO_OCR_LANGUAGES (through config.ts) only when the arguments are good. */
+export async function runParse(args: string[], io: CliIo, ocrLanguages: () => string = () => 'eng'): Promise<number> {
   const parsed = parseCommandArgs(
     args,
     { formats: { type: 'string' }, json: { type: 'boolean' }, mode: { type: 'string' }, 'max-pages': { type: 'string' }, progress: { type: 'boolean' } },
@@ -42,6 +43,7 @@ export async function runParse(args: string[], io: CliIo): Promise<number> {
     throw new CliFailure(`cannot read '${file}': ${reason}`);
   }
 
+  const languages = ocrLanguages();
   // The core is loaded once the arguments are known to be good.
   const [{ parse }, { parseOptions }] = await Promise.all([import('../parse/index.ts'), import('../parse/options.ts')]);
   try {
@@ -50,7 +52,8 @@ export async function runParse(args: string[], io: CliIo): Promise<number> {
     const line = progressLine(io, progress);
     let data;
     try {
-      data = await parse({ bytes, filename: path.basename(file) }, options, { onProgress: line.update });
+      // No request timeout on the command line: every page is read (docs/pdf-ocr.md).
+      data = await parse({ bytes, filename: path.basename(file) }, options, { onProgress: line.update, deadline: Number.POSITIVE_INFINITY, ocr: { languages } });
     } finally {
       line.end();
     }

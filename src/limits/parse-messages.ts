@@ -13,6 +13,8 @@ export interface ParseJobMessage {
   url?: string;
   statusCode?: number;
   options: ParseOptions;
+  /** Epoch ms by which reading should end: the request's timeout clock starts when it is queued. */
+  deadline: number;
 }
 
 export type WorkerReply =

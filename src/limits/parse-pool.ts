@@ -9,8 +9,9 @@
  */
 import { Worker } from 'node:worker_threads';
 import { ServiceError } from '../errors.ts';
+import { readingDeadline } from '../parse/deadline.ts';
 import type { Progress } from '../parse/document.ts';
-import type { ParseData, ParseInput } from '../parse/index.ts';
+import type { OcrSettings, ParseData, ParseInput } from '../parse/index.ts';
 import type { ParseOptions } from '../parse/options.ts';
 import type { ParseJobMessage, WorkerReply } from './parse-messages.ts';
 
@@ -25,6 +26,8 @@ export interface ParsePoolOptions {
   onUnexpectedError?: (detail: string) => void;
   /** What a worker's libraries print (SheetJS and pdf.js talk on the console), line by line. */
   onWorkerOutput?: (line: string) => void;
+  /** PDF OCR settings (FOLIO_OCR_LANGUAGES), handed to every worker. */
+  ocr?: OcrSettings;
 }
 
 export interface ParseRunOptions {
@@ -99,6 +102,7 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
   function spawn(slot: Slot): Worker {
     const worker = new Worker(workerUrl, {
       resourceLimits: { maxOldGenerationSizeMb: opts.workerMemoryMb },
+      workerData: { ocr: opts.ocr ?? {} },
       // Captured rather than inherited: library chatter must not land in the server's log stream.
       stdout: true,
       stderr: true,
@@ -262,6 +266,7 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
             ...(input.url ? { url: input.url } : {}),
             ...(input.statusCode !== undefined ? { statusCode: input.statusCode } : {}),
             options,
+            deadline: 0,
           },
           enqueuedAt: Date.now(),
           waited: !slots.some((s) => s.ready && s.job === undefined) || queue.length > 0,
@@ -270,6 +275,7 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
           ...(runOptions.onProgress ? { onProgress: runOptions.onProgress } : {}),
         };
         job.message.id = job.id;
+        job.message.deadline = readingDeadline(job.enqueuedAt, options.timeout);
         job.timer = setTimeout(() => cancel(job, timeoutError(options.timeout)), options.timeout);
         const signal = runOptions.signal;
         if (signal) {

@@ -6,7 +6,7 @@
  * cooperatively through the abort signal.
  */
 import { timeoutError } from './parse-pool.ts';
-import { parse, type ParseData, type ParseInput } from '../parse/index.ts';
+import { parse, type OcrSettings, type ParseData, type ParseInput } from '../parse/index.ts';
 import type { Progress } from '../parse/document.ts';
 import type { ParseOptions } from '../parse/options.ts';
 
@@ -19,14 +19,18 @@ export interface RunOptions {
 
 export type ParseRunner = (input: ParseInput, options: ParseOptions, run?: RunOptions) => Promise<ParseData>;
 
-export function inProcessRunner(): ParseRunner {
+export function inProcessRunner(settings: { ocr?: OcrSettings } = {}): ParseRunner {
   return async (input, options, run = {}) => {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(timeoutError(options.timeout)), options.timeout);
     const onClientAbort = () => controller.abort(run.signal?.reason);
     run.signal?.addEventListener('abort', onClientAbort, { once: true });
     try {
-      const result = parse(input, options, { signal: controller.signal, ...(run.onProgress ? { onProgress: run.onProgress } : {}) });
+      const result = parse(input, options, {
+        signal: controller.signal,
+        ...(run.onProgress ? { onProgress: run.onProgress } : {}),
+        ...(settings.ocr ? { ocr: settings.ocr } : {}),
+      });
       result.catch(() => undefined);
       // parse() checks the signal between units; the race answers on time even inside one unit.
       const aborted = new Promise<never>((_, reject) => {

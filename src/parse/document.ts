@@ -10,6 +10,7 @@
  */
 import { parseHTML } from 'linkedom';
 import type { DocumentKind } from './detect.ts';
+import type { OcrSettings } from './ocr/settings.ts';
 import type { ParseOptions } from './options.ts';
 
 /** Metadata a reader found in the document (properties, `<head>`, XMP, …). */
@@ -37,6 +38,10 @@ export interface ReadInput {
   options: ParseOptions;
   signal: AbortSignal;
   onProgress?: (progress: Progress) => void;
+  /** Epoch ms by which reading should end (deadline.ts); page-by-page readers return what they have by then. */
+  deadline?: number;
+  /** PDF OCR settings from the server's config. */
+  ocr?: OcrSettings;
 }
 
 export interface ReadResult {

@@ -8,11 +8,15 @@ import { ServiceError } from '../errors.ts';
 import { clean } from './clean/index.ts';
 import { detectLanguage, sampleText } from './derive/language.ts';
 import { detect, type Detected } from './detect.ts';
+import { readingDeadline } from './deadline.ts';
 import type { Progress } from './document.ts';
+import type { OcrSettings } from './ocr/settings.ts';
 import { requestedFormats, type ParseOptions } from './options.ts';
 import { readerFor } from './readers/index.ts';
 
 export { preloadReaders } from './readers/index.ts';
+export { readingDeadline } from './deadline.ts';
+export type { OcrSettings } from './ocr/settings.ts';
 import { toHtml } from './writers/html.ts';
 import { collectImages, collectLinks } from './writers/links.ts';
 import { toMarkdown } from './writers/markdown.ts';
@@ -33,6 +37,10 @@ export interface ParseInput {
 export interface ParseContext {
   signal?: AbortSignal;
   onProgress?: (progress: Progress) => void;
+  /** Epoch ms by which reading should end; default: from now and `timeout` (deadline.ts). */
+  deadline?: number;
+  /** PDF OCR settings (languages) from the server's config. */
+  ocr?: OcrSettings;
 }
 
 /** The `data` object of the response (interface-v2 "Parse response body"). */
@@ -62,6 +70,7 @@ function refuseUnbuiltFeatures(options: ParseOptions): void {
 }
 
 export async function parse(input: ParseInput, options: ParseOptions, ctx: ParseContext = {}): Promise<ParseData> {
+  const deadline = ctx.deadline ?? readingDeadline(Date.now(), options.timeout);
   refuseUnbuiltFeatures(options);
   const signal = ctx.signal ?? new AbortController().signal;
   const detected: Detected = detect(input.bytes, input.filename, input.contentType);
@@ -74,6 +83,8 @@ export async function parse(input: ParseInput, options: ParseOptions, ctx: Parse
     options,
     signal,
     ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
+    deadline,
+    ...(ctx.ocr ? { ocr: ctx.ocr } : {}),
   });
   signal.throwIfAborted();
   // A fetched document's relative URLs resolve against its final URL unless it names a <base>.

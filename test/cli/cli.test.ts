@@ -141,6 +141,16 @@ describe.concurrent('parse', () => {
     expect(zero.stderr).toContain('--max-pages must be a whole number from 1 to 10000');
   });
 
+  it('OCRs with the languages of FOLIO_OCR_LANGUAGES', async () => {
+    let stdout = '';
+    const configure = () => loadConfig({ DATA_DIR: dataDir, FOLIO_OCR_LANGUAGES: 'eng+zzz' });
+    const file = corpusPath('pdf', 'pdfjs', 'basicapi.pdf');
+    const code = await runCli(['parse', file, '--mode', 'ocr', '--max-pages', '1', '--json'], { stdout: (t) => (stdout += t), stderr: () => undefined }, configure);
+    expect(code).toBe(0);
+    const body = JSON.parse(stdout) as { data: { warning?: string } };
+    expect(body.data.warning).toContain('the configured language zzz is not installed');
+  });
+
   it('a file that cannot be parsed fails with exit 1 and the error code on stderr', async () => {
     const notes = path.join(dataDir, 'notes.txt');
     fs.writeFileSync(notes, 'plain text');

@@ -98,3 +98,16 @@ describe('loading pdf.js', () => {
     expect(typeof (Promise as { withResolvers?: unknown }).withResolvers).toBe('function');
   });
 });
+
+describe('word boxes inside a text item', () => {
+  it('share the item by typical glyph widths: narrow letters take less room than wide ones', async () => {
+    const { characterEdges } = await import('../../src/parse/readers/pdf/glyph-widths.ts');
+    const edges = characterEdges('iii MMM', false);
+    // "iii" (3 × 222) is much narrower than "MMM" (3 × 833).
+    expect(edges[3]).toBeLessThan(0.25);
+    expect(edges[4]).toBeGreaterThan(0.25);
+    expect(edges[7]).toBe(1);
+    const mono = characterEdges('iii MMM', true);
+    expect(mono[4]).toBeCloseTo(4 / 7, 10);
+  });
+});

@@ -125,24 +125,19 @@ describe('pdf reader: pages and options', () => {
     expect(seen).toEqual([1, 2, 3].map((done) => ({ done, total: 3, unit: 'page' })));
   });
 
-  it('warns about pages without a text layer, in fast and auto mode alike', async () => {
-    for (const mode of ['fast', 'auto'] as const) {
-      const result = await read('olmocr/pdfs/lincoln_letter.pdf', { options: { parsers: [{ type: 'pdf', mode }] } });
-      expect(result.warnings).toEqual(['Page 1 has no text layer; it looks scanned. OCR is not available in this build yet.']);
-      expect(result.document.querySelector('section[data-page="1"]')?.children.length).toBe(0);
-    }
-    const partly = await read('pdfjs/vertical.pdf');
-    expect(partly.warnings).toEqual(['Pages 2 and 3 have no text layer; they look scanned. OCR is not available in this build yet.']);
+  it('warns in fast mode about pages without a text layer (auto OCRs them: pdf-ocr.test.ts)', async () => {
+    const result = await read('olmocr/pdfs/lincoln_letter.pdf', { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } });
+    expect(result.warnings).toEqual(["Page 1 has no usable text layer; it looks scanned. Parse with mode 'auto' or 'ocr' to read it."]);
+    expect(result.document.querySelector('section[data-page="1"]')?.children.length).toBe(0);
+    // fast mode reads no images, so it cannot tell these blank pages from scans; auto can.
+    const fast = await read('pdfjs/vertical.pdf', { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } });
+    expect(fast.warnings).toEqual(["Pages 2 and 3 have no usable text layer; they look scanned. Parse with mode 'auto' or 'ocr' to read them."]);
+    const auto = await read('pdfjs/vertical.pdf');
+    expect(auto.warnings).toEqual([]);
     // Vertical (top-to-bottom) Japanese that the text layer reports as upright: both runs are read.
-    const text = pageParagraphs(partly, 1).join(' ');
+    const text = pageParagraphs(auto, 1).join(' ');
     expect(text).toContain('あいうえお');
     expect(text).toContain('日本語');
-  });
-
-  it("refuses mode 'ocr' with NOT_YET_SUPPORTED", async () => {
-    const { code, message } = await failure(read('olmocr/pdfs/lincoln_letter.pdf', { options: { parsers: [{ type: 'pdf', mode: 'ocr' }] } }));
-    expect(code).toBe('NOT_YET_SUPPORTED');
-    expect(message).toContain("'fast' or 'auto'");
   });
 
   it('stops between pages when the signal is aborted', async () => {

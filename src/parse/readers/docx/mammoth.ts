@@ -6,6 +6,7 @@
  */
 import mammothModule from 'mammoth';
 import { altText } from './alt-text.ts';
+import { convertToHtmlInStages, type MammothFile, type MammothMessage } from './mammoth-stages.ts';
 import type { DocxPackage } from './package.ts';
 
 /** The subset of mammoth's API used here, typed for what mammoth 1.x really accepts and returns. */
@@ -15,32 +16,9 @@ interface MammothImage {
   readAsBase64String(): Promise<string>;
 }
 
-interface MammothMessage {
-  type: 'warning' | 'error';
-  message: string;
-  error?: unknown;
-}
-
-interface MammothFile {
-  exists(name: string): boolean;
-  read(name: string, encoding?: string): Promise<string | Uint8Array>;
-  write(name: string, contents: string): void;
-  toArrayBuffer(): Promise<ArrayBuffer>;
-}
-
 type ImageConverter = { readonly __mammothBrand: 'ImageConverter' };
 
-interface MammothOptions {
-  styleMap: string[];
-  includeDefaultStyleMap: boolean;
-  includeEmbeddedStyleMap: boolean;
-  externalFileAccess: boolean;
-  ignoreEmptyParagraphs: boolean;
-  convertImage: ImageConverter;
-}
-
 interface MammothLib {
-  convertToHtml(input: { file: MammothFile }, options: MammothOptions): Promise<{ value: string; messages: MammothMessage[] }>;
   images: { imgElement(fn: (image: MammothImage) => Promise<Record<string, string>>): ImageConverter };
 }
 
@@ -66,7 +44,8 @@ export interface MammothOutput {
   images: ImageStats;
 }
 
-function packageFile(pkg: DocxPackage): MammothFile {
+/** The package as mammoth's `{file}` input. */
+export function packageFile(pkg: DocxPackage): MammothFile {
   return {
     exists: (name) => pkg.has(name),
     async read(name, encoding) {
@@ -116,8 +95,9 @@ export async function convertMainStory(pkg: DocxPackage, options: ConvertOptions
       return placeholder(image);
     }
   });
-  const result = await mammoth.convertToHtml(
-    { file: packageFile(pkg) },
+  const result = await convertToHtmlInStages(
+    packageFile(pkg),
+    (name) => pkg.textOf(name),
     {
       styleMap: options.styleMap,
       includeDefaultStyleMap: true,

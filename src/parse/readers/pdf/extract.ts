@@ -10,6 +10,7 @@
 import type { PDFPageProxy, TextContent, TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import type { Box, ImageBox, LinkBox, PageModel, Rule, Word } from './page-model.ts';
 import type { Pdfjs } from './pdfjs.ts';
+import { characterEdges } from './glyph-widths.ts';
 import { contentRoles, mcidOf, type ContentRole } from './structure.ts';
 import { normaliseText } from './text-normalise.ts';
 
@@ -45,6 +46,7 @@ const ITALIC_NAME = /italic|oblique|[-,]it\b|\bit$|slanted/i;
 interface FontFacts {
   bold: boolean;
   italic: boolean;
+  monospace: boolean;
 }
 
 /** Bold/italic from pdf.js's font object (loaded by the operator list) or else the family name. */
@@ -52,19 +54,21 @@ function fontFacts(page: PDFPageProxy, loadedName: string, family: string | unde
   let name = family ?? '';
   let bold = false;
   let italic = false;
+  let monospace = false;
   try {
     if (page.commonObjs.has(loadedName)) {
-      const font = page.commonObjs.get(loadedName) as { name?: unknown; bold?: unknown; black?: unknown; italic?: unknown } | null;
+      const font = page.commonObjs.get(loadedName) as { name?: unknown; bold?: unknown; black?: unknown; italic?: unknown; isMonospace?: unknown } | null;
       if (font) {
         if (typeof font.name === 'string') name = `${font.name} ${name}`;
         bold = font.bold === true || font.black === true;
         italic = font.italic === true;
+        monospace = font.isMonospace === true;
       }
     }
   } catch {
     // A font that failed to load has no facts; the name still helps.
   }
-  return { bold: bold || BOLD_NAME.test(name), italic: italic || ITALIC_NAME.test(name) };
+  return { bold: bold || BOLD_NAME.test(name), italic: italic || ITALIC_NAME.test(name), monospace: monospace || /mono|courier|consol/i.test(name) };
 }
 
 interface WordDraft {
@@ -74,8 +78,8 @@ interface WordDraft {
 
 /**
  * Splits one text item into words. pdf.js gives the item's advance width but no per-glyph
- * positions, so a word's share of the width is its share of the characters: close enough to
- * tell columns and cells apart, which is what the boxes are for.
+ * positions, so a word's share of the width is estimated from typical glyph widths
+ * (glyph-widths.ts): close enough to tell columns and cells apart, which is what the boxes are for.
  */
 interface Marks {
   role: ContentRole | undefined;
@@ -98,15 +102,15 @@ function addItemWords(draft: WordDraft, item: TextItem, viewport: readonly numbe
   const descent = style && style.descent < 0 && style.descent > -1 ? style.descent : -0.2;
   // The item's advance in viewport units (item.width is in user space).
   const advance = Math.abs(item.width) * Math.hypot(viewport[0] ?? 1, viewport[1] ?? 0);
-  const perChar = text.length > 0 ? advance / text.length : 0;
+  const edges = characterEdges(text, facts.monospace);
   const [x, y] = [m[4], m[5]];
   // Unit vector across the line, pointing up the glyphs (towards smaller y for upright text).
   const upx = uy;
   const upy = -ux;
   const re = /\S+/gu;
   for (let match = re.exec(text); match !== null; match = re.exec(text)) {
-    const start = match.index * perChar;
-    const end = start + match[0].length * perChar;
+    const start = (edges[match.index] as number) * advance;
+    const end = (edges[match.index + match[0].length] as number) * advance;
     const corners = [
       [x + ux * start - upx * descent * size, y + uy * start - upy * descent * size],
       [x + ux * end - upx * descent * size, y + uy * end - upy * descent * size],

@@ -1,8 +1,8 @@
 /**
- * The PDF reader, text layer only: every page is extracted to a PageModel (extract.ts), then the
- * layout analysis (layout/) turns the pages into `<section data-page="N">` each: headings,
- * paragraphs and lists in reading order, running headers and footers marked as furniture.
- * Pages without a text layer are reported (OCR is not built yet); `mode: 'ocr'` is refused.
+ * The PDF reader: every page becomes a PageModel (extract.ts from the text layer, or OCR: ocr.ts,
+ * pages without a usable text layer in `auto`, every page in `ocr`, none in `fast` — a warning),
+ * then the layout analysis (layout/) turns the pages into `<section data-page="N">` each:
+ * headings, paragraphs and lists in reading order, running headers and footers as furniture.
  */
 import { ServiceError } from '../../../errors.ts';
 import { documentFromHtml, type ReadInput, type ReadResult } from '../../document.ts';
@@ -11,6 +11,7 @@ import { openError, pagesPhrase } from './errors.ts';
 import { pdfMetadata } from './metadata.ts';
 import { extractPage } from './extract.ts';
 import { layoutDocument } from './layout/index.ts';
+import { readPages } from './ocr.ts';
 import type { PageModel } from './page-model.ts';
 import { documentParameters, loadPdfjs, type Pdfjs } from './pdfjs.ts';
 
@@ -46,12 +47,6 @@ async function readMetadata(pdfjs: Pdfjs, doc: PdfDocument): Promise<ReturnType<
 
 export async function readPdf(input: ReadInput): Promise<ReadResult> {
   const parser = pdfParserOptions(input.options);
-  if (parser.mode === 'ocr') {
-    throw new ServiceError(
-      'NOT_YET_SUPPORTED',
-      "The PDF parser's 'ocr' mode is not built yet in this folio build. Use mode 'fast' or 'auto', which read the PDF's text layer.",
-    );
-  }
   const { signal } = input;
   signal.throwIfAborted();
   const pdfjs = await loadPdfjs();
@@ -74,19 +69,10 @@ export async function readPdf(input: ReadInput): Promise<ReadResult> {
     }
     const toRead = Math.min(totalPages, parser.maxPages ?? totalPages);
 
-    const models: PageModel[] = [];
-    const failed: number[] = [];
-    for (let number = 1; number <= toRead; number++) {
-      signal.throwIfAborted();
-      try {
-        models.push(await readPage(pdfjs, doc, number));
-      } catch (err) {
-        signal.throwIfAborted();
-        if (err instanceof ServiceError) throw err;
-        failed.push(number);
-      }
-      input.onProgress?.({ done: number, total: toRead, unit: 'page' });
-    }
+    // Extraction, then OCR where needed, inside the time budget (ocr.ts).
+    const { pages: models, numPages, failed, warnings: ocrWarnings } = await readPages({ ...input, mode: parser.mode, total: toRead }, (n) =>
+      readPage(pdfjs, doc, n),
+    );
     if (models.length === 0) {
       throw new ServiceError('CORRUPT_FILE', 'No page of the PDF could be read: the file is damaged or truncated. Upload the complete file again.');
     }
@@ -98,17 +84,12 @@ export async function readPdf(input: ReadInput): Promise<ReadResult> {
     if (failed.length > 0) {
       warnings.push(`${pagesPhrase(failed, 'could not be read (the PDF is damaged there) and was skipped.', 'could not be read (the PDF is damaged there) and were skipped.')}`);
     }
-    const scanned = models.filter((m) => m.words.length === 0).map((m) => m.number);
-    if (scanned.length > 0) {
-      warnings.push(
-        `${pagesPhrase(scanned, 'has no text layer; it looks scanned.', 'have no text layer; they look scanned.')} OCR is not available in this build yet.`,
-      );
-    }
+    warnings.push(...ocrWarnings);
 
-    // `models` is the document as extracted, one PageModel per page: the OCR step replaces pages
-    // here, before the layout. Layout (layout/index.ts) takes a table finder as its second
-    // argument: `layoutDocument(models, (page) => tablesOf(page))`, each table a box, the indexes of
-    // the words it consumed and its HTML.
+    // `models` is the document as read, one PageModel per page (text layer or OCR). Layout
+    // (layout/index.ts) takes a table finder as its second argument:
+    // `layoutDocument(models, (page) => tablesOf(page))`, each table a box, the indexes of the
+    // words it consumed and its HTML.
     const html = layoutDocument(models);
     const metadata = await readMetadata(pdfjs, doc);
     signal.throwIfAborted();
@@ -118,7 +99,7 @@ export async function readPdf(input: ReadInput): Promise<ReadResult> {
       metadata,
       warnings,
       rawHtml: `<!DOCTYPE html>${document.documentElement.outerHTML}`,
-      numPages: toRead,
+      numPages,
       totalPages,
     };
   } finally {

@@ -1,0 +1,10 @@
+/**
+ * How OCR runs on this server. The doors build it from config (FOLIO_OCR_LANGUAGES) and hand it
+ * to parse(); the core never reads the environment (test/architecture.test.ts).
+ */
+export interface OcrSettings {
+  /** tesseract languages joined by `+` (`eng`, `eng+deu`); default `eng`. */
+  languages?: string;
+  /** Pages OCRed at once by one parse; default min(cores, 4). */
+  concurrency?: number;
+}

@@ -1,0 +1,141 @@
+/**
+ * tesseract's TSV output → the page model's words. The TSV holds one row per element of the
+ * page's hierarchy: level 1 page, 2 block, 3 paragraph, 4 line, 5 word, with a pixel box
+ * (`left top width height`, top-left origin, in the rendered image) and, for words, a confidence
+ * 0–100 (-1 for non-words).
+ *
+ * The image is the page rendered in its displayed orientation (pdftoppm applies /Rotate), so
+ * scaling pixels to points by the page size over the image size gives the page model's
+ * coordinates directly (page-model.ts: top-left origin, y down).
+ */
+import type { Word } from '../readers/pdf/page-model.ts';
+
+/** Words tesseract is less sure of than this (0–100) are noise far more often than text. */
+export const MIN_WORD_CONFIDENCE = 30;
+
+/** The font key every OCR word shares (page-model.ts `Word.font`). */
+export const OCR_FONT = 'ocr';
+
+export interface PageSize {
+  /** Points, displayed orientation. */
+  width: number;
+  height: number;
+}
+
+interface Row {
+  level: number;
+  line: string;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  conf: number;
+  text: string;
+}
+
+function parseRow(cells: string[]): Row | undefined {
+  if (cells.length < 12) return undefined;
+  const num = (i: number) => Number(cells[i]);
+  const row: Row = {
+    level: num(0),
+    // block.paragraph.line: the key of a word's line.
+    line: `${cells[2]}.${cells[3]}.${cells[4]}`,
+    left: num(6),
+    top: num(7),
+    width: num(8),
+    height: num(9),
+    conf: num(10),
+    // The text is the last column; a tab inside it cannot occur (tesseract splits on whitespace).
+    text: cells.slice(11).join('\t').trim(),
+  };
+  return [row.level, row.left, row.top, row.width, row.height, row.conf].every(Number.isFinite) ? row : undefined;
+}
+
+function median(values: number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** Reaches below the baseline in Latin type: descenders and the brackets. */
+const DESCENDING = /[gjpqy()[\]{}|]/;
+/** Reaches the cap height or the ascender line. */
+const ASCENDING = /[\p{Lu}\p{N}bdfhiklt!?/\\()[\]{}|#$%&@'"]/u;
+const LATIN_LETTER = /[A-Za-z\u00C0-\u024F]/;
+
+/** Of a Latin font's em, the part a word's ink spans (what its box height measures). */
+const ASCENT = 0.72;
+const X_HEIGHT = 0.5;
+const DESCENT = 0.21;
+/** Other scripts' letters (CJK, Devanagari …) mostly fill this much of the em. */
+const OTHER_SCRIPT = 0.85;
+
+/**
+ * The share of the em a word's box spans, from the letters it holds: "Word" reaches the cap
+ * height only (0.72 em), "page" the x-height and the descender line (0.71 em), "type" both
+ * (0.93 em), "once" only the x-height (0.5 em). Undefined for words without letters or digits
+ * ("-", "…"), whose height says nothing of the font size.
+ */
+function emShare(text: string): number | undefined {
+  if (!/[\p{L}\p{N}]/u.test(text)) return undefined;
+  if (/\p{L}/u.test(text) && !LATIN_LETTER.test(text) && !/\p{N}/u.test(text)) return OTHER_SCRIPT;
+  return (ASCENDING.test(text) ? ASCENT : X_HEIGHT) + (DESCENDING.test(text) ? DESCENT : 0);
+}
+
+/**
+ * The words of one page. A word's `size` is its line's font size estimated from the heights of
+ * the line's words and the letters they hold (emShare), so a heading without descenders and a
+ * body line full of them compare the way their fonts do; `baseline` is the median of the words'
+ * bottoms less their descent, shared by the whole line.
+ */
+export function wordsFromTsv(tsv: string, page: PageSize): Word[] {
+  const rows: Row[] = [];
+  for (const line of tsv.split('\n')) {
+    if (line.length === 0 || line.startsWith('level\t')) continue;
+    const row = parseRow(line.split('\t'));
+    if (row) rows.push(row);
+  }
+  const image = rows.find((r) => r.level === 1 && r.width > 0 && r.height > 0);
+  // Without the page row, assume the 300 dpi rendering folio asks for.
+  const sx = image ? page.width / image.width : 72 / 300;
+  const sy = image ? page.height / image.height : 72 / 300;
+
+  const lineHeights = new Map<string, number>();
+  for (const r of rows) if (r.level === 4) lineHeights.set(r.line, r.height * sy);
+
+  const kept = rows.filter((r) => r.level === 5 && r.text.length > 0 && r.conf >= MIN_WORD_CONFIDENCE && r.width > 0 && r.height > 0);
+  const byLine = new Map<string, Row[]>();
+  for (const r of kept) byLine.set(r.line, [...(byLine.get(r.line) ?? []), r]);
+
+  const lines = new Map<string, { size: number; baseline: number }>();
+  for (const [key, words] of byLine) {
+    const estimates: number[] = [];
+    for (const w of words) {
+      const share = emShare(w.text);
+      if (share !== undefined) estimates.push((w.height * sy) / share);
+    }
+    const size = median(estimates) ?? lineHeights.get(key) ?? (words[0] as Row).height * sy;
+    const bottoms = words.map((w) => (w.top + w.height) * sy - (DESCENDING.test(w.text) && LATIN_LETTER.test(w.text) ? DESCENT * size : 0));
+    lines.set(key, { size, baseline: median(bottoms) as number });
+  }
+
+  return kept.map((r, order) => {
+    const line = lines.get(r.line);
+    const y1 = (r.top + r.height) * sy;
+    return {
+      text: r.text,
+      x0: r.left * sx,
+      y0: r.top * sy,
+      x1: (r.left + r.width) * sx,
+      y1,
+      size: line?.size ?? r.height * sy,
+      font: OCR_FONT,
+      bold: false,
+      italic: false,
+      order,
+      rotated: false,
+      baseline: line?.baseline ?? y1,
+    };
+  });
+}
