@@ -1,19 +1,19 @@
 /**
- * The PDF reader: each page becomes `<section data-page="N">` holding the page's paragraphs
- * (text-layout.ts), with running headers and footers marked as furniture. Pages without a usable
- * text layer are OCRed (ocr.ts; `auto`), every page is in `ocr` mode, none in `fast` (a warning).
+ * The PDF reader: every page becomes a PageModel (extract.ts from the text layer, or OCR: ocr.ts,
+ * pages without a usable text layer in `auto`, every page in `ocr`, none in `fast` — a warning),
+ * then the layout analysis (layout/) turns the pages into `<section data-page="N">` each:
+ * headings, paragraphs and lists in reading order, running headers and footers as furniture.
  */
 import { ServiceError } from '../../../errors.ts';
-import { documentFromHtml, escapeHtml, type ReadInput, type ReadResult } from '../../document.ts';
+import { documentFromHtml, type ReadInput, type ReadResult } from '../../document.ts';
 import { pdfParserOptions } from '../../options.ts';
 import { openError, pagesPhrase } from './errors.ts';
-import { findFurniture, type PageFurniture, type PageParagraphs } from './furniture.ts';
 import { pdfMetadata } from './metadata.ts';
 import { extractPage } from './extract.ts';
+import { layoutDocument } from './layout/index.ts';
 import { readPages } from './ocr.ts';
 import type { PageModel } from './page-model.ts';
 import { documentParameters, loadPdfjs, type Pdfjs } from './pdfjs.ts';
-import { paragraphsOf, type Line } from './text-layout.ts';
 
 type PdfDocument = Awaited<ReturnType<Pdfjs['getDocument']>['promise']>;
 
@@ -26,35 +26,6 @@ function looksTruncated(bytes: Buffer): boolean {
   return !bytes.subarray(Math.max(0, bytes.length - 1024)).toString('latin1').includes('%%EOF');
 }
 
-interface PageText extends PageParagraphs {
-  number: number;
-}
-
-/**
- * Words → lines in source order (a line ends where the baseline moves), in the y-up terms
- * text-layout.ts's paragraphs use.
- */
-function linesOfWords(model: PageModel): Line[] {
-  const lines: Line[] = [];
-  let current: (Line & { end: number }) | undefined;
-  for (const w of model.words) {
-    const baseline = -w.baseline;
-    if (current && !w.rotated && Math.abs(current.baseline - baseline) <= 0.5 * Math.max(w.size, current.size) && w.x0 >= current.end - w.size) {
-      current.text += (w.x0 - current.end > 0.1 * w.size ? ' ' : '') + w.text;
-      current.end = Math.max(current.end, w.x1);
-      current.size = Math.max(current.size, w.size);
-    } else {
-      current = { text: w.text, start: w.x0, baseline, size: w.size, font: w.font, end: w.x1 };
-      lines.push(current);
-    }
-  }
-  return lines;
-}
-
-function pageText(model: PageModel): PageText {
-  return { number: model.number, paragraphs: paragraphsOf(linesOfWords(model)), top: 0, bottom: -model.height };
-}
-
 async function readPage(pdfjs: Pdfjs, doc: PdfDocument, number: number): Promise<PageModel> {
   const page = await doc.getPage(number);
   try {
@@ -62,24 +33,6 @@ async function readPage(pdfjs: Pdfjs, doc: PdfDocument, number: number): Promise
   } finally {
     page.cleanup();
   }
-}
-
-function renderPage(page: PageText, furniture: PageFurniture | undefined): string {
-  const header: string[] = [];
-  const body: string[] = [];
-  const footer: string[] = [];
-  page.paragraphs.forEach((p, i) => {
-    const html = `<p>${escapeHtml(p.text)}</p>`;
-    if (furniture?.header.has(i)) header.push(html);
-    else if (furniture?.footer.has(i)) footer.push(html);
-    else body.push(html);
-  });
-  const parts = [
-    header.length > 0 ? `<header data-furniture="header">${header.join('')}</header>` : '',
-    ...body,
-    footer.length > 0 ? `<footer data-furniture="footer">${footer.join('')}</footer>` : '',
-  ];
-  return `<section data-page="${page.number}">${parts.join('')}</section>`;
 }
 
 async function readMetadata(pdfjs: Pdfjs, doc: PdfDocument): Promise<ReturnType<typeof pdfMetadata>> {
@@ -133,9 +86,11 @@ export async function readPdf(input: ReadInput): Promise<ReadResult> {
     }
     warnings.push(...ocrWarnings);
 
-    const pages = models.map(pageText);
-    const furniture = findFurniture(pages);
-    const html = pages.map((page, i) => renderPage(page, furniture[i])).join('\n');
+    // `models` is the document as read, one PageModel per page (text layer or OCR). Layout
+    // (layout/index.ts) takes a table finder as its second argument:
+    // `layoutDocument(models, (page) => tablesOf(page))`, each table a box, the indexes of the
+    // words it consumed and its HTML.
+    const html = layoutDocument(models);
     const metadata = await readMetadata(pdfjs, doc);
     signal.throwIfAborted();
     const document = documentFromHtml(html, metadata.language);

@@ -1,0 +1,128 @@
+/**
+ * Lines in reading order → blocks (paragraph-sized units). A new block starts where a
+ * typographer would see one: the text jumps (another column or region), the gap above is
+ * clearly wider than the usual line spacing, the type changes (size, or bold against regular),
+ * a list marker opens the line, the line is indented after a full line (first-line indent), or
+ * the line above ended short with a sentence end.
+ */
+import type { Box } from '../page-model.ts';
+import { lineText } from './inline.ts';
+import type { Line } from './lines.ts';
+import { listMarker, SECTION_NUMBER } from './markers.ts';
+
+export interface Block extends Box {
+  lines: Line[];
+  /** The font of most characters. */
+  font: string;
+  /** The main font size (most characters). */
+  size: number;
+  bold: boolean;
+}
+
+function median(values: number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function overlapsHorizontally(a: Box, b: Box): boolean {
+  return Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) > 0;
+}
+
+/** The usual gap between consecutive lines of running text, in font sizes. */
+function usualGap(lines: readonly Line[]): number {
+  const gaps: number[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const prev = lines[i - 1] as Line;
+    const line = lines[i] as Line;
+    if (!overlapsHorizontally(prev, line) || Math.abs(prev.size - line.size) > 0.15 * line.size) continue;
+    const gap = (line.y0 - prev.y1) / line.size;
+    if (gap > -0.2 && gap < 1.5) gaps.push(gap);
+  }
+  return median(gaps) ?? 0.3;
+}
+
+export function blockOf(lines: Line[]): Block {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  let bold = true;
+  // The size carrying most characters, the font of most words (a block has few of each).
+  const sizes: number[] = [];
+  const sizeChars: number[] = [];
+  const fonts: string[] = [];
+  const fontWords: number[] = [];
+  for (const l of lines) {
+    if (l.x0 < x0) x0 = l.x0;
+    if (l.y0 < y0) y0 = l.y0;
+    if (l.x1 > x1) x1 = l.x1;
+    if (l.y1 > y1) y1 = l.y1;
+    bold &&= l.bold;
+    let n = 0;
+    for (const w of l.words) n += w.text.length;
+    const si = sizes.indexOf(l.size);
+    if (si < 0) {
+      sizes.push(l.size);
+      sizeChars.push(n);
+    } else sizeChars[si] = (sizeChars[si] as number) + n;
+    const fi = fonts.indexOf(l.font);
+    if (fi < 0) {
+      fonts.push(l.font);
+      fontWords.push(l.words.length);
+    } else fontWords[fi] = (fontWords[fi] as number) + l.words.length;
+  }
+  let best = 0;
+  for (let i = 1; i < sizes.length; i++) if ((sizeChars[i] as number) > (sizeChars[best] as number)) best = i;
+  let bestFont = 0;
+  for (let i = 1; i < fonts.length; i++) if ((fontWords[i] as number) > (fontWords[bestFont] as number)) bestFont = i;
+  return { x0, y0, x1, y1, lines, size: sizes[best] ?? 0, font: fonts[bestFont] ?? '', bold };
+}
+
+const SENTENCE_END = /[.!?:;"”’)]$/u;
+
+export function blocksOf(ordered: readonly Line[]): Block[] {
+  const blocks: Block[] = [];
+  const gap = usualGap(ordered);
+  let current: Line[] = [];
+  let right = -Infinity;
+  let isItem = false;
+  ordered.forEach((line, index) => {
+    const prev = current[current.length - 1];
+    let starts = prev === undefined;
+    const text = lineText(line);
+    let marker = listMarker(text);
+    // A dash at the start of a line inside a running sentence is a range or a minus ("51 / - 99").
+    if (marker && prev && /^[-–—]/u.test(text) && !/[.:;!?]$/u.test(lineText(prev)) && listMarker(lineText(current[0] as Line)) === undefined) marker = undefined;
+    if (prev) {
+      const size = Math.max(prev.size, line.size);
+      const space = line.y0 - prev.y1;
+      const sizeChange = Math.abs(prev.size - line.size) / size;
+      const jumped = !overlapsHorizontally(prev, line) || line.y1 < prev.y0 + 0.2 * size;
+      const wide = space > Math.max((gap + 0.45) * size, gap * 1.8 * size);
+      const typeChanged = sizeChange > 0.12 || prev.bold !== line.bold || (sizeChange > 0.05 && prev.font !== line.font);
+      const indent = line.x0 - prev.x0;
+      const firstLine = current.length === 1 || Math.abs(prev.x0 - (current[0] as Line).x0) < 0.5 * size;
+      // A hanging indent (the next line stays indented too) continues the block.
+      const next = ordered[index + 1];
+      const hanging = next !== undefined && Math.abs(next.x0 - line.x0) < 0.5 * size && next.y0 > line.y0;
+      const indented = !isItem && firstLine && !hanging && indent > 0.8 * size && indent < 5 * size && (Math.abs(line.x1 - Math.max(right, prev.x1)) < 1.5 * size || SENTENCE_END.test(lineText(prev)));
+      const endedShort = current.length >= 2 && prev.x1 < right - 3 * size && SENTENCE_END.test(lineText(prev));
+      // A short numbered first line ("4.3.2 Alignment Tuning") above a full one is a heading.
+      const numberedShort = current.length === 1 && prev.row !== line.row && SECTION_NUMBER.test(prev.words[0]?.text ?? '') && prev.x1 < line.x1 - 4 * size;
+      // Cells of one row read in a row (a borderless table, a form) stay one block.
+      const sameRow = line.row === prev.row && line.x0 >= prev.x1;
+      starts = !sameRow && (jumped || wide || typeChanged || marker !== undefined || indented || endedShort || numberedShort);
+    }
+    if (starts && current.length > 0) {
+      blocks.push(blockOf(current));
+      current = [];
+      right = -Infinity;
+    }
+    if (current.length === 0) isItem = marker !== undefined;
+    current.push(line);
+    right = Math.max(right, line.x1);
+  });
+  if (current.length > 0) blocks.push(blockOf(current));
+  return blocks;
+}

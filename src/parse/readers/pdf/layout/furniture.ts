@@ -1,0 +1,77 @@
+/**
+ * Running headers and footers (page furniture, marked `<header|footer data-furniture>` so that
+ * onlyMainContent drops them):
+ *  - on a document of a few pages, a block in the top or bottom band whose text (digits
+ *    ignored, so "Page 3" matches "Page 4") recurs on many pages;
+ *  - on any page, a block in the band that is a page number ("12", "- 12 -", "Page 3 of 9",
+ *    "iv") and nothing else.
+ */
+import type { Block } from './blocks.ts';
+import { plainText } from './inline.ts';
+import type { Line } from './lines.ts';
+
+/** Bands, as a share of the page height, where running headers and footers sit. */
+const BAND = 0.1;
+const MIN_PAGES = 3;
+const MIN_SHARE = 0.4;
+
+const PAGE_NUMBER = /^(?:[-–—|]\s*)?(?:(?:page|p\.|seite|página|pagina)\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:\/|of|de|von|sur)\s*\d{1,4})?(?:\s*[-–—|])?$/iu;
+
+export type Furniture = 'header' | 'footer';
+
+export interface PageBlocks {
+  height: number;
+  blocks: Block[];
+}
+
+/** A page number alone, or a running head that carries one ("74 Baird", "Annual report 12"). */
+function isFolio(block: Block, text: string): boolean {
+  if (PAGE_NUMBER.test(text)) return true;
+  if (new Set(block.lines.map((l) => l.row)).size !== 1 || text.length > 60 || text.split(/\s+/u).length > 7) return false;
+  // The number set apart from the head: by a separator, or by a gap (a line of its own in the row).
+  if (/^\d{1,4}\s*[|•·–—]\s*\S|\S\s*[|•·–—]\s*\d{1,4}$/u.test(text)) return true;
+  const number = (line: Line | undefined) => line !== undefined && /^\d{1,4}$/u.test(line.words.map((w) => w.text).join(''));
+  return block.lines.length >= 2 && (number(block.lines[0]) || number(block.lines[block.lines.length - 1]));
+}
+
+function key(text: string): string {
+  return text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
+}
+
+function band(block: Block, height: number): Furniture | undefined {
+  if (block.y1 <= BAND * height) return 'header';
+  if (block.y0 >= (1 - BAND) * height) return 'footer';
+  return undefined;
+}
+
+/** For each page, the furniture kind of each block (by index) that is furniture. */
+export function findFurniture(pages: readonly PageBlocks[]): Map<number, Furniture>[] {
+  const result = pages.map(() => new Map<number, Furniture>());
+  const texts = pages.map((p) => p.blocks.map((b) => (b.lines.length <= 3 ? plainText(b.lines) : '')));
+  pages.forEach((page, p) => {
+    page.blocks.forEach((b, i) => {
+      const where = band(b, page.height);
+      if (where && isFolio(b, texts[p]?.[i] ?? '')) result[p]?.set(i, where);
+    });
+  });
+  if (pages.length < MIN_PAGES) return result;
+  const needed = Math.max(MIN_PAGES, Math.ceil(MIN_SHARE * pages.length));
+  const counts = new Map<string, number>();
+  pages.forEach((page, p) => {
+    const seen = new Set<string>();
+    page.blocks.forEach((b, i) => {
+      const where = band(b, page.height);
+      const text = texts[p]?.[i] ?? '';
+      if (where && text !== '') seen.add(`${where}\u0000${key(text)}`);
+    });
+    for (const k of seen) counts.set(k, (counts.get(k) ?? 0) + 1);
+  });
+  pages.forEach((page, p) => {
+    page.blocks.forEach((b, i) => {
+      const where = band(b, page.height);
+      const text = texts[p]?.[i] ?? '';
+      if (where && text !== '' && (counts.get(`${where}\u0000${key(text)}`) ?? 0) >= needed) result[p]?.set(i, where);
+    });
+  });
+  return result;
+}

@@ -1,0 +1,72 @@
+/**
+ * Headings from type, as a reader sees them: a short block set larger than the body text of its
+ * page and of the document (the size most characters are set in), or bold at body size, that
+ * does not read like a sentence (no final period or comma) and stands alone (not a cell of a
+ * row of several). A section number ("3.1 Status") is supporting evidence. Levels come from the
+ * document's distinct heading styles, largest first and bold before regular at one size, so
+ * the same style is the same level on every page.
+ */
+import type { Block } from './blocks.ts';
+import { listMarker, SECTION_NUMBER, SUBSECTION_NUMBER } from './markers.ts';
+
+export interface HeadingContext {
+  /** Body size of the document and of the block's page. */
+  documentBody: number;
+  pageBody: number;
+  /** The font most of the page's text is set in. */
+  pageFont: string;
+}
+
+const MAX_CHARS = 200;
+const CAPTION = /^(?:table|figure|fig\.|chart|graph|source|note|notes|exhibit|image|photo)\s*[\d:.]/iu;
+const MAX_LINES = 4;
+
+function styleKey(block: Block): string {
+  return `${Math.round(block.size * 2) / 2}|${block.bold ? 'b' : 'r'}`;
+}
+
+/** Whether the block reads as a heading. `text` is its plain text. */
+export function isHeading(block: Block, text: string, context: HeadingContext): boolean {
+  const trimmed = text.trim();
+  if (trimmed.length < 2 || trimmed.length > MAX_CHARS || block.lines.length > MAX_LINES) return false;
+  if ((trimmed.match(/\p{L}/gu)?.length ?? 0) < 2) return false;
+  const body = Math.max(context.documentBody, context.pageBody);
+  const clearlyLarger = block.size >= 1.15 * body && block.lines.length <= 2;
+  // A sentence ends with a period; a heading does not, unless it is set clearly larger.
+  if (/[,;]$/u.test(trimmed) || (/\.$/u.test(trimmed) && !clearlyLarger)) return false;
+  // A cell of a row of several (a table row, a form) is not a heading.
+  if (block.lines.some((l) => l.rowSize >= 3)) return false;
+  const marker = listMarker(trimmed);
+  if (marker?.kind === 'ul') return false;
+  // A table of contents entry: the title, then its page number across a gap on the same row.
+  const last = block.lines[block.lines.length - 1];
+  const beforeLast = block.lines[block.lines.length - 2];
+  if (last && beforeLast && last.row === beforeLast.row && /^[\divxlc]+$/iu.test(last.words.map((w) => w.text).join(''))) return false;
+  // Captions and notes are set apart too, but they are not headings.
+  if (CAPTION.test(trimmed)) return false;
+  const oneLine = new Set(block.lines.map((l) => l.row)).size === 1 && trimmed.length <= 100;
+  const larger = block.size >= 1.15 * body || (block.size >= 1.08 * body && (block.bold || oneLine));
+  if (larger) return block.lines.length <= 3 || trimmed.length <= 120;
+  const numbered = SECTION_NUMBER.test(trimmed.split(/\s+/u)[0] ?? '');
+  // "4.3.2 Alignment Tuning" on a line of its own, in another face than the text (a bold face
+  // whose name does not say so).
+  const words = trimmed.split(/\s+/u);
+  const titled = /^\p{Lu}/u.test(words[1] ?? '') && !/\d$/u.test(trimmed);
+  if (numbered && oneLine && titled && block.size >= 0.95 * body && (block.font !== context.pageFont || SUBSECTION_NUMBER.test(words[0] ?? ''))) return true;
+  const bodySized = block.size >= 0.95 * Math.min(context.documentBody, context.pageBody);
+  if (block.bold && bodySized && trimmed.length <= 120 && block.lines.length <= 2) {
+    // A bold numbered list item is still a heading when it is short and numbered like a section.
+    return marker === undefined || numbered;
+  }
+  return false;
+}
+
+/** Heading levels: the distinct styles of the document's headings, by size then weight. */
+export function headingLevels(headings: readonly Block[]): Map<Block, number> {
+  const styles = new Map<string, { size: number; bold: boolean }>();
+  for (const h of headings) styles.set(styleKey(h), { size: Math.round(h.size * 2) / 2, bold: h.bold });
+  const ranked = [...styles.entries()].sort((a, b) => b[1].size - a[1].size || Number(b[1].bold) - Number(a[1].bold)).map(([k]) => k);
+  const levels = new Map<Block, number>();
+  for (const h of headings) levels.set(h, Math.min(6, ranked.indexOf(styleKey(h)) + 1));
+  return levels;
+}

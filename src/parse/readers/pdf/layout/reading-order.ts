@@ -1,0 +1,201 @@
+/**
+ * Reading order by recursive XY-cut (Nagy & Seth 1984; Ha, Haralick & Phillips 1995): a region
+ * of boxes is cut along the whitespace valleys of its projections and each part read in turn.
+ *
+ * Which cut first decides columns versus rows:
+ *  - a wide horizontal valley (a gap of several lines across the whole region) separates stacked
+ *    regions — a title above the columns, a full-width figure or table between two column sets —
+ *    and is cut first, so a spanning title reads before the columns under it;
+ *  - otherwise a vertical valley (a gutter running the region's whole height) means columns:
+ *    cut there, so a two- or three-column page reads column by column;
+ *  - otherwise the region is rows: cut at the widest horizontal valleys, top to bottom.
+ * A region with no valley left is read top to bottom, left to right.
+ */
+import type { Box } from '../page-model.ts';
+
+interface Valley {
+  at: number;
+  width: number;
+}
+
+/** Gaps between the intervals [lo, hi] (sorted by lo), as valleys. */
+function valleys(spans: [number, number][], minWidth: number): Valley[] {
+  spans.sort((a, b) => a[0] - b[0]);
+  const out: Valley[] = [];
+  let reach = -Infinity;
+  for (const [lo, hi] of spans) {
+    if (reach > -Infinity && lo - reach >= minWidth) out.push({ at: (lo + reach) / 2, width: lo - reach });
+    if (hi > reach) reach = hi;
+  }
+  return out;
+}
+
+export interface CutOptions {
+  /** The typical font size of the region (points): valleys are measured in it. */
+  em: number;
+  /** How many words an item holds (a line's words; 0 for a table or an image). */
+  words: (item: Box) => number;
+  /** The item is a number (a page number in a table of contents, an amount). */
+  numeric: (item: Box) => boolean;
+}
+
+/**
+ * A region whose lines are mostly one to three words (cells of a borderless table, a form's
+ * labels and values), or with a column of numbers only, reads row by row: its vertical valleys
+ * are between cells, not columns of running text.
+ */
+const CELL_WORDS = 3;
+
+function medianWords<T extends Box>(items: readonly T[], options: CutOptions): number {
+  const counts = items.map(options.words).sort((a, b) => a - b);
+  return counts[Math.floor(counts.length / 2)] ?? 0;
+}
+
+/** Every column the vertical valleys would make holds cell-sized lines. */
+function looksTabular<T extends Box>(items: T[], columns: readonly Valley[], options: CutOptions): boolean {
+  if (items.length < 6) return false;
+  const parts = splitAt(
+    items,
+    columns.map((v) => v.at),
+    'x',
+  );
+  if (parts.every((part) => medianWords(part, options) <= CELL_WORDS)) return true;
+  // A column of numbers only (page numbers of a table of contents, amounts) is a table's.
+  return parts.some((part) => part.length >= 3 && part.every(options.numeric));
+}
+
+/** A horizontal valley at least this many ems high separates stacked regions. */
+const STACK_GAP_EM = 3;
+/** A vertical valley at least this many ems wide is a gutter. */
+const GUTTER_EM = 0.6;
+
+function splitAt<T extends Box>(items: T[], cuts: number[], axis: 'x' | 'y'): T[][] {
+  const parts: T[][] = cuts.map(() => []);
+  parts.push([]);
+  for (const item of items) {
+    const centre = axis === 'x' ? (item.x0 + item.x1) / 2 : (item.y0 + item.y1) / 2;
+    let i = 0;
+    while (i < cuts.length && centre > (cuts[i] as number)) i++;
+    parts[i]?.push(item);
+  }
+  return parts.filter((p) => p.length > 0);
+}
+
+/** Rows bounded: finding columns above or below a spanning line tries each row cut. */
+const MAX_ROWS_TRIED = 80;
+
+/**
+ * A region without a gutter of its own may still hold columns over most of its height, with a
+ * full-width line (a spanning paragraph, a caption) above or below them set at ordinary line
+ * spacing. The largest run of rows from the top (or from the bottom) that has a gutter, at
+ * least three rows, is cut off as a part; no such run, no parts.
+ */
+function columnsBeside<T extends Box>(items: T[], rows: readonly Valley[], em: number): T[][] {
+  if (rows.length < 3 || rows.length > MAX_ROWS_TRIED) return [];
+  const hasGutter = (part: T[]) =>
+    valleys(
+      part.map((b) => [b.x0, b.x1]),
+      GUTTER_EM * em,
+    ).length > 0;
+  const centre = (b: Box) => (b.y0 + b.y1) / 2;
+  for (let k = rows.length - 1; k >= 2; k--) {
+    const at = (rows[k] as Valley).at;
+    const top = items.filter((b) => centre(b) < at);
+    if (hasGutter(top)) return [top, items.filter((b) => centre(b) >= at)];
+  }
+  for (let k = 0; k < rows.length - 2; k++) {
+    const at = (rows[k] as Valley).at;
+    const bottom = items.filter((b) => centre(b) > at);
+    if (hasGutter(bottom)) return [items.filter((b) => centre(b) <= at), bottom];
+  }
+  return [];
+}
+
+/**
+ * A region with no valley at all: columns whose lines do not line up (offset baselines) with a
+ * few lines crossing the gutter. The gutter is looked for among the narrower items; the items
+ * crossing it split the region into bands (each band then reads column by column).
+ */
+function aroundSpanning<T extends Box>(items: T[], em: number): T[][] {
+  let left = Infinity;
+  let right = -Infinity;
+  for (const b of items) {
+    if (b.x0 < left) left = b.x0;
+    if (b.x1 > right) right = b.x1;
+  }
+  const narrow = items.filter((b) => b.x1 - b.x0 < 0.6 * (right - left));
+  if (narrow.length < 4) return [];
+  const gutters = valleys(
+    narrow.map((b) => [b.x0, b.x1]),
+    GUTTER_EM * em,
+  );
+  const gutter = gutters.reduce<Valley | undefined>((best, v) => (best === undefined || v.width > best.width ? v : best), undefined);
+  if (!gutter) return [];
+  const lo = gutter.at - gutter.width / 2;
+  const hi = gutter.at + gutter.width / 2;
+  const spanning = items.filter((b) => b.x0 < lo && b.x1 > hi).sort((a, b) => a.y0 - b.y0);
+  // Only a few lines may cross a gutter; more, and it is no gutter.
+  if (spanning.length === 0 || spanning.length > 0.25 * items.length) return [];
+  const parts: T[][] = [[]];
+  for (const s of spanning) parts.push([s], []);
+  const spans = new Set<T>(spanning);
+  for (const b of items) {
+    if (spans.has(b)) continue;
+    const centre = (b.y0 + b.y1) / 2;
+    let i = 0;
+    while (i < spanning.length && centre > ((spanning[i] as T).y0 + (spanning[i] as T).y1) / 2) i++;
+    parts[2 * i]?.push(b);
+  }
+  return parts.filter((p) => p.length > 0);
+}
+
+function cut<T extends Box>(items: T[], options: CutOptions, out: T[], depth: number): void {
+  if (items.length <= 1 || depth > 60) {
+    out.push(...items.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0));
+    return;
+  }
+  const em = options.em;
+  const rows = valleys(
+    items.map((b) => [b.y0, b.y1]),
+    0.01,
+  );
+  const columns = valleys(
+    items.map((b) => [b.x0, b.x1]),
+    GUTTER_EM * em,
+  );
+  const widestRow = rows.reduce((m, v) => Math.max(m, v.width), 0);
+  let parts: T[][] = [];
+  if (rows.length > 0 && columns.length > 0 && widestRow < STACK_GAP_EM * em && looksTabular(items, columns, options)) {
+    parts = splitAt(
+      items,
+      rows.map((v) => v.at),
+      'y',
+    );
+  } else if (columns.length === 0 && widestRow < STACK_GAP_EM * em && (parts = columnsBeside(items, rows, em)).length > 1) {
+    // Columns above (or below) a full-width line with no wider gap between: cut them off first.
+  } else if (rows.length > 0 && (columns.length === 0 || widestRow >= STACK_GAP_EM * em)) {
+    // Stacked regions (or plain rows): cut at the valleys nearly as wide as the widest.
+    const cuts = rows.filter((v) => v.width >= widestRow * 0.7).map((v) => v.at);
+    parts = splitAt(items, cuts, 'y');
+  } else if (columns.length > 0) {
+    parts = splitAt(
+      items,
+      columns.map((v) => v.at),
+      'x',
+    );
+  } else {
+    parts = aroundSpanning(items, em);
+  }
+  if (parts.length <= 1) {
+    out.push(...items.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0));
+    return;
+  }
+  for (const part of parts) cut(part, options, out, depth + 1);
+}
+
+/** The items in reading order. */
+export function readingOrder<T extends Box>(items: readonly T[], options: CutOptions): T[] {
+  const out: T[] = [];
+  cut([...items], options, out, 0);
+  return out;
+}

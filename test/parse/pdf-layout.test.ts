@@ -1,0 +1,118 @@
+/**
+ * Layout analysis on real pages (corpus PDFs): reading order of columns, heading levels,
+ * lists, hyphenation, running headers, links. Content is asserted, not whole outputs.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ReadResult } from '../../src/parse/document.ts';
+import { readPdf } from '../../src/parse/readers/pdf/index.ts';
+import { readCorpus } from '../helpers/corpus.ts';
+import { readInput } from '../helpers/read-input.ts';
+
+function read(...path: string[]): Promise<ReadResult> {
+  return readPdf(readInput('pdf', readCorpus(...path), { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+}
+
+function texts(result: ReadResult, selector: string): string[] {
+  return [...result.document.querySelectorAll(selector)].map((e) => (e.textContent ?? '').replace(/\s+/g, ' ').trim());
+}
+
+function sectionText(result: ReadResult, page: number): string {
+  return (result.document.querySelector(`section[data-page="${page}"]`)?.textContent ?? '').replace(/\s+/g, ' ');
+}
+
+describe('pdf layout: reading order', () => {
+  it('reads a two-column page column by column, the full-width title first (tracemonkey.pdf page 1)', async () => {
+    const result = await read('pdf', 'pdfjs', 'tracemonkey.pdf');
+    const page = sectionText(result, 1);
+    const at = (s: string) => {
+      const i = page.indexOf(s);
+      expect(i, s).toBeGreaterThanOrEqual(0);
+      return i;
+    };
+    // Left column: abstract, then the start of the introduction; right column: its continuation.
+    expect(at('Trace-based Just-in-Time Type Specialization')).toBeLessThan(at('Abstract'));
+    expect(at('Abstract')).toBeLessThan(at('Dynamic languages such as JavaScript, Python, and Ruby, are popular'));
+    expect(at('the de facto standard for client-side web programming')).toBeLessThan(at('and is used for the application logic of browser-based'));
+    // A line of the left column is followed by the next line of the same column, not its neighbour.
+    expect(page).toContain('Dynamic languages such as JavaScript are more difficult to compile than statically typed ones. Since no concrete type information');
+  });
+
+  it('reads a borderless table row by row (PDFUA invoice)', async () => {
+    const result = await read('pdf', 'opendataloader-pdf', 'PDFUA-Ref-2-02_Invoice.pdf');
+    const paragraphs = texts(result, 'section[data-page="1"] > p');
+    expect(paragraphs).toContain('ITEM DESCRIPTION QUANTITY PRICE (€) AMOUNT (€)');
+    expect(paragraphs).toContain('3 Giga Trash 1 180.00 180.00');
+  });
+});
+
+describe('pdf layout: headings', () => {
+  it('gives the title h1 and every numbered section the same level on every page (tracemonkey.pdf)', async () => {
+    const result = await read('pdf', 'pdfjs', 'tracemonkey.pdf');
+    expect(texts(result, 'h1')).toEqual(['Trace-based Just-in-Time Type Specialization for Dynamic Languages']);
+    const h2 = texts(result, 'h2');
+    expect(h2).toEqual(expect.arrayContaining(['Abstract', '1. Introduction', '3. Trace Trees', '7. Evaluation', '10. Future Work', 'References']));
+    // Sections sit on pages 1 to 14: one level throughout.
+    expect(texts(result, 'section[data-page="12"] h2, section[data-page="13"] h2, section[data-page="14"] h2').length).toBeGreaterThan(0);
+    // A bold run-in label is not a heading.
+    expect(texts(result, 'h1, h2, h3, h4, h5, h6').some((h) => h.startsWith('General Terms'))).toBe(false);
+  });
+
+  it('ranks heading styles by size: larger section headings above a smaller bold title (docling multi_page.pdf)', async () => {
+    const result = await read('pdf', 'docling', 'multi_page.pdf');
+    expect(texts(result, 'h1')).toEqual(expect.arrayContaining(['Pre-Digital Era (19th - Early 20th Century)', 'Specialized Word Processing Tools']));
+    expect(texts(result, 'h2')).toEqual(['The Evolution of the Word Processor']);
+  });
+});
+
+describe('pdf layout: lists', () => {
+  it('makes a bulleted list, marker dropped, continuation lines joined (docling multi_page.pdf)', async () => {
+    const result = await read('pdf', 'docling', 'multi_page.pdf');
+    const items = texts(result, 'section[data-page="1"] ul > li');
+    expect(items[0]).toMatch(/^IBM MT\/ST \(Magnetic Tape\/Selectric Typewriter\): Introduced in 1964, this machine combined IBM's Selectric typewriter with magnetic tape storage\./u);
+    expect(items.every((i) => !i.startsWith('•'))).toBe(true);
+  });
+
+  it('makes a numbered list with the numbers kept as item values (pdf-bench 01030000000094)', async () => {
+    const result = await read('pdf-bench', 'pdfs', '01030000000094.pdf');
+    const items = [...result.document.querySelectorAll('ol > li')];
+    expect(items.map((li) => li.getAttribute('value'))).toEqual(['6', '7', '8', '9', '10', '11', '12']);
+    expect(items[1]?.textContent).toMatch(/^Think of a situation in your own life when you framed information \(either wittingly or unwittingly\) in such a way/u);
+  });
+});
+
+describe('pdf layout: text', () => {
+  it('joins words hyphenated at line ends, also when the hyphen is a run of its own (pdf-bench 01030000000001)', async () => {
+    const page = sectionText(await read('pdf-bench', 'pdfs', '01030000000001.pdf'), 1);
+    expect(page).toContain('a latency-based observer model applied to the');
+    expect(page).toContain('will generate an internal response');
+  });
+
+  it('keeps raised footnote marks on their line (tracemonkey.pdf authors)', async () => {
+    const result = await read('pdf', 'pdfjs', 'tracemonkey.pdf');
+    const authors = texts(result, 'section[data-page="1"] > p')[0] ?? '';
+    expect(authors.startsWith('Andreas Gal∗+, Brendan Eich∗, Mike Shaver∗')).toBe(true);
+    expect(result.document.querySelector('section[data-page="1"] > p sup')?.textContent).toBe('∗+');
+  });
+
+  it('turns words under a link annotation into one link (basicapi.pdf page 3, pdf-bench 01030000000094)', async () => {
+    const result = await read('pdf', 'pdfjs', 'basicapi.pdf');
+    const links = [...result.document.querySelectorAll('section[data-page="3"] a')];
+    expect(links.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([['Powered by TCPDF (www.tcpdf.org)', 'http://www.tcpdf.org/']]);
+    const questions = await read('pdf-bench', 'pdfs', '01030000000094.pdf');
+    expect(texts(questions, 'a[href^="https://www.youtube.com/"]')).toEqual(['this', 'this']);
+  });
+});
+
+describe('pdf layout: page furniture', () => {
+  it('marks a running header repeated across pages, and page numbers, as furniture', async () => {
+    const agreement = await read('pdf', 'docling', 'bookmark_sample.pdf');
+    const headers = texts(agreement, 'section > header[data-furniture="header"]');
+    expect(headers.length).toBeGreaterThanOrEqual(3);
+    expect(headers).toContain('Sample Agreement — page 2');
+    const basic = await read('pdf', 'pdfjs', 'basicapi.pdf');
+    expect(texts(basic, 'section > footer[data-furniture="footer"]:last-child')).toEqual(['page 1 / 3', 'page 2 / 3', 'page 3 / 3']);
+    // A lone page number in the bottom band of a single page counts too, read last.
+    const single = await read('pdf-bench', 'pdfs', '01030000000028.pdf');
+    expect(texts(single, 'section > footer[data-furniture="footer"]:last-child')).toEqual(['312']);
+  });
+});
