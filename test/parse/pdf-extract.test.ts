@@ -35,6 +35,8 @@ describe('PDF page extraction (text layer → PageModel)', () => {
       expect(w.x0).toBeLessThan(w.x1);
       expect(w.y0).toBeLessThan(w.y1);
       expect(w.baseline).toBeGreaterThan(w.y0);
+      // The descenders hang below the baseline.
+      expect(w.y1).toBeGreaterThan(w.baseline);
     }
     const vertical = m.rules.filter((r) => r.orientation === 'vertical');
     const horizontal = m.rules.filter((r) => r.orientation === 'horizontal');

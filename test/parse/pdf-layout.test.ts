@@ -37,11 +37,18 @@ describe('pdf layout: reading order', () => {
     expect(page).toContain('Dynamic languages such as JavaScript are more difficult to compile than statically typed ones. Since no concrete type information');
   });
 
-  it('reads a borderless table row by row (PDFUA invoice)', async () => {
+  it('places a table found on the page in reading order, its words out of the running text (PDFUA invoice)', async () => {
     const result = await read('pdf', 'opendataloader-pdf', 'PDFUA-Ref-2-02_Invoice.pdf');
+    const page = result.document.querySelector('section[data-page="1"]');
+    const rows = [...(page?.querySelectorAll('table tr') ?? [])].map((tr) => [...tr.children].map((c) => c.textContent ?? ''));
+    expect(rows[0]).toEqual(['ITEM DESCRIPTION', 'QUANTITY', 'PRICE (€)', 'AMOUNT (€)']);
+    expect(rows).toContainEqual(['3 Giga Trash', '1', '180.00', '180.00']);
     const paragraphs = texts(result, 'section[data-page="1"] > p');
-    expect(paragraphs).toContain('ITEM DESCRIPTION QUANTITY PRICE (€) AMOUNT (€)');
-    expect(paragraphs).toContain('3 Giga Trash 1 180.00 180.00');
+    expect(paragraphs.some((p) => p.includes('Giga Trash'))).toBe(false);
+    // The table sits between the invoice heading and the terms below it.
+    const text = page?.textContent ?? '';
+    expect(text.indexOf('January 8, 2020')).toBeLessThan(text.indexOf('Giga Trash'));
+    expect(text.indexOf('Giga Trash')).toBeLessThan(text.indexOf('Terms of payment'));
   });
 });
 

@@ -112,8 +112,8 @@ function addItemWords(draft: WordDraft, item: TextItem, viewport: readonly numbe
     const start = (edges[match.index] as number) * advance;
     const end = (edges[match.index + match[0].length] as number) * advance;
     const corners = [
-      [x + ux * start - upx * descent * size, y + uy * start - upy * descent * size],
-      [x + ux * end - upx * descent * size, y + uy * end - upy * descent * size],
+      [x + ux * start + upx * descent * size, y + uy * start + upy * descent * size],
+      [x + ux * end + upx * descent * size, y + uy * end + upy * descent * size],
       [x + ux * start + upx * ascent * size, y + uy * start + upy * ascent * size],
       [x + ux * end + upx * ascent * size, y + uy * end + upy * ascent * size],
     ] as const;
@@ -176,10 +176,13 @@ function ruleOf(box: Box, page: { width: number; height: number }): Rule | undef
   return undefined;
 }
 
-/** White (or nearly) paint: a background, not a line or a shaded cell. */
+/**
+ * White paint (every channel ≥ 250 of 255): a background, not a line or a shaded cell. Light
+ * grays such as #f2f2f2 are visible shading and stay.
+ */
 function isWhite(color: unknown): boolean {
-  if (typeof color !== 'string') return false;
-  return /^#(?:f[a-f0-9]){3}$/i.test(color);
+  if (typeof color !== 'string' || !/^#[0-9a-f]{6}$/i.test(color)) return false;
+  return [1, 3, 5].every((i) => Number.parseInt(color.slice(i, i + 2), 16) >= 250);
 }
 
 function pathGeometry(

@@ -11,6 +11,7 @@ import { openError, pagesPhrase } from './errors.ts';
 import { pdfMetadata } from './metadata.ts';
 import { extractPage } from './extract.ts';
 import { layoutDocument } from './layout/index.ts';
+import { findTables, tableHtml } from './tables/index.ts';
 import { readPages } from './ocr.ts';
 import type { PageModel } from './page-model.ts';
 import { documentParameters, loadPdfjs, type Pdfjs } from './pdfjs.ts';
@@ -86,11 +87,9 @@ export async function readPdf(input: ReadInput): Promise<ReadResult> {
     }
     warnings.push(...ocrWarnings);
 
-    // `models` is the document as read, one PageModel per page (text layer or OCR). Layout
-    // (layout/index.ts) takes a table finder as its second argument:
-    // `layoutDocument(models, (page) => tablesOf(page))`, each table a box, the indexes of the
-    // words it consumed and its HTML.
-    const html = layoutDocument(models);
+    // `models` is the document as read, one PageModel per page (text layer or OCR). The tables
+    // found on a page take their words out of the running text and their place in reading order.
+    const html = layoutDocument(models, (page) => findTables(page).map((table) => ({ ...table, html: tableHtml(table) })));
     const metadata = await readMetadata(pdfjs, doc);
     signal.throwIfAborted();
     const document = documentFromHtml(html, metadata.language);
