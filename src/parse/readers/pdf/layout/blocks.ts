@@ -3,12 +3,14 @@
  * typographer would see one: the text jumps (another column or region), the gap above is
  * clearly wider than the usual line spacing, the type changes (size, or bold against regular),
  * a list marker opens the line, the line is indented after a full line (first-line indent), or
- * the line above ended short with a sentence end.
+ * the line above ended short with a sentence end; in a tagged PDF, where the structure element
+ * changes (another block role, or artifact against content).
  */
 import type { Box } from '../page-model.ts';
 import { lineText } from './inline.ts';
 import type { Line } from './lines.ts';
 import { listMarker, SECTION_NUMBER } from './markers.ts';
+import { mostlyArtifact, otherStructure, roleOfWords } from './roles.ts';
 
 export interface Block extends Box {
   lines: Line[];
@@ -79,6 +81,10 @@ export function blockOf(lines: Line[]): Block {
   return { x0, y0, x1, y1, lines, size: sizes[best] ?? 0, font: fonts[bestFont] ?? '', bold };
 }
 
+function structureOf(line: Line): { role: string | undefined; artifact: boolean } {
+  return { role: roleOfWords(line.words), artifact: mostlyArtifact([line]) };
+}
+
 const SENTENCE_END = /[.!?:;"”’)]$/u;
 
 export function blocksOf(ordered: readonly Line[]): Block[] {
@@ -112,7 +118,9 @@ export function blocksOf(ordered: readonly Line[]): Block[] {
       const numberedShort = current.length === 1 && prev.row !== line.row && SECTION_NUMBER.test(prev.words[0]?.text ?? '') && prev.x1 < line.x1 - 4 * size;
       // Cells of one row read in a row (a borderless table, a form) stay one block.
       const sameRow = line.row === prev.row && line.x0 >= prev.x1;
-      starts = !sameRow && (jumped || wide || typeChanged || marker !== undefined || indented || endedShort || numberedShort);
+      // Tagged PDF: another structure element (role, or artifact against content) is another block.
+      const structure = otherStructure(structureOf(prev), structureOf(line));
+      starts = structure || (!sameRow && (jumped || wide || typeChanged || marker !== undefined || indented || endedShort || numberedShort));
     }
     if (starts && current.length > 0) {
       blocks.push(blockOf(current));

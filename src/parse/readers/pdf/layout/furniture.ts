@@ -4,11 +4,14 @@
  *  - on a document of a few pages, a block in the top or bottom band whose text (digits
  *    ignored, so "Page 3" matches "Page 4") recurs on many pages;
  *  - on any page, a block in the band that is a page number ("12", "- 12 -", "Page 3 of 9",
- *    "iv") and nothing else.
+ *    "iv") and nothing else;
+ *  - on any page, a block in the band whose text is marked as an artifact (tagged PDF and many
+ *    producers that tag nothing else, ISO 32000-1 §14.8.2.2: "running heads", "page numbers").
  */
 import type { Block } from './blocks.ts';
 import { plainText } from './inline.ts';
 import type { Line } from './lines.ts';
+import { mostlyArtifact } from './roles.ts';
 
 /** Bands, as a share of the page height, where running headers and footers sit. */
 const BAND = 0.1;
@@ -51,7 +54,7 @@ export function findFurniture(pages: readonly PageBlocks[]): Map<number, Furnitu
   pages.forEach((page, p) => {
     page.blocks.forEach((b, i) => {
       const where = band(b, page.height);
-      if (where && isFolio(b, texts[p]?.[i] ?? '')) result[p]?.set(i, where);
+      if (where && (mostlyArtifact(b.lines) || isFolio(b, texts[p]?.[i] ?? ''))) result[p]?.set(i, where);
     });
   });
   if (pages.length < MIN_PAGES) return result;

@@ -21,7 +21,7 @@ const MAX_CHARS = 200;
 const CAPTION = /^(?:table|figure|fig\.|chart|graph|source|note|notes|exhibit|image|photo)\s*[\d:.]/iu;
 const MAX_LINES = 4;
 
-function styleKey(block: Block): string {
+export function styleKey(block: Block): string {
   return `${Math.round(block.size * 2) / 2}|${block.bold ? 'b' : 'r'}`;
 }
 

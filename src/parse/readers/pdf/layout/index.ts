@@ -2,15 +2,17 @@
  * Layout analysis of a PDF's pages (issue 3 §1), over the PageModel whatever produced it (text
  * layer or OCR): words → lines → reading order (XY-cut) → blocks, then, with the whole document
  * in view, running headers/footers, headings and their levels, lists and footnotes, rendered as
- * the intermediate document's `<section data-page="N">` per page.
+ * the intermediate document's `<section data-page="N">` per page. A tagged PDF's structure
+ * (roles of the words' blocks, artifacts) is stronger evidence than the type where present.
  */
 import type { PageModel } from '../page-model.ts';
 import type { Block } from './blocks.ts';
 import { findFurniture, type Furniture } from './furniture.ts';
-import { headingLevels, isHeading } from './headings.ts';
+import { headingLevels, isHeading, styleKey } from './headings.ts';
 import { plainText } from './inline.ts';
 import { layoutPage, mainFont, mainSize, type LayoutTable, type PageLayout } from './page.ts';
 import { renderPage, type Role } from './render.ts';
+import { blockRole, headingRoleLevel, notHeadingRole } from './roles.ts';
 
 export { joinLine } from './inline.ts';
 export type { LayoutTable } from './page.ts';
@@ -26,6 +28,12 @@ export type TableFinder = (page: PageModel) => LayoutTable[];
 function isFootnote(block: Block, layout: PageLayout, pageBody: number, blocks: readonly Block[]): boolean {
   if (block.size > 0.88 * pageBody || block.y0 < 0.6 * layout.page.height) return false;
   return !blocks.some((b) => b !== block && b.y0 > block.y1 && b.size > 0.95 * pageBody && Math.min(b.x1, block.x1) > Math.max(b.x0, block.x0));
+}
+
+/** A tagged heading still needs a few letters and must not run on like a page of text. */
+function isTaggedHeading(text: string): boolean {
+  const trimmed = text.trim();
+  return trimmed.length <= 400 && /\p{L}|\p{N}/u.test(trimmed);
 }
 
 function weightedBody(layouts: readonly PageLayout[]): number {
@@ -52,6 +60,8 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
   const roles = layouts.map(() => new Map<Block, Role>());
   const texts = new Map<Block, string>();
   const headings: Block[] = [];
+  // Tagged PDF: headings whose structure type gives their level ('H1'…'H6', 'Title').
+  const tagged = new Map<Block, number>();
   layouts.forEach((layout, p) => {
     const blocks = blocksOf[p] ?? [];
     const pageLines = blocks.flatMap((b) => b.lines);
@@ -63,16 +73,34 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
       const text = plainText(block.lines);
       texts.set(block, text);
       const where = marks.get(i);
+      const role = blockRole(block.lines);
+      const roleLevel = headingRoleLevel(role);
       if (where) pageRoles.set(block, { kind: where });
-      else if (isHeading(block, text, { documentBody, pageBody, pageFont })) {
+      else if (roleLevel !== undefined && isTaggedHeading(text)) {
+        // The author's structure says heading (§14.8.4.3.2), whatever the type looks like.
+        pageRoles.set(block, { kind: 'heading', level: 0 });
+        if (roleLevel > 0) tagged.set(block, roleLevel);
+        else headings.push(block);
+      } else if (notHeadingRole(role)) {
+        // …or says body text: a paragraph, a list item, a cell, a caption is no heading.
+        if (isFootnote(block, layout, pageBody, blocks)) pageRoles.set(block, { kind: 'footnote' });
+        else if (role === 'LI') pageRoles.set(block, { kind: 'item' });
+      } else if (isHeading(block, text, { documentBody, pageBody, pageFont })) {
         pageRoles.set(block, { kind: 'heading', level: 0 });
         headings.push(block);
       } else if (isFootnote(block, layout, pageBody, blocks)) pageRoles.set(block, { kind: 'footnote' });
     });
   });
   const levels = headingLevels(headings);
+  // A heading the type found takes the level of a tagged heading set in the same style.
+  const taggedStyles = new Map<string, number>();
+  for (const [block, level] of tagged) if (!taggedStyles.has(styleKey(block))) taggedStyles.set(styleKey(block), level);
   for (const pageRoles of roles) {
-    for (const [block, role] of pageRoles) if (role.kind === 'heading') pageRoles.set(block, { kind: 'heading', level: levels.get(block) ?? 2 });
+    for (const [block, role] of pageRoles) {
+      if (role.kind !== 'heading') continue;
+      const level = tagged.get(block) ?? taggedStyles.get(styleKey(block)) ?? levels.get(block) ?? 2;
+      pageRoles.set(block, { kind: 'heading', level });
+    }
   }
   return layouts.map((layout, p) => renderPage(layout, roles[p] as Map<Block, Role>, texts)).join('\n');
 }

@@ -2,13 +2,15 @@
  * Words → lines. Upright words on the same baseline band, left to right, form a line; a line
  * is split where the gap between two words is wider than a word space can be (a column gutter,
  * a table cell boundary), except after a lone list marker or section number ("•   text",
- * "3.1   Status"), which belongs to the text it introduces.
+ * "3.1   Status"), which belongs to the text it introduces. In a tagged PDF a line also ends where
+ * the words' structure element changes (another block role, or artifact against content).
  *
  * Rotated words never join upright lines: they are returned apart (margin notes, vertical
  * labels) and read after the page's main text.
  */
 import type { Box, Word } from '../page-model.ts';
 import { MARKER } from './markers.ts';
+import { otherStructure } from './roles.ts';
 
 export interface Line extends Box {
   words: Word[];
@@ -205,7 +207,9 @@ function splitBand(band: Word[], row: number, edges: ReadonlySet<number>, riverA
       // Across a wide gap, other type or another baseline is other text (a caption beside a column).
       const otherText = Math.abs(prev.size - w.size) > 0.05 * em || Math.abs(prev.baseline - w.baseline) > 0.1 * em;
       const gutter = gap > WIDE_GUTTER_EM * em || (gap > GUTTER_EM * em && (gap >= 1.6 * space || otherText)) || (gap >= NARROW_GUTTER_EM * em && (sharedEdge(edges, w.x0) || riverAt.some((x) => x > prev.x1 && x < w.x0)));
-      if (gutter && !(markerOnly && gap < 6 * em)) {
+      // Tagged PDF: the words of two structure elements (a heading and the paragraph beside it,
+      // a running head's artifact and the text) are two texts, however close they stand.
+      if ((gutter && !(markerOnly && gap < 6 * em)) || otherStructure(prev, w)) {
         out.push(lineOf(current, row));
         current = [];
         gapBefore = gap;

@@ -10,7 +10,8 @@ import { inlineHtml } from './inline.ts';
 import { listMarker, type ListMarker } from './markers.ts';
 import type { PageLayout } from './page.ts';
 
-export type Role = { kind: 'header' | 'footer' | 'footnote' } | { kind: 'heading'; level: number };
+/** 'item': a tagged list item (role LI), an item even without a marker glyph. */
+export type Role = { kind: 'header' | 'footer' | 'footnote' | 'item' } | { kind: 'heading'; level: number };
 
 interface Item {
   marker: ListMarker;
@@ -48,6 +49,14 @@ function renderList(items: readonly Item[]): string {
   return out;
 }
 
+/** A tagged list item whose label is no glyph (or has none): a bulleted item, nothing to drop. */
+const UNMARKED_ITEM: ListMarker = { kind: 'ul', length: 0 };
+
+/** Alternative text as an attribute value: control characters (a stray NUL) dropped. */
+function altText(alt: string | undefined): string {
+  return (alt ?? '').replace(/[\u0000-\u001F\u007F]+/gu, ' ').replace(/\s+/gu, ' ').trim();
+}
+
 function rotatedHtml(words: readonly Word[]): string {
   return `<p>${escapeHtml(words.map((w) => w.text).join(' '))}</p>`;
 }
@@ -71,7 +80,7 @@ export function renderPage(layout: PageLayout, roles: ReadonlyMap<Block, Role>, 
     }
     if (unit.kind === 'image') {
       flushList();
-      body.push(`<img alt="${escapeHtml(unit.image.alt ?? '')}">`);
+      body.push(`<img alt="${escapeHtml(altText(unit.image.alt))}">`);
       continue;
     }
     const block = unit.block;
@@ -91,7 +100,7 @@ export function renderPage(layout: PageLayout, roles: ReadonlyMap<Block, Role>, 
       continue;
     }
     const text = texts.get(block) ?? '';
-    const marker = listMarker(text);
+    const marker = listMarker(text) ?? (role?.kind === 'item' ? UNMARKED_ITEM : undefined);
     if (marker) {
       items.push({ marker, x: block.x0, size: block.size, html: inlineHtml(block.lines, page.links, marker.length) });
       continue;
