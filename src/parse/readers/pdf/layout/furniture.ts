@@ -5,8 +5,9 @@
  *    ignored, so "Page 3" matches "Page 4") recurs on many pages;
  *  - on any page, a block in the band that is a page number ("12", "- 12 -", "Page 3 of 9",
  *    "iv") and nothing else;
- *  - on any page, a block in the band whose text is marked as an artifact (tagged PDF and many
- *    producers that tag nothing else, ISO 32000-1 §14.8.2.2: "running heads", "page numbers").
+ *  - in a tagged PDF, on any page, a block in the band whose text is marked as an artifact
+ *    (ISO 32000-1 §14.8.2.2: running heads, page numbers). Untagged documents often mark
+ *    artifacts too, but without a structure tree the mark is not taken as the author's word.
  */
 import type { Block } from './blocks.ts';
 import { plainText } from './inline.ts';
@@ -41,20 +42,21 @@ function key(text: string): string {
   return text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
 }
 
-function band(block: Block, height: number): Furniture | undefined {
+/** The band (top or bottom share of the page) the block lies in, if any. */
+export function band(block: Block, height: number): Furniture | undefined {
   if (block.y1 <= BAND * height) return 'header';
   if (block.y0 >= (1 - BAND) * height) return 'footer';
   return undefined;
 }
 
 /** For each page, the furniture kind of each block (by index) that is furniture. */
-export function findFurniture(pages: readonly PageBlocks[]): Map<number, Furniture>[] {
+export function findFurniture(pages: readonly PageBlocks[], { tagged = false }: { tagged?: boolean } = {}): Map<number, Furniture>[] {
   const result = pages.map(() => new Map<number, Furniture>());
   const texts = pages.map((p) => p.blocks.map((b) => (b.lines.length <= 3 ? plainText(b.lines) : '')));
   pages.forEach((page, p) => {
     page.blocks.forEach((b, i) => {
       const where = band(b, page.height);
-      if (where && (mostlyArtifact(b.lines) || isFolio(b, texts[p]?.[i] ?? ''))) result[p]?.set(i, where);
+      if (where && ((tagged && mostlyArtifact(b.lines)) || isFolio(b, texts[p]?.[i] ?? ''))) result[p]?.set(i, where);
     });
   });
   if (pages.length < MIN_PAGES) return result;

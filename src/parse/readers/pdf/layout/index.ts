@@ -7,12 +7,12 @@
  */
 import type { PageModel } from '../page-model.ts';
 import type { Block } from './blocks.ts';
-import { findFurniture, type Furniture } from './furniture.ts';
+import { band, findFurniture, type Furniture } from './furniture.ts';
 import { headingLevels, isHeading, styleKey } from './headings.ts';
 import { plainText } from './inline.ts';
 import { layoutPage, mainFont, mainSize, type LayoutTable, type PageLayout } from './page.ts';
 import { renderPage, type Role } from './render.ts';
-import { blockRole, headingRoleLevel, notHeadingRole } from './roles.ts';
+import { blockRole, headingRoleLevel, mostlyArtifact, notHeadingRole } from './roles.ts';
 
 export { joinLine } from './inline.ts';
 export type { LayoutTable } from './page.ts';
@@ -54,7 +54,12 @@ function weightedBody(layouts: readonly PageLayout[]): number {
 export function layoutDocument(models: readonly PageModel[], findTables: TableFinder = () => []): string {
   const layouts = models.map((page) => layoutPage(page, page.words.length > 0 ? findTables(page) : []));
   const blocksOf = layouts.map((l) => l.units.flatMap((u) => (u.kind === 'block' ? [u.block] : [])));
-  const furniture = findFurniture(layouts.map((l, i) => ({ height: l.page.height, blocks: blocksOf[i] ?? [] })));
+  // A tagged PDF: some words carry the structure type of their block.
+  const taggedDocument = models.some((m) => m.words.some((w) => w.role !== undefined));
+  const furniture = findFurniture(
+    layouts.map((l, i) => ({ height: l.page.height, blocks: blocksOf[i] ?? [] })),
+    { tagged: taggedDocument },
+  );
   const documentBody = weightedBody(layouts);
 
   const roles = layouts.map(() => new Map<Block, Role>());
@@ -81,8 +86,10 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
         pageRoles.set(block, { kind: 'heading', level: 0 });
         if (roleLevel > 0) tagged.set(block, roleLevel);
         else headings.push(block);
-      } else if (notHeadingRole(role)) {
-        // …or says body text: a paragraph, a list item, a cell, a caption is no heading.
+      } else if (notHeadingRole(role) || (band(block, layout.page.height) !== undefined && mostlyArtifact(block.lines))) {
+        // …or says body text: a paragraph, a list item, a cell, a caption is no heading; nor is
+        // an artifact in the top or bottom band (a running head left in an untagged document's
+        // text; elsewhere producers mark display headings as artifacts too).
         if (isFootnote(block, layout, pageBody, blocks)) pageRoles.set(block, { kind: 'footnote' });
         else if (role === 'LI') pageRoles.set(block, { kind: 'item' });
       } else if (isHeading(block, text, { documentBody, pageBody, pageFont })) {
