@@ -56,6 +56,7 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
   const blocksOf = layouts.map((l) => l.units.flatMap((u) => (u.kind === 'block' ? [u.block] : [])));
   // A tagged PDF: some words carry the structure type of their block.
   const taggedDocument = models.some((m) => m.words.some((w) => w.role !== undefined));
+  const headingsTagged = taggedDocument && models.some((m) => m.words.some((w) => headingRoleLevel(w.role) !== undefined));
   const furniture = findFurniture(
     layouts.map((l, i) => ({ height: l.page.height, blocks: blocksOf[i] ?? [] })),
     { tagged: taggedDocument },
@@ -86,7 +87,7 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
         pageRoles.set(block, { kind: 'heading', level: 0 });
         if (roleLevel > 0) tagged.set(block, roleLevel);
         else headings.push(block);
-      } else if (notHeadingRole(role) || (band(block, layout.page.height) !== undefined && mostlyArtifact(block.lines))) {
+      } else if (notHeadingRole(role, { headingsTagged }) || (band(block, layout.page.height) !== undefined && mostlyArtifact(block.lines))) {
         // …or says body text: a paragraph, a list item, a cell, a caption is no heading; nor is
         // an artifact in the top or bottom band (a running head left in an untagged document's
         // text; elsewhere producers mark display headings as artifacts too).

@@ -11,10 +11,16 @@ const MOSTLY = 0.6;
 
 /**
  * Block-level structure types (§14.8.4.3) that say the text is not a heading, however large or
- * bold it is set: paragraphs, list items, table cells, captions, notes, figure labels, contents
- * entries, quotations, formulas.
+ * bold it is set: list items, table cells, captions, notes, figure labels, contents entries,
+ * formulas.
  */
-const NOT_HEADING = new Set(['P', 'LI', 'L', 'TD', 'TH', 'TR', 'Table', 'THead', 'TBody', 'TFoot', 'Caption', 'Note', 'Figure', 'Formula', 'TOC', 'TOCI', 'BlockQuote', 'Form']);
+const NOT_HEADING = new Set(['LI', 'L', 'TD', 'TH', 'TR', 'Table', 'THead', 'TBody', 'TFoot', 'Caption', 'Note', 'Figure', 'Formula', 'TOC', 'TOCI', 'Form']);
+/**
+ * Paragraph types: no heading in a document whose author tagged headings (so a large P is a
+ * deliberate paragraph); a document tagged without any heading (everything P, as some tagging
+ * tools do) says nothing about headings, and the type decides.
+ */
+const PARAGRAPH = new Set(['P', 'BlockQuote']);
 
 interface HasWords {
   words: readonly Word[];
@@ -67,9 +73,12 @@ export function headingRoleLevel(role: string | undefined): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-/** The role says the block is body text of some kind (a paragraph, an item, a cell…). */
-export function notHeadingRole(role: string | undefined): boolean {
-  return role !== undefined && NOT_HEADING.has(role);
+/**
+ * The role says the block is body text of some kind (an item, a cell, a caption…, or a paragraph
+ * when the document tags its headings).
+ */
+export function notHeadingRole(role: string | undefined, { headingsTagged }: { headingsTagged: boolean }): boolean {
+  return role !== undefined && (NOT_HEADING.has(role) || (headingsTagged && PARAGRAPH.has(role)));
 }
 
 /**
