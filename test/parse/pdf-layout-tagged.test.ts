@@ -69,6 +69,13 @@ describe('pdf layout on tagged PDFs: headings', () => {
     expect(texts(doc, 'h2, h3, h4')).toEqual(expect.arrayContaining(['ABSTRACT', '1 SUMMARY']));
   });
 
+  it('lets the type decide in a document tagged without any heading (everything P)', async () => {
+    const pages = await models(INVOICE);
+    const allP = pages.map((p) => ({ ...p, words: p.words.map((w) => (w.role === 'H1' ? { ...w, role: 'P' } : w)) }));
+    const doc = documentFromHtml(layoutDocument(allP));
+    expect(texts(doc, HEADINGS)).toContain('Kraxi Systems, Inc.');
+  });
+
   it('keeps a tagged form heading and leaves the P-tagged title text alone (PDFUA form)', async () => {
     const result = await read(['pdf', 'opendataloader-pdf', 'PDFUA-Ref-2-10_Form.pdf']);
     expect(texts(result.document, HEADINGS)).toEqual(['From content']);
