@@ -87,5 +87,12 @@ export function notHeadingRole(role: string | undefined, { headingsTagged }: { h
  */
 export function otherStructure(a: { role?: string | undefined; artifact?: boolean | undefined }, b: { role?: string | undefined; artifact?: boolean | undefined }): boolean {
   if ((a.artifact ?? false) !== (b.artifact ?? false)) return true;
-  return a.role !== undefined && b.role !== undefined && a.role !== b.role;
+  if (a.role === undefined || b.role === undefined || a.role === b.role) return false;
+  return !RUN_IN.has(a.role) && !RUN_IN.has(b.role);
 }
+
+/**
+ * Block-level types that producers also place inside a paragraph's line (an inline formula or
+ * graphic, a note at its reference mark): they do not end the line or the paragraph around them.
+ */
+const RUN_IN = new Set(['Formula', 'Figure', 'Note']);
