@@ -73,6 +73,17 @@ describe('PDF tables: ruled', () => {
 /** Below the figure of page 01030000000078 (its chart ends above this y, in points). */
 const page078Chart = 300;
 
+describe('PDF tables: one ruled column with a head', () => {
+  it('reads a ruled one-column grid whose bold head row sits over its entries as a table', async () => {
+    const [t, ...rest] = findTables(await benchPage('01030000000149')) as [PdfTable];
+    expect(rest).toEqual([]);
+    expect([t.rows, t.cols]).toEqual([8, 1]);
+    expect(cell(t, 0, 0)).toMatchObject({ text: 'Eco-Circle Competence Framework', header: true });
+    expect(cell(t, 1, 0)).toMatchObject({ text: '#1: The 3 Rs: Recycle-Reuse-Reduce', header: false });
+    expect(cell(t, 7, 0)?.text).toBe('#7: Supporting Local Eco-friendly and Green Activities');
+  });
+});
+
 describe('PDF tables: column heads above the grid', () => {
   it('takes the line right above a grid without a head of its own as its head row', async () => {
     // Product comparison: "OCR", "Recommendation", "Product semantic search" sit above the top rule.

@@ -5,7 +5,8 @@
  *   inner edge merges cells (ruled.ts, grid.ts);
  * - cell text: the words whose centre lies in the cell, lines in order (cell-text.ts);
  * - header rows: leading rows set in bold when the body is not (header.ts).
- * A table of one row or one column is not a table (a framed text box, a ruled list).
+ * A table of one row or one column is not a table (a framed text box, a ruled list), except a
+ * ruled grid of one column whose head row is set apart in bold over three or more ruled rows.
  */
 import type { Box, PageModel, Word } from '../page-model.ts';
 import { centreIn, wordLines } from './cell-text.ts';
@@ -65,6 +66,20 @@ function acceptable(t: LaidOutTable): boolean {
   if (filled.length < 3 || slots < MIN_FILLED * t.rows * t.cols) return false;
   // Text in at least two rows and two columns.
   return new Set(filled.map((c) => c.row)).size >= 2 && new Set(filled.map((c) => c.col)).size >= 2;
+}
+
+/** Rows of a one-column ruled grid, at least, to be a table: a head and three entries. */
+const MIN_SINGLE_COLUMN_ROWS = 4;
+
+/**
+ * A ruled grid of one column is a table when a typographer made it one: a head row set apart in
+ * bold (headerRows) over at least three body rows, each ruled off and holding text. A framed
+ * text box (a title over a paragraph or two) has too few rows; a ruled list has no head.
+ */
+function singleColumnTable(t: LaidOutTable): boolean {
+  if (t.cols !== 1 || t.rows < MIN_SINGLE_COLUMN_ROWS) return false;
+  if (!t.cells.every((c) => c.text !== '' && c.rowSpan === 1 && WORDISH.test(c.text))) return false;
+  return headerRows(t) === 1 && !t.cells.some((c) => c.row > 0 && c.text.split(' ').length > 12);
 }
 
 function toPdfTable(page: PageModel, box: Box, laid: LaidOutTable, header: number): PdfTable {
@@ -184,7 +199,7 @@ function ruledTables(page: PageModel): PdfTable[] {
     const cells = grid ? gridCells(grid) : [];
     if (grid) fillCells(cells, inFrame, grid);
     let laid = grid ? compact({ rows: grid.ys.length - 1, cols: grid.xs.length - 1, cells }) : undefined;
-    if (grid && laid && acceptable(laid)) {
+    if (grid && laid && (acceptable(laid) || singleColumnTable(laid))) {
       let box: Box = frame;
       const head = headAbove(page, frame, grid.xs, cells, size);
       if (head) {
