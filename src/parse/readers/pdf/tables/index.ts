@@ -195,7 +195,7 @@ function ruledTables(page: PageModel): PdfTable[] {
       continue;
     }
     const inFrame = wordsIn(page.words, frame);
-    const grid = frameGrid(frame, inFrame);
+    const grid = frameGrid(frame, inFrame, lines.strokedVertical);
     const cells = grid ? gridCells(grid) : [];
     if (grid) fillCells(cells, inFrame, grid);
     let laid = grid ? compact({ rows: grid.ys.length - 1, cols: grid.xs.length - 1, cells }) : undefined;

@@ -115,7 +115,7 @@ export function edges(values: number[]): number[] {
  * The grid of a frame with at least two lines each way. The frame's outer box always bounds it,
  * so tables without side borders (open-sided styles) still get their first and last columns.
  */
-export function frameGrid(frame: Frame, words: readonly Box[]): Grid | undefined {
+export function frameGrid(frame: Frame, words: readonly Box[], stroked: readonly Line[] = frame.vertical): Grid | undefined {
   if (frame.horizontal.length < 2 || frame.vertical.length < 2) return undefined;
   const xs = edges([frame.x0, frame.x1, ...frame.vertical.map((v) => v.at)]);
   const ys = edges([frame.y0, frame.y1, ...frame.horizontal.map((h) => h.at)]);
@@ -130,9 +130,16 @@ export function frameGrid(frame: Frame, words: readonly Box[]): Grid | undefined
       const to = ys[r + 1] as number;
       if (covered(frame.vertical, xs[c] as number, from, to, slackX(from, to), MIN_GAP)) return true;
       // A band with no vertical line at all (an unshaded row between shaded ones) keeps the
-      // columns of the rest of the grid, unless its text runs across the edge.
+      // columns of the rest of the grid, unless its text runs across the edge. So does a band
+      // crossed only by stroked rules when this edge is drawn by shading alone (shaded rows
+      // alternating with unpainted ones, a rule after the first column through all of them).
+      // A painted band (its own shading's edges) or a stroked column line missing here is a
+      // merged cell.
       const x = xs[c] as number;
-      const ruled = frame.vertical.some((v) => v.at > frame.x0 + MIN_GAP && v.at < frame.x1 - MIN_GAP && v.from < to - SNAP && v.to > from + SNAP);
+      const strokedAt = (at: number, y0: number, y1: number): boolean => stroked.some((v) => Math.abs(v.at - at) <= MIN_GAP && v.from < y1 - SNAP && v.to > y0 + SNAP);
+      const inBand = frame.vertical.filter((v) => v.at > frame.x0 + MIN_GAP && v.at < frame.x1 - MIN_GAP && v.from < to - SNAP && v.to > from + SNAP);
+      const painted = inBand.some((v) => !strokedAt(v.at, from, to));
+      const ruled = painted || (inBand.length > 0 && strokedAt(x, frame.y0, frame.y1));
       byRow ??= wordsByBand(words, ys);
       return !ruled && !(byRow[r] ?? []).some((w) => w.x0 < x - 1 && w.x1 > x + 1);
     },
