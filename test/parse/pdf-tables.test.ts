@@ -118,6 +118,24 @@ describe('PDF tables: columns from alignment', () => {
   });
 });
 
+describe('PDF tables: columns from a bold head line', () => {
+  it('reads a table ruled above and below whose columns but the first are blank, its columns from the bold head', async () => {
+    // A worksheet's table: "Added cation" and "Relative Size & Settling Rates of Floccules" in
+    // bold, a little further apart than their word spaces; the second column left to fill in.
+    const page = await benchPage('01030000000165');
+    const [t, ...more] = findTables(page);
+    expect(more).toEqual([]);
+    if (!t) throw new Error('no table');
+    expect([t.rows, t.cols]).toEqual([6, 2]);
+    expect(texts(t)[0]).toEqual(['Added cation', 'Relative Size & Settling Rates of Floccules']);
+    expect(t.cells.filter((c) => c.header).map((c) => c.row)).toEqual([0, 0]);
+    expect(texts(t).slice(1)).toEqual([['K+', ''], ['Na+', ''], ['Ca2+', ''], ['Al3+', ''], ['Check', '']]);
+    // The paragraphs under the table (down to the underlined blanks) stay text.
+    const claimed = new Set(t.words.map((i) => page.words[i]?.text));
+    expect(claimed.has('Activity')).toBe(false);
+  });
+});
+
 describe('PDF tables: booktabs', () => {
   it('splits three small-type tables of one width and marks the row above the mid rule as the head', async () => {
     // Ablation tables of a paper: top, mid and bottom rules only, captions between the tables.

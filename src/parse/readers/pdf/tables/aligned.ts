@@ -93,6 +93,29 @@ function gutters(lines: readonly TextLine[], size: number): number[] {
   return out;
 }
 
+/** A gap this many times the line's usual word space, in a bold head line, parts two column heads. */
+const HEAD_GAP_SPACES = 2.5;
+
+/**
+ * Column edges from the head line alone, when no gutter runs through the body (a form's table
+ * whose columns but the first are left blank to fill in): the first line set in bold over a body
+ * that is not, parted where its words stand clearly further apart than its word spaces. Each
+ * edge sits just before the head it starts.
+ */
+function headGutters(lines: readonly TextLine[], size: number): number[] {
+  const [head, ...body] = lines;
+  if (!head || body.length === 0 || !head.words.every((w) => w.bold) || body.every((l) => l.words.every((w) => w.bold))) return [];
+  const gaps = head.words.slice(1).map((w, i) => w.x0 - (head.words[i] as Word).x1);
+  if (gaps.length < 2) return [];
+  const space = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 2)] as number;
+  const wide = Math.max(0.5 * size, HEAD_GAP_SPACES * Math.max(space, 0.1 * size));
+  const out: number[] = [];
+  gaps.forEach((g, i) => {
+    if (g >= wide) out.push((head.words[i + 1] as Word).x0 - Math.min(2, g / 2));
+  });
+  return out;
+}
+
 function crosses(b: Box, x: number): boolean {
   return b.x0 < x - 1 && b.x1 > x + 1;
 }
@@ -140,7 +163,8 @@ export function alignedTable(region: AlignedRegion, words: readonly Word[], size
   if (words.length < 4) return undefined;
   const lines = textLines(words, size);
   if (lines.length < 2) return undefined;
-  const inner = gutters(lines, size);
+  let inner = gutters(lines, size);
+  if (inner.length === 0) inner = headGutters(lines, size);
   if (inner.length === 0) return undefined;
   // Lines running across a gutter: a spanning head or a title may, running text may not.
   const across = lines.map((l) => l.words.some((w) => inner.some((x) => crosses(w, x))));

@@ -128,13 +128,16 @@ function ruleStacks(page: PageModel, rules: Line[], size: number): AlignedRegion
 }
 
 /**
- * Running text between two rules (a line of one chunk over most of the width: a caption, a
- * paragraph) ends one table and starts another: two tables of the same width one above the other.
+ * Running text between two rules (a line of one chunk over most of the width, not all bold: a
+ * caption, a paragraph) ends one table and starts another: two tables of the same width one above the other.
  */
 function proseBetween(page: PageModel, stack: AlignedRegion, rule: Line, size: number): boolean {
-  const band = { x0: Math.max(stack.x0, rule.from), x1: Math.min(stack.x1, rule.to), y0: stack.y1, y1: rule.at };
+  // Over the wider of the two: a short rule (an underline) far below a table's bottom rule has
+  // the page's paragraphs between them, however narrow the overlap.
+  const band = { x0: Math.min(stack.x0, rule.from), x1: Math.max(stack.x1, rule.to), y0: stack.y1, y1: rule.at };
   const width = band.x1 - band.x0;
-  return textLines(wordsIn(page.words, band), size).some((l) => l.chunks.length === 1 && l.x1 - l.x0 >= 0.6 * width && (l.chunks[0]?.words.length ?? 0) >= 6);
+  // A line set all in bold is a head (column heads set close), not running text.
+  return textLines(wordsIn(page.words, band), size).some((l) => l.chunks.length === 1 && l.x1 - l.x0 >= 0.6 * width && (l.chunks[0]?.words.length ?? 0) >= 6 && !l.words.every((w) => w.bold));
 }
 
 function alignedCandidate(page: PageModel, region: AlignedRegion, size: number, { aligned = false } = {}): PdfTable | undefined {
