@@ -188,6 +188,25 @@ describe('PDF tables: no rules at all', () => {
   });
 });
 
+describe('PDF tables: one row under a bold head', () => {
+  it('reads a bold head line over a single row whose cells start flush under its words as a table of two rows', async () => {
+    // Two saccharometer tables: the first of four rows found by alignment, the second (doubled
+    // amounts) only a head set close in bold and one row, each cell flush under its head word.
+    const page = await benchPage('01030000000116');
+    const tables = findTables(page);
+    expect(tables).toHaveLength(2);
+    const second = tables[1] as PdfTable;
+    expect(texts(second)).toEqual([
+      ['Saccharometer', 'DI Water', 'Glucose Solution', 'Yeast Suspension'],
+      ['1', '16 ml', '12 ml', '0 ml'],
+    ]);
+    expect(second.cells.filter((c) => c.header).map((c) => c.row)).toEqual([0, 0, 0, 0]);
+    // The bold note between the tables stays text.
+    const claimed = new Set(tables.flatMap((t) => t.words.map((i) => page.words[i]?.text)));
+    expect(claimed.has('*Double')).toBe(false);
+  });
+});
+
 describe('PDF tables: a row set tight', () => {
   it('keeps a row whose two cells sit closer than a gutter, and a head spanning both columns', async () => {
     // Fish species on the IUCN Red List: common and scientific names, no rules.

@@ -116,6 +116,31 @@ function headGutters(lines: readonly TextLine[], size: number): number[] {
   return out;
 }
 
+/** Minimum cells of a row that must each start flush under a head word (flushGutters). */
+const MIN_FLUSH_CELLS = 3;
+
+/**
+ * Column edges where every body line's cells start flush (within a point) under the start of a
+ * word of the bold head line above them: column heads set close, each over its column. Every
+ * body line must have at least three cells and each must start under a head word; otherwise
+ * nothing.
+ */
+export function flushGutters(lines: readonly TextLine[]): number[] {
+  const [head, ...body] = lines;
+  if (!head || body.length === 0 || !head.words.every((w) => w.bold)) return [];
+  const starts = head.words.map((w) => w.x0);
+  const edges = new Set<number>();
+  for (const line of body) {
+    if (line.chunks.length < MIN_FLUSH_CELLS || line.words.every((w) => w.bold)) return [];
+    for (const c of line.chunks.slice(1)) {
+      const under = starts.find((x) => Math.abs(x - c.x0) <= 1);
+      if (under === undefined) return [];
+      edges.add(under);
+    }
+  }
+  return [...edges].sort((a, b) => a - b).map((x) => x - 1);
+}
+
 function crosses(b: Box, x: number): boolean {
   return b.x0 < x - 1 && b.x1 > x + 1;
 }
@@ -123,6 +148,8 @@ function crosses(b: Box, x: number): boolean {
 export interface AlignedRegion extends Box {
   /** Horizontal rules across the region (its top and bottom ones included). */
   rules: Line[];
+  /** A bold head line over rows whose cells start flush under its words (flushGutters). */
+  headed?: boolean;
 }
 
 /** The region's rows as y edges, and whether they come from rules (rows may then hold several lines). */
@@ -165,6 +192,7 @@ export function alignedTable(region: AlignedRegion, words: readonly Word[], size
   if (lines.length < 2) return undefined;
   let inner = gutters(lines, size);
   if (inner.length === 0) inner = headGutters(lines, size);
+  if (inner.length === 0) inner = flushGutters(lines);
   if (inner.length === 0) return undefined;
   // Lines running across a gutter: a spanning head or a title may, running text may not.
   const across = lines.map((l) => l.words.some((w) => inner.some((x) => crosses(w, x))));

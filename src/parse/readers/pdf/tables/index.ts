@@ -146,7 +146,7 @@ function alignedCandidate(page: PageModel, region: AlignedRegion, size: number, 
   const em = Math.min(size, medianSize(words));
   const laid = alignedTable(region, words, em);
   if (!laid || !acceptable(laid) || proseLike(laid) || listLike(laid)) return undefined;
-  if (aligned && (laid.rows < 3 || !columnsAligned(laid, em) || !plausibleBorderless(laid))) return undefined;
+  if (aligned && (laid.rows < (region.headed ? 2 : 3) || !columnsAligned(laid, em) || !plausibleBorderless(laid))) return undefined;
   return toPdfTable(page, region, laid, headerRows(laid));
 }
 
