@@ -253,6 +253,10 @@ describe('PDF tables: not tables', () => {
     expect(findTables(await benchPage('01030000000044'))).toEqual([]);
   });
 
+  it('finds none in a chart’s frame stacked over its caption box (label cell and caption)', async () => {
+    expect(findTables(await benchPage('01030000000072'))).toEqual([]);
+  });
+
   it('finds none in a numbered list set with hanging numbers inside a shaded panel', async () => {
     expect(findTables(await benchPage('01030000000162'))).toEqual([]);
     expect(findTables(await benchPage('01030000000161'))).toEqual([]);

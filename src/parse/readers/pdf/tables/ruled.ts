@@ -72,6 +72,24 @@ export function frames(lines: Lines): Frame[] {
   return [...groups.values()];
 }
 
+/** The x of the frame's inner column lines (its borders left out). */
+function innerColumns(f: Frame): number[] {
+  return f.vertical.filter((v) => v.at > f.x0 + MIN_GAP && v.at < f.x1 - MIN_GAP).map((v) => v.at);
+}
+
+/**
+ * Whether two frames can be blocks of one table: both split into columns, the columns of one
+ * among the other's (a head block may have more), or neither split. A plain box (a figure's
+ * frame) over a box split in two (a caption with its label cell) are two things.
+ */
+function sameColumns(a: Frame, b: Frame): boolean {
+  const xa = innerColumns(a);
+  const xb = innerColumns(b);
+  if (xa.length === 0 || xb.length === 0) return xa.length === xb.length;
+  const [few, many] = xa.length <= xb.length ? [xa, xb] : [xb, xa];
+  return few.every((x) => many.some((y) => Math.abs(x - y) <= MIN_GAP));
+}
+
 /**
  * Joins frames stacked one above the other with the same left and right edges and at most `gap`
  * between them: a table whose shaded rows alternate with unpainted ones draws no line across the
@@ -81,7 +99,7 @@ export function stackFrames(list: Frame[], gap: number): Frame[] {
   const sorted = [...list].sort((a, b) => a.y0 - b.y0);
   const out: Frame[] = [];
   for (const f of sorted) {
-    const prev = out.find((p) => p.vertical.length > 0 && f.vertical.length > 0 && Math.abs(p.x0 - f.x0) <= MIN_GAP && Math.abs(p.x1 - f.x1) <= MIN_GAP && f.y0 >= p.y1 - SNAP && f.y0 - p.y1 <= gap);
+    const prev = out.find((p) => p.vertical.length > 0 && f.vertical.length > 0 && Math.abs(p.x0 - f.x0) <= MIN_GAP && Math.abs(p.x1 - f.x1) <= MIN_GAP && f.y0 >= p.y1 - SNAP && f.y0 - p.y1 <= gap && sameColumns(p, f));
     if (prev) {
       prev.horizontal.push(...f.horizontal);
       prev.vertical.push(...f.vertical);
