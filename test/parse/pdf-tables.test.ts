@@ -207,6 +207,28 @@ describe('PDF tables: one row under a bold head', () => {
   });
 });
 
+describe('PDF tables: columns set tight', () => {
+  it('parts two head cells and their columns at a narrow gutter every line is flush on both sides of', async () => {
+    // PDF/UA invoice: item numbers flush right against descriptions flush left, four points apart.
+    const pdfjs = await loadPdfjs();
+    const doc = await pdfjs.getDocument(documentParameters(readCorpus('pdf', 'opendataloader-pdf', 'PDFUA-Ref-2-02_Invoice.pdf'), { images: false })).promise;
+    const page = await extractPage(pdfjs, await doc.getPage(1), 1);
+    await doc.destroy();
+    const [t, ...more] = findTables(page);
+    expect(more).toEqual([]);
+    if (!t) throw new Error('no table');
+    expect(texts(t)[0]).toEqual(['ITEM', 'DESCRIPTION', 'QUANTITY', 'PRICE (€)', 'AMOUNT (€)']);
+    expect(texts(t)).toContainEqual(['6', 'Pretty Dark Flyer', '1', '75.00', '75.00']);
+  });
+
+  it('keeps numbered entries under a one-word head whole ("1.1 Valuing sustainability")', async () => {
+    const [t] = findTables(await benchPage('01030000000146')) as [PdfTable];
+    expect(t.cols).toBe(2);
+    expect(texts(t)[0]).toEqual(['Area', 'Competence']);
+    expect(texts(t)[1]).toContain('1.1 Valuing sustainability');
+  });
+});
+
 describe('PDF tables: a row set tight', () => {
   it('keeps a row whose two cells sit closer than a gutter, and a head spanning both columns', async () => {
     // Fish species on the IUCN Red List: common and scientific names, no rules.

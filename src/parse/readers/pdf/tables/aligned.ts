@@ -141,6 +141,48 @@ export function flushGutters(lines: readonly TextLine[]): number[] {
   return [...edges].sort((a, b) => a - b).map((x) => x - 1);
 }
 
+/** Lines, at least, flush on both sides of a narrow gutter. */
+const MIN_NARROW_LINES = 3;
+/** Share of the lines with words on both sides of a narrow gutter that must be flush on both. */
+const NARROW_SHARE = 0.8;
+
+/**
+ * Gutters narrower than a gutter proper, inside the columns found: two columns set tight (item
+ * numbers set flush right against descriptions set flush left), seen because every line ends a
+ * word on one side and starts one on the other at the same x (within a point), the column heads
+ * too (two heads, each over its column). Word spaces do not line up like that through a
+ * column's lines; a head of one word over numbered entries ("1.1 Valuing …") splits nothing.
+ */
+function narrowGutters(lines: readonly TextLine[], edges: readonly number[], size: number): number[] {
+  const out: number[] = [];
+  for (let c = 0; c + 1 < edges.length; c++) {
+    const lo = edges[c] as number;
+    const hi = edges[c + 1] as number;
+    const rows = lines.map((l) => l.words.filter((w) => (w.x0 + w.x1) / 2 >= lo && (w.x0 + w.x1) / 2 < hi)).filter((ws) => ws.length > 0);
+    const head = rows[0];
+    if (!head || rows.length < MIN_NARROW_LINES) continue;
+    for (let i = 1; i < head.length; i++) {
+      const l = (head[i - 1] as Word).x1;
+      const r = (head[i] as Word).x0;
+      if (r - l < 0.2 * size) continue;
+      let flush = 0;
+      let sides = 0;
+      let crossed = false;
+      for (const ws of rows) {
+        if (ws.some((w) => w.x0 < r - 1 && w.x1 > l + 1)) {
+          crossed = true;
+          break;
+        }
+        if (!ws.some((w) => w.x1 <= l + 1) || !ws.some((w) => w.x0 >= r - 1)) continue;
+        sides++;
+        if (ws.some((w) => Math.abs(w.x1 - l) <= 1) && ws.some((w) => Math.abs(w.x0 - r) <= 1)) flush++;
+      }
+      if (!crossed && flush >= MIN_NARROW_LINES && flush >= NARROW_SHARE * sides) out.push(r - Math.min(1, (r - l) / 2));
+    }
+  }
+  return out;
+}
+
 function crosses(b: Box, x: number): boolean {
   return b.x0 < x - 1 && b.x1 > x + 1;
 }
@@ -194,6 +236,9 @@ export function alignedTable(region: AlignedRegion, words: readonly Word[], size
   if (inner.length === 0) inner = headGutters(lines, size);
   if (inner.length === 0) inner = flushGutters(lines);
   if (inner.length === 0) return undefined;
+  const outerX0 = Math.min(region.x0, ...lines.map((l) => l.x0));
+  const outerX1 = Math.max(region.x1, ...lines.map((l) => l.x1));
+  inner = [...inner, ...narrowGutters(lines, [outerX0 - 1, ...inner, outerX1 + 1], size)].sort((a, b) => a - b);
   // Lines running across a gutter: a spanning head or a title may, running text may not.
   const across = lines.map((l) => l.words.some((w) => inner.some((x) => crosses(w, x))));
   // A head of up to two lines may span columns wholesale ("Year ended" over its dates).
