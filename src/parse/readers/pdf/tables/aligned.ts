@@ -143,6 +143,8 @@ export function flushGutters(lines: readonly TextLine[]): number[] {
 
 /** Lines, at least, flush on both sides of a narrow gutter. */
 const MIN_NARROW_LINES = 3;
+/** A narrow gutter is at least this many times the column's word space (monospaced code's are equal). */
+const NARROW_OVER_SPACE = 1.25;
 /** Share of the lines with words on both sides of a narrow gutter that must be flush on both. */
 const NARROW_SHARE = 0.8;
 
@@ -150,8 +152,10 @@ const NARROW_SHARE = 0.8;
  * Gutters narrower than a gutter proper, inside the columns found: two columns set tight (item
  * numbers set flush right against descriptions set flush left), seen because every line ends a
  * word on one side and starts one on the other at the same x (within a point), the column heads
- * too (two heads, each over its column). Word spaces do not line up like that through a
- * column's lines; a head of one word over numbered entries ("1.1 Valuing …") splits nothing.
+ * too (two heads, each over its column), and the gap is clearly wider than the column's other
+ * word spaces. Word spaces do not line up like that through a column's lines (except in
+ * monospaced code, where they are no wider than the rest); a head of one word over numbered
+ * entries ("1.1 Valuing …") or a hanging item number ("26.") splits nothing.
  */
 function narrowGutters(lines: readonly TextLine[], edges: readonly number[], size: number): number[] {
   const out: number[] = [];
@@ -161,10 +165,16 @@ function narrowGutters(lines: readonly TextLine[], edges: readonly number[], siz
     const rows = lines.map((l) => l.words.filter((w) => (w.x0 + w.x1) / 2 >= lo && (w.x0 + w.x1) / 2 < hi)).filter((ws) => ws.length > 0);
     const head = rows[0];
     if (!head || rows.length < MIN_NARROW_LINES) continue;
+    const gaps = rows.flatMap((ws) => ws.slice(1).map((w, i) => ({ l: (ws[i] as Word).x1, r: w.x0 })));
     for (let i = 1; i < head.length; i++) {
       const l = (head[i - 1] as Word).x1;
       const r = (head[i] as Word).x0;
-      if (r - l < 0.2 * size) continue;
+      // The column's word spaces elsewhere (the median of its other gaps): a gutter is clearly wider.
+      const spaces = gaps.filter((g) => Math.abs(g.l - l) > 1 || Math.abs(g.r - r) > 1).map((g) => g.r - g.l).sort((a, b) => a - b);
+      const space = spaces[Math.floor(spaces.length / 2)] ?? 0;
+      if (r - l < Math.max(0.2 * size, NARROW_OVER_SPACE * space)) continue;
+      // A hanging number ("26." before its question) is a list item's, not a column head.
+      if (LIST_MARK.test((head[i - 1] as Word).text)) continue;
       let flush = 0;
       let sides = 0;
       let crossed = false;
