@@ -73,6 +73,17 @@ describe('PDF tables: ruled', () => {
 /** Below the figure of page 01030000000078 (its chart ends above this y, in points). */
 const page078Chart = 300;
 
+describe('PDF tables: one ruled column with a head', () => {
+  it('reads a ruled one-column grid whose bold head row sits over its entries as a table', async () => {
+    const [t, ...rest] = findTables(await benchPage('01030000000149')) as [PdfTable];
+    expect(rest).toEqual([]);
+    expect([t.rows, t.cols]).toEqual([8, 1]);
+    expect(cell(t, 0, 0)).toMatchObject({ text: 'Eco-Circle Competence Framework', header: true });
+    expect(cell(t, 1, 0)).toMatchObject({ text: '#1: The 3 Rs: Recycle-Reuse-Reduce', header: false });
+    expect(cell(t, 7, 0)?.text).toBe('#7: Supporting Local Eco-friendly and Green Activities');
+  });
+});
+
 describe('PDF tables: column heads above the grid', () => {
   it('takes the line right above a grid without a head of its own as its head row', async () => {
     // Product comparison: "OCR", "Recommendation", "Product semantic search" sit above the top rule.
@@ -107,6 +118,24 @@ describe('PDF tables: columns from alignment', () => {
   });
 });
 
+describe('PDF tables: columns from a bold head line', () => {
+  it('reads a table ruled above and below whose columns but the first are blank, its columns from the bold head', async () => {
+    // A worksheet's table: "Added cation" and "Relative Size & Settling Rates of Floccules" in
+    // bold, a little further apart than their word spaces; the second column left to fill in.
+    const page = await benchPage('01030000000165');
+    const [t, ...more] = findTables(page);
+    expect(more).toEqual([]);
+    if (!t) throw new Error('no table');
+    expect([t.rows, t.cols]).toEqual([6, 2]);
+    expect(texts(t)[0]).toEqual(['Added cation', 'Relative Size & Settling Rates of Floccules']);
+    expect(t.cells.filter((c) => c.header).map((c) => c.row)).toEqual([0, 0]);
+    expect(texts(t).slice(1)).toEqual([['K+', ''], ['Na+', ''], ['Ca2+', ''], ['Al3+', ''], ['Check', '']]);
+    // The paragraphs under the table (down to the underlined blanks) stay text.
+    const claimed = new Set(t.words.map((i) => page.words[i]?.text));
+    expect(claimed.has('Activity')).toBe(false);
+  });
+});
+
 describe('PDF tables: booktabs', () => {
   it('splits three small-type tables of one width and marks the row above the mid rule as the head', async () => {
     // Ablation tables of a paper: top, mid and bottom rules only, captions between the tables.
@@ -124,17 +153,18 @@ describe('PDF tables: booktabs', () => {
 });
 
 describe('PDF tables: borderless', () => {
-  it('grows a table around an open frame (a rule under the head, one after the first column): head above the rule, right-aligned figures', async () => {
-    // Top ports by ship calls: "PORT" and "SHIPCALLS" above the rule, "Foreign"/"Domestic" under it.
+  it('reads a table of shaded rows with a rule after the first column: its columns kept in the unpainted rows', async () => {
+    // Top ports by ship calls: body rows shaded every other one, a rule after the port names,
+    // "Foreign"/"Domestic" in the first row; "PORT" and "SHIPCALLS" above the frame (the
+    // second over both figure columns) stay text.
     const page = await benchPage('01030000000064');
     const [t, ...more] = findTables(page);
     expect(more).toEqual([]);
     if (!t) throw new Error('no table');
-    expect([t.rows, t.cols]).toEqual([12, 3]);
-    expect(cell(t, 0, 0)?.text).toBe('PORT');
-    expect(cell(t, 0, 1)).toMatchObject({ text: 'SHIPCALLS', colSpan: 2 });
-    expect(texts(t)[1]).toEqual(['', 'Foreign', 'Domestic']);
-    expect(texts(t)[2]).toEqual(['MANILA', '2454', '6,125']);
+    expect([t.rows, t.cols]).toEqual([11, 3]);
+    expect(texts(t)[0]).toEqual(['', 'Foreign', 'Domestic']);
+    expect(texts(t)[1]).toEqual(['MANILA', '2454', '6,125']);
+    expect(texts(t)[2]).toEqual(['CEBU', '1138', '79,500']);
     expect(texts(t)).toContainEqual(['CAGAYAN DE ORO', '137', '3,159']);
     // The paragraph under the table and the caption stay running text.
     const claimed = new Set(t.words.map((i) => page.words[i]?.text));
@@ -155,6 +185,47 @@ describe('PDF tables: no rules at all', () => {
     // The head is bold and the body is not: a header row, rendered in <thead> as <th>.
     expect(t.cells.filter((c) => c.header).map((c) => c.row)).toEqual([0, 0, 0, 0]);
     expect(tableHtml(t)).toMatch(/^<table><thead><tr><th>Saccharometer<\/th>.*<\/thead><tbody><tr><td>2<\/td>/);
+  });
+});
+
+describe('PDF tables: one row under a bold head', () => {
+  it('reads a bold head line over a single row whose cells start flush under its words as a table of two rows', async () => {
+    // Two saccharometer tables: the first of four rows found by alignment, the second (doubled
+    // amounts) only a head set close in bold and one row, each cell flush under its head word.
+    const page = await benchPage('01030000000116');
+    const tables = findTables(page);
+    expect(tables).toHaveLength(2);
+    const second = tables[1] as PdfTable;
+    expect(texts(second)).toEqual([
+      ['Saccharometer', 'DI Water', 'Glucose Solution', 'Yeast Suspension'],
+      ['1', '16 ml', '12 ml', '0 ml'],
+    ]);
+    expect(second.cells.filter((c) => c.header).map((c) => c.row)).toEqual([0, 0, 0, 0]);
+    // The bold note between the tables stays text.
+    const claimed = new Set(tables.flatMap((t) => t.words.map((i) => page.words[i]?.text)));
+    expect(claimed.has('*Double')).toBe(false);
+  });
+});
+
+describe('PDF tables: columns set tight', () => {
+  it('parts two head cells and their columns at a narrow gutter every line is flush on both sides of', async () => {
+    // PDF/UA invoice: item numbers flush right against descriptions flush left, four points apart.
+    const pdfjs = await loadPdfjs();
+    const doc = await pdfjs.getDocument(documentParameters(readCorpus('pdf', 'opendataloader-pdf', 'PDFUA-Ref-2-02_Invoice.pdf'), { images: false })).promise;
+    const page = await extractPage(pdfjs, await doc.getPage(1), 1);
+    await doc.destroy();
+    const [t, ...more] = findTables(page);
+    expect(more).toEqual([]);
+    if (!t) throw new Error('no table');
+    expect(texts(t)[0]).toEqual(['ITEM', 'DESCRIPTION', 'QUANTITY', 'PRICE (€)', 'AMOUNT (€)']);
+    expect(texts(t)).toContainEqual(['6', 'Pretty Dark Flyer', '1', '75.00', '75.00']);
+  });
+
+  it('keeps numbered entries under a one-word head whole ("1.1 Valuing sustainability")', async () => {
+    const [t] = findTables(await benchPage('01030000000146')) as [PdfTable];
+    expect(t.cols).toBe(2);
+    expect(texts(t)[0]).toEqual(['Area', 'Competence']);
+    expect(texts(t)[1]).toContain('1.1 Valuing sustainability');
   });
 });
 
@@ -202,6 +273,10 @@ describe('PDF tables: not tables', () => {
   it('finds none in a table of contents (entries and page numbers read as text), boxed in rules or not', async () => {
     expect(findTables(await benchPage('01030000000016'))).toEqual([]);
     expect(findTables(await benchPage('01030000000044'))).toEqual([]);
+  });
+
+  it('finds none in a chart’s frame stacked over its caption box (label cell and caption)', async () => {
+    expect(findTables(await benchPage('01030000000072'))).toEqual([]);
   });
 
   it('finds none in a numbered list set with hanging numbers inside a shaded panel', async () => {

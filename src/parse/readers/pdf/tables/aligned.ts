@@ -93,6 +93,106 @@ function gutters(lines: readonly TextLine[], size: number): number[] {
   return out;
 }
 
+/** A gap this many times the line's usual word space, in a bold head line, parts two column heads. */
+const HEAD_GAP_SPACES = 2.5;
+
+/**
+ * Column edges from the head line alone, when no gutter runs through the body (a form's table
+ * whose columns but the first are left blank to fill in): the first line set in bold over a body
+ * that is not, parted where its words stand clearly further apart than its word spaces. Each
+ * edge sits just before the head it starts.
+ */
+function headGutters(lines: readonly TextLine[], size: number): number[] {
+  const [head, ...body] = lines;
+  if (!head || body.length === 0 || !head.words.every((w) => w.bold) || body.every((l) => l.words.every((w) => w.bold))) return [];
+  const gaps = head.words.slice(1).map((w, i) => w.x0 - (head.words[i] as Word).x1);
+  if (gaps.length < 2) return [];
+  const space = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 2)] as number;
+  const wide = Math.max(0.5 * size, HEAD_GAP_SPACES * Math.max(space, 0.1 * size));
+  const out: number[] = [];
+  gaps.forEach((g, i) => {
+    if (g >= wide) out.push((head.words[i + 1] as Word).x0 - Math.min(2, g / 2));
+  });
+  return out;
+}
+
+/** Minimum cells of a row that must each start flush under a head word (flushGutters). */
+const MIN_FLUSH_CELLS = 3;
+
+/**
+ * Column edges where every body line's cells start flush (within a point) under the start of a
+ * word of the bold head line above them: column heads set close, each over its column. Every
+ * body line must have at least three cells and each must start under a head word; otherwise
+ * nothing.
+ */
+export function flushGutters(lines: readonly TextLine[]): number[] {
+  const [head, ...body] = lines;
+  if (!head || body.length === 0 || !head.words.every((w) => w.bold)) return [];
+  const starts = head.words.map((w) => w.x0);
+  const edges = new Set<number>();
+  for (const line of body) {
+    if (line.chunks.length < MIN_FLUSH_CELLS || line.words.every((w) => w.bold)) return [];
+    for (const c of line.chunks.slice(1)) {
+      const under = starts.find((x) => Math.abs(x - c.x0) <= 1);
+      if (under === undefined) return [];
+      edges.add(under);
+    }
+  }
+  return [...edges].sort((a, b) => a - b).map((x) => x - 1);
+}
+
+/** Lines, at least, flush on both sides of a narrow gutter. */
+const MIN_NARROW_LINES = 3;
+/** A narrow gutter is at least this many times the column's word space (monospaced code's are equal). */
+const NARROW_OVER_SPACE = 1.25;
+/** Share of the lines with words on both sides of a narrow gutter that must be flush on both. */
+const NARROW_SHARE = 0.8;
+
+/**
+ * Gutters narrower than a gutter proper, inside the columns found: two columns set tight (item
+ * numbers set flush right against descriptions set flush left), seen because every line ends a
+ * word on one side and starts one on the other at the same x (within a point), the column heads
+ * too (two heads, each over its column), and the gap is clearly wider than the column's other
+ * word spaces. Word spaces do not line up like that through a column's lines (except in
+ * monospaced code, where they are no wider than the rest); a head of one word over numbered
+ * entries ("1.1 Valuing …") or a hanging item number ("26.") splits nothing.
+ */
+function narrowGutters(lines: readonly TextLine[], edges: readonly number[], size: number): number[] {
+  const out: number[] = [];
+  for (let c = 0; c + 1 < edges.length; c++) {
+    const lo = edges[c] as number;
+    const hi = edges[c + 1] as number;
+    const rows = lines.map((l) => l.words.filter((w) => (w.x0 + w.x1) / 2 >= lo && (w.x0 + w.x1) / 2 < hi)).filter((ws) => ws.length > 0);
+    const head = rows[0];
+    if (!head || rows.length < MIN_NARROW_LINES) continue;
+    const gaps = rows.flatMap((ws) => ws.slice(1).map((w, i) => ({ l: (ws[i] as Word).x1, r: w.x0 })));
+    for (let i = 1; i < head.length; i++) {
+      const l = (head[i - 1] as Word).x1;
+      const r = (head[i] as Word).x0;
+      // The column's word spaces elsewhere (the median of its other gaps): a gutter is clearly wider.
+      const spaces = gaps.filter((g) => Math.abs(g.l - l) > 1 || Math.abs(g.r - r) > 1).map((g) => g.r - g.l).sort((a, b) => a - b);
+      const space = spaces[Math.floor(spaces.length / 2)] ?? 0;
+      if (r - l < Math.max(0.2 * size, NARROW_OVER_SPACE * space)) continue;
+      // A hanging number ("26." before its question) is a list item's, not a column head.
+      if (LIST_MARK.test((head[i - 1] as Word).text)) continue;
+      let flush = 0;
+      let sides = 0;
+      let crossed = false;
+      for (const ws of rows) {
+        if (ws.some((w) => w.x0 < r - 1 && w.x1 > l + 1)) {
+          crossed = true;
+          break;
+        }
+        if (!ws.some((w) => w.x1 <= l + 1) || !ws.some((w) => w.x0 >= r - 1)) continue;
+        sides++;
+        if (ws.some((w) => Math.abs(w.x1 - l) <= 1) && ws.some((w) => Math.abs(w.x0 - r) <= 1)) flush++;
+      }
+      if (!crossed && flush >= MIN_NARROW_LINES && flush >= NARROW_SHARE * sides) out.push(r - Math.min(1, (r - l) / 2));
+    }
+  }
+  return out;
+}
+
 function crosses(b: Box, x: number): boolean {
   return b.x0 < x - 1 && b.x1 > x + 1;
 }
@@ -100,6 +200,8 @@ function crosses(b: Box, x: number): boolean {
 export interface AlignedRegion extends Box {
   /** Horizontal rules across the region (its top and bottom ones included). */
   rules: Line[];
+  /** A bold head line over rows whose cells start flush under its words (flushGutters). */
+  headed?: boolean;
 }
 
 /** The region's rows as y edges, and whether they come from rules (rows may then hold several lines). */
@@ -140,8 +242,13 @@ export function alignedTable(region: AlignedRegion, words: readonly Word[], size
   if (words.length < 4) return undefined;
   const lines = textLines(words, size);
   if (lines.length < 2) return undefined;
-  const inner = gutters(lines, size);
+  let inner = gutters(lines, size);
+  if (inner.length === 0) inner = headGutters(lines, size);
+  if (inner.length === 0) inner = flushGutters(lines);
   if (inner.length === 0) return undefined;
+  const outerX0 = Math.min(region.x0, ...lines.map((l) => l.x0));
+  const outerX1 = Math.max(region.x1, ...lines.map((l) => l.x1));
+  inner = [...inner, ...narrowGutters(lines, [outerX0 - 1, ...inner, outerX1 + 1], size)].sort((a, b) => a - b);
   // Lines running across a gutter: a spanning head or a title may, running text may not.
   const across = lines.map((l) => l.words.some((w) => inner.some((x) => crosses(w, x))));
   // A head of up to two lines may span columns wholesale ("Year ended" over its dates).

@@ -5,7 +5,7 @@
  * hold aligned cells — flush left, flush right or centred — in most rows.
  */
 import type { Word } from '../page-model.ts';
-import { type AlignedRegion, type TextLine, textLines } from './aligned.ts';
+import { type AlignedRegion, flushGutters, type TextLine, textLines } from './aligned.ts';
 import type { LaidOutTable } from './grid.ts';
 import type { Line } from './segments.ts';
 
@@ -28,7 +28,14 @@ export function borderlessRegions(words: readonly Word[], size: number, rules: r
   let run: TextLine[] = [];
   let before: TextLine | undefined;
   const flush = (): void => {
-    if (run.filter(tabular).length >= MIN_LINES) {
+    // One row under a bold head line whose words each head one of its cells (set flush
+    // under them): a table of two rows, too few to find by alignment alone.
+    const only = run.length === 1 ? run[0] : undefined;
+    if (only && before && only.y0 - before.y1 <= 1.2 * size && flushGutters([before, only]).length > 0) {
+      const pair = [before, only];
+      const box = { x0: Math.min(...pair.map((l) => l.x0)), x1: Math.max(...pair.map((l) => l.x1)), y0: before.y0 - 1, y1: only.y1 + 1 };
+      out.push({ ...box, rules: rules.filter((r) => r.at > box.y0 && r.at < box.y1 && r.to > box.x0 && r.from < box.x1), headed: true });
+    } else if (run.filter(tabular).length >= MIN_LINES) {
       const x0 = Math.min(...run.map((l) => l.x0));
       const x1 = Math.max(...run.map((l) => l.x1));
       // The head line just above (across most of the width), when its words set closer than a

@@ -5,7 +5,8 @@
  *   inner edge merges cells (ruled.ts, grid.ts);
  * - cell text: the words whose centre lies in the cell, lines in order (cell-text.ts);
  * - header rows: leading rows set in bold when the body is not (header.ts).
- * A table of one row or one column is not a table (a framed text box, a ruled list).
+ * A table of one row or one column is not a table (a framed text box, a ruled list), except a
+ * ruled grid of one column whose head row is set apart in bold over three or more ruled rows.
  */
 import type { Box, PageModel, Word } from '../page-model.ts';
 import { centreIn, wordLines } from './cell-text.ts';
@@ -67,6 +68,20 @@ function acceptable(t: LaidOutTable): boolean {
   return new Set(filled.map((c) => c.row)).size >= 2 && new Set(filled.map((c) => c.col)).size >= 2;
 }
 
+/** Rows of a one-column ruled grid, at least, to be a table: a head and three entries. */
+const MIN_SINGLE_COLUMN_ROWS = 4;
+
+/**
+ * A ruled grid of one column is a table when a typographer made it one: a head row set apart in
+ * bold (headerRows) over at least three body rows, each ruled off and holding text. A framed
+ * text box (a title over a paragraph or two) has too few rows; a ruled list has no head.
+ */
+function singleColumnTable(t: LaidOutTable): boolean {
+  if (t.cols !== 1 || t.rows < MIN_SINGLE_COLUMN_ROWS) return false;
+  if (!t.cells.every((c) => c.text !== '' && c.rowSpan === 1 && WORDISH.test(c.text))) return false;
+  return headerRows(t) === 1 && !t.cells.some((c) => c.row > 0 && c.text.split(' ').length > 12);
+}
+
 function toPdfTable(page: PageModel, box: Box, laid: LaidOutTable, header: number): PdfTable {
   const words: number[] = [];
   page.words.forEach((w, i) => {
@@ -113,13 +128,16 @@ function ruleStacks(page: PageModel, rules: Line[], size: number): AlignedRegion
 }
 
 /**
- * Running text between two rules (a line of one chunk over most of the width: a caption, a
- * paragraph) ends one table and starts another: two tables of the same width one above the other.
+ * Running text between two rules (a line of one chunk over most of the width, not all bold: a
+ * caption, a paragraph) ends one table and starts another: two tables of the same width one above the other.
  */
 function proseBetween(page: PageModel, stack: AlignedRegion, rule: Line, size: number): boolean {
-  const band = { x0: Math.max(stack.x0, rule.from), x1: Math.min(stack.x1, rule.to), y0: stack.y1, y1: rule.at };
+  // Over the wider of the two: a short rule (an underline) far below a table's bottom rule has
+  // the page's paragraphs between them, however narrow the overlap.
+  const band = { x0: Math.min(stack.x0, rule.from), x1: Math.max(stack.x1, rule.to), y0: stack.y1, y1: rule.at };
   const width = band.x1 - band.x0;
-  return textLines(wordsIn(page.words, band), size).some((l) => l.chunks.length === 1 && l.x1 - l.x0 >= 0.6 * width && (l.chunks[0]?.words.length ?? 0) >= 6);
+  // A line set all in bold is a head (column heads set close), not running text.
+  return textLines(wordsIn(page.words, band), size).some((l) => l.chunks.length === 1 && l.x1 - l.x0 >= 0.6 * width && (l.chunks[0]?.words.length ?? 0) >= 6 && !l.words.every((w) => w.bold));
 }
 
 function alignedCandidate(page: PageModel, region: AlignedRegion, size: number, { aligned = false } = {}): PdfTable | undefined {
@@ -128,7 +146,7 @@ function alignedCandidate(page: PageModel, region: AlignedRegion, size: number, 
   const em = Math.min(size, medianSize(words));
   const laid = alignedTable(region, words, em);
   if (!laid || !acceptable(laid) || proseLike(laid) || listLike(laid)) return undefined;
-  if (aligned && (laid.rows < 3 || !columnsAligned(laid, em) || !plausibleBorderless(laid))) return undefined;
+  if (aligned && (laid.rows < (region.headed ? 2 : 3) || !columnsAligned(laid, em) || !plausibleBorderless(laid))) return undefined;
   return toPdfTable(page, region, laid, headerRows(laid));
 }
 
@@ -180,11 +198,11 @@ function ruledTables(page: PageModel): PdfTable[] {
       continue;
     }
     const inFrame = wordsIn(page.words, frame);
-    const grid = frameGrid(frame, inFrame);
+    const grid = frameGrid(frame, inFrame, lines.strokedVertical);
     const cells = grid ? gridCells(grid) : [];
     if (grid) fillCells(cells, inFrame, grid);
     let laid = grid ? compact({ rows: grid.ys.length - 1, cols: grid.xs.length - 1, cells }) : undefined;
-    if (grid && laid && acceptable(laid)) {
+    if (grid && laid && (acceptable(laid) || singleColumnTable(laid))) {
       let box: Box = frame;
       const head = headAbove(page, frame, grid.xs, cells, size);
       if (head) {

@@ -72,6 +72,24 @@ export function frames(lines: Lines): Frame[] {
   return [...groups.values()];
 }
 
+/** The x of the frame's inner column lines (its borders left out). */
+function innerColumns(f: Frame): number[] {
+  return f.vertical.filter((v) => v.at > f.x0 + MIN_GAP && v.at < f.x1 - MIN_GAP).map((v) => v.at);
+}
+
+/**
+ * Whether two frames can be blocks of one table: both split into columns, the columns of one
+ * among the other's (a head block may have more), or neither split. A plain box (a figure's
+ * frame) over a box split in two (a caption with its label cell) are two things.
+ */
+function sameColumns(a: Frame, b: Frame): boolean {
+  const xa = innerColumns(a);
+  const xb = innerColumns(b);
+  if (xa.length === 0 || xb.length === 0) return xa.length === xb.length;
+  const [few, many] = xa.length <= xb.length ? [xa, xb] : [xb, xa];
+  return few.every((x) => many.some((y) => Math.abs(x - y) <= MIN_GAP));
+}
+
 /**
  * Joins frames stacked one above the other with the same left and right edges and at most `gap`
  * between them: a table whose shaded rows alternate with unpainted ones draws no line across the
@@ -81,7 +99,7 @@ export function stackFrames(list: Frame[], gap: number): Frame[] {
   const sorted = [...list].sort((a, b) => a.y0 - b.y0);
   const out: Frame[] = [];
   for (const f of sorted) {
-    const prev = out.find((p) => p.vertical.length > 0 && f.vertical.length > 0 && Math.abs(p.x0 - f.x0) <= MIN_GAP && Math.abs(p.x1 - f.x1) <= MIN_GAP && f.y0 >= p.y1 - SNAP && f.y0 - p.y1 <= gap);
+    const prev = out.find((p) => p.vertical.length > 0 && f.vertical.length > 0 && Math.abs(p.x0 - f.x0) <= MIN_GAP && Math.abs(p.x1 - f.x1) <= MIN_GAP && f.y0 >= p.y1 - SNAP && f.y0 - p.y1 <= gap && sameColumns(p, f));
     if (prev) {
       prev.horizontal.push(...f.horizontal);
       prev.vertical.push(...f.vertical);
@@ -115,7 +133,7 @@ export function edges(values: number[]): number[] {
  * The grid of a frame with at least two lines each way. The frame's outer box always bounds it,
  * so tables without side borders (open-sided styles) still get their first and last columns.
  */
-export function frameGrid(frame: Frame, words: readonly Box[]): Grid | undefined {
+export function frameGrid(frame: Frame, words: readonly Box[], stroked: readonly Line[] = frame.vertical): Grid | undefined {
   if (frame.horizontal.length < 2 || frame.vertical.length < 2) return undefined;
   const xs = edges([frame.x0, frame.x1, ...frame.vertical.map((v) => v.at)]);
   const ys = edges([frame.y0, frame.y1, ...frame.horizontal.map((h) => h.at)]);
@@ -130,9 +148,16 @@ export function frameGrid(frame: Frame, words: readonly Box[]): Grid | undefined
       const to = ys[r + 1] as number;
       if (covered(frame.vertical, xs[c] as number, from, to, slackX(from, to), MIN_GAP)) return true;
       // A band with no vertical line at all (an unshaded row between shaded ones) keeps the
-      // columns of the rest of the grid, unless its text runs across the edge.
+      // columns of the rest of the grid, unless its text runs across the edge. So does a band
+      // crossed only by stroked rules when this edge is drawn by shading alone (shaded rows
+      // alternating with unpainted ones, a rule after the first column through all of them).
+      // A painted band (its own shading's edges) or a stroked column line missing here is a
+      // merged cell.
       const x = xs[c] as number;
-      const ruled = frame.vertical.some((v) => v.at > frame.x0 + MIN_GAP && v.at < frame.x1 - MIN_GAP && v.from < to - SNAP && v.to > from + SNAP);
+      const strokedAt = (at: number, y0: number, y1: number): boolean => stroked.some((v) => Math.abs(v.at - at) <= MIN_GAP && v.from < y1 - SNAP && v.to > y0 + SNAP);
+      const inBand = frame.vertical.filter((v) => v.at > frame.x0 + MIN_GAP && v.at < frame.x1 - MIN_GAP && v.from < to - SNAP && v.to > from + SNAP);
+      const painted = inBand.some((v) => !strokedAt(v.at, from, to));
+      const ruled = painted || (inBand.length > 0 && strokedAt(x, frame.y0, frame.y1));
       byRow ??= wordsByBand(words, ys);
       return !ruled && !(byRow[r] ?? []).some((w) => w.x0 < x - 1 && w.x1 > x + 1);
     },

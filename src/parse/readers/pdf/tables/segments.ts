@@ -22,6 +22,8 @@ export interface Line {
 export interface Lines {
   horizontal: Line[];
   vertical: Line[];
+  /** The vertical lines drawn as strokes (ruling lines), without the edges of filled boxes. */
+  strokedVertical: Line[];
 }
 
 /** Sorts by `at`, groups runs closer than SNAP, and joins each group's overlapping or near pieces. */
@@ -87,8 +89,9 @@ export function pageLines(page: PageModel): Lines | undefined {
     if (r.orientation === 'horizontal') horizontal.push({ at: (r.y0 + r.y1) / 2, from: r.x0, to: r.x1 });
     else vertical.push({ at: (r.x0 + r.x1) / 2, from: r.y0, to: r.y1 });
   }
+  const strokedVertical = merge(vertical.map((v) => ({ ...v })));
   for (const f of outerFills(page.fills)) edgesOfFill(f, horizontal, vertical);
-  return { horizontal: merge(horizontal), vertical: merge(vertical) };
+  return { horizontal: merge(horizontal), vertical: merge(vertical), strokedVertical };
 }
 
 /** Whether the lines of `along` cover [from, to] at `at` (± tolerance) except for gaps of at most `slack` in total. */
