@@ -10,7 +10,7 @@ import path from 'node:path';
 import mammothModule from 'mammoth';
 import { describe, expect, it } from 'vitest';
 import { packageFile } from '../../src/parse/readers/docx/mammoth.ts';
-import { convertToHtmlInStages, type MammothFile, type MammothMessage, type StageOptions } from '../../src/parse/readers/docx/mammoth-stages.ts';
+import { convertToHtmlInStages, NAMESPACES as OFFICE_NAMESPACES, type MammothFile, type MammothMessage, type StageOptions } from '../../src/parse/readers/docx/mammoth-stages.ts';
 import { readMammothXml, XmlSyntaxError } from '../../src/parse/readers/docx/mammoth-xml.ts';
 import { DocxPackage } from '../../src/parse/readers/docx/package.ts';
 import { CORPUS_DIR } from '../helpers/corpus.ts';
@@ -125,22 +125,3 @@ describe('convertToHtmlInStages', () => {
   });
 });
 
-/** mammoth's office-xml-reader map, as office-xml-reader.read applies it. */
-const OFFICE_NAMESPACES: Record<string, string> = {
-  [W]: 'w',
-  'http://schemas.openxmlformats.org/officeDocument/2006/relationships': 'r',
-  'http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing': 'wp',
-  'http://schemas.openxmlformats.org/drawingml/2006/main': 'a',
-  'http://schemas.openxmlformats.org/drawingml/2006/picture': 'pic',
-  'http://purl.oclc.org/ooxml/wordprocessingml/main': 'w',
-  'http://purl.oclc.org/ooxml/officeDocument/relationships': 'r',
-  'http://purl.oclc.org/ooxml/drawingml/wordprocessingDrawing': 'wp',
-  'http://purl.oclc.org/ooxml/drawingml/main': 'a',
-  'http://purl.oclc.org/ooxml/drawingml/picture': 'pic',
-  'http://schemas.openxmlformats.org/package/2006/content-types': 'content-types',
-  'http://schemas.openxmlformats.org/package/2006/relationships': 'relationships',
-  'http://schemas.openxmlformats.org/markup-compatibility/2006': 'mc',
-  'urn:schemas-microsoft-com:vml': 'v',
-  'urn:schemas-microsoft-com:office:word': 'office-word',
-  'http://schemas.microsoft.com/office/word/2010/wordml': 'wordml',
-};

@@ -114,3 +114,14 @@ export function buildPdf(pages: FixturePage[]): Buffer {
   chunks.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root ${catalog} 0 R >>\nstartxref\n${offset}\n%%EOF\n`));
   return Buffer.concat(chunks);
 }
+
+/** The OCR programs this test process started that are still running (pgrep over its children). */
+export function ocrChildren(): string[] {
+  try {
+    return execFileSync('pgrep', ['-l', '-P', String(process.pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => /tesseract|pdftoppm|\benv\b/.test(l));
+  } catch {
+    return []; // pgrep exits 1 when nothing matches
+  }
+}

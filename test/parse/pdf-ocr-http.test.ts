@@ -3,23 +3,12 @@
  * request's `timeout` gives the reader a deadline (the pool's clock), so a long scan returns the
  * pages done with a warning instead of a 408.
  */
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postParse, startTestService, upload, type TestService } from '../http/helpers.ts';
-import { buildPdf, type FixturePage } from './pdf-ocr-fixtures.ts';
+import { buildPdf, ocrChildren, type FixturePage } from './pdf-ocr-fixtures.ts';
 
 const scan = (page: number): FixturePage => ({ scan: { file: ['pdf', 'docling', 'multi_page.pdf'], page } });
 const TEXT_PAGE: FixturePage = { text: ['Folio keeps this text layer'] };
-
-function ocrChildren(): string[] {
-  try {
-    return execFileSync('pgrep', ['-l', '-P', String(process.pid)], { encoding: 'utf8' })
-      .split('\n')
-      .filter((l) => /tesseract|pdftoppm|\benv\b/.test(l));
-  } catch {
-    return [];
-  }
-}
 
 let service: TestService;
 

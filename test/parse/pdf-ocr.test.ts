@@ -14,7 +14,7 @@ import { readPdf } from '../../src/parse/readers/pdf/index.ts';
 import { documentParameters, loadPdfjs } from '../../src/parse/readers/pdf/pdfjs.ts';
 import { corpusPath, readCorpus } from '../helpers/corpus.ts';
 import { readInput, serviceFailure, type ReadInputOverrides } from '../helpers/read-input.ts';
-import { buildPdf, type FixturePage } from './pdf-ocr-fixtures.ts';
+import { buildPdf, ocrChildren, type FixturePage } from './pdf-ocr-fixtures.ts';
 
 const MULTI_PAGE = ['pdf', 'docling', 'multi_page.pdf'];
 const scan = (page: number): FixturePage => ({ scan: { file: MULTI_PAGE, page } });
@@ -30,17 +30,6 @@ function read(bytes: Buffer, mode: 'fast' | 'auto' | 'ocr', extra: Extra = {}, m
 
 function pageText(result: ReadResult, page: number): string {
   return (result.document.querySelector(`section[data-page="${page}"]`)?.textContent ?? '').replace(/\s+/g, ' ');
-}
-
-/** The OCR programs this test process started that are still running. */
-function ocrChildren(): string[] {
-  try {
-    return execFileSync('pgrep', ['-l', '-P', String(process.pid)], { encoding: 'utf8' })
-      .split('\n')
-      .filter((l) => /tesseract|pdftoppm|\benv\b/.test(l));
-  } catch {
-    return []; // pgrep exits 1 when nothing matches
-  }
 }
 
 function ocrTempDirs(): string[] {

@@ -99,7 +99,7 @@ const { DocumentXmlReader } = mammothLib('docx/document-xml-reader') as {
 const { Files: FilesClass } = mammothLib('docx/files') as { Files: new (options: { externalFileAccess: boolean; relativeToFile: undefined }) => Files };
 
 /** mammoth's `office-xml-reader` namespace map: the prefixes its readers match on. */
-const NAMESPACES: Record<string, string> = {
+export const NAMESPACES: Record<string, string> = {
   'http://schemas.openxmlformats.org/wordprocessingml/2006/main': 'w',
   'http://schemas.openxmlformats.org/officeDocument/2006/relationships': 'r',
   'http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing': 'wp',
