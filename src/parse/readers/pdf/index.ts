@@ -1,8 +1,9 @@
 /**
  * The PDF reader: every page becomes a PageModel (extract.ts from the text layer, or OCR: ocr.ts,
  * pages without a usable text layer in `auto`, every page in `ocr`, none in `fast` — a warning),
- * then the layout analysis (layout/) turns the pages into `<section data-page="N">` each:
- * headings, paragraphs and lists in reading order, running headers and footers as furniture.
+ * then the layout analysis (layout/, with the table finder of tables/) turns the pages into
+ * `<section data-page="N">` each: headings, paragraphs, lists and tables in reading order,
+ * running headers and footers as furniture.
  */
 import { ServiceError } from '../../../errors.ts';
 import { documentFromHtml, type ReadInput, type ReadResult } from '../../document.ts';
