@@ -1,22 +1,13 @@
 /** `folio keys create|list|revoke`: API keys in the store of DATA_DIR. */
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../auth/api-keys.ts';
 import type { Config } from '../config.ts';
-import { openSqliteStore } from '../store/sqlite.ts';
-import type { ApiKeyRecord, Store } from '../store/types.ts';
+import type { ApiKeyRecord } from '../store/types.ts';
 import { parseCommandArgs, stringOption } from './args.ts';
 import { CliFailure, EXIT_OK, runSubcommand, UsageError, type CliIo } from './io.ts';
-import { table } from './table.ts';
+import { withStore } from './store.ts';
+import { listing } from './table.ts';
 
 const MAX_TEAM_NAME = 100;
-
-async function withStore<T>(config: Config, run: (store: Store) => Promise<T>): Promise<T> {
-  const store = openSqliteStore(config.dataDir);
-  try {
-    return await run(store);
-  } finally {
-    await store.close();
-  }
-}
 
 async function create(args: string[], config: Config, io: CliIo): Promise<number> {
   const parsed = parseCommandArgs(args, { team: { type: 'string' } }, 0);
@@ -48,17 +39,14 @@ function publicView(k: ApiKeyRecord) {
 async function list(args: string[], config: Config, io: CliIo): Promise<number> {
   const parsed = parseCommandArgs(args, { json: { type: 'boolean' } }, 0);
   const keys = await withStore(config, (store) => store.listApiKeys());
-  if (parsed.values.json === true) {
-    io.stdout(`${JSON.stringify(keys.map(publicView), null, 2)}\n`);
-    return EXIT_OK;
-  }
-  if (keys.length === 0) {
-    io.stdout('No API keys. Create one with: folio keys create --team <name>\n');
-    return EXIT_OK;
-  }
-  const header = ['ID', 'TEAM', 'PREFIX', 'CREATED', 'LAST USED', 'REVOKED'];
-  const rows = keys.map((k) => [k.id, k.teamName, `${k.prefix}…`, k.createdAt, k.lastUsedAt ?? '-', k.revokedAt ?? '-']);
-  io.stdout(table([header, ...rows]));
+  io.stdout(
+    listing(keys, parsed.values.json === true, {
+      view: publicView,
+      empty: 'No API keys. Create one with: folio keys create --team <name>',
+      header: ['ID', 'TEAM', 'PREFIX', 'CREATED', 'LAST USED', 'REVOKED'],
+      row: (k) => [k.id, k.teamName, `${k.prefix}…`, k.createdAt, k.lastUsedAt ?? '-', k.revokedAt ?? '-'],
+    }),
+  );
   return EXIT_OK;
 }
 

@@ -15,11 +15,10 @@ import { createSigningKeys } from '../../auth/signing-keys.ts';
 import { mcpResourceUrl } from '../../.well-known/urls.ts';
 import type { Config } from '../config.ts';
 import { resolvePublicUrls, type PublicUrls } from '../public-urls.ts';
-import { openSqliteStore } from '../store/sqlite.ts';
-import type { Store } from '../store/types.ts';
 import { parseCommandArgs, stringOption } from './args.ts';
 import { CliFailure, EXIT_OK, runSubcommand, UsageError, type CliIo } from './io.ts';
-import { table } from './table.ts';
+import { withStore } from './store.ts';
+import { listing } from './table.ts';
 
 /** The `client_id` of grants made from the CLI, unless `--client` names another. */
 export const CLI_CLIENT_ID = 'folio-cli';
@@ -27,15 +26,6 @@ const MAX_TEAM_NAME = 100;
 const MAX_CLIENT_ID = 200;
 
 const RESOURCES: Record<string, McpResourcePath> = { mcp: '/v2/mcp', 'mcp-oauth': '/v2/mcp-oauth' };
-
-async function withStore<T>(config: Config, run: (store: Store) => Promise<T>): Promise<T> {
-  const store = openSqliteStore(config.dataDir);
-  try {
-    return await run(store);
-  } finally {
-    await store.close();
-  }
-}
 
 /** The URLs `folio serve` would use with this configuration. */
 export function configuredUrls(config: Config): PublicUrls {
@@ -106,17 +96,14 @@ function publicView(g: OAuthGrant) {
 async function list(args: string[], config: Config, io: CliIo): Promise<number> {
   const parsed = parseCommandArgs(args, { json: { type: 'boolean' } }, 0);
   const grants = await withStore(config, (store) => store.listOAuthGrants());
-  if (parsed.values.json === true) {
-    io.stdout(`${JSON.stringify(grants.map(publicView), null, 2)}\n`);
-    return EXIT_OK;
-  }
-  if (grants.length === 0) {
-    io.stdout('No OAuth grants. Issue a token with: folio tokens issue --team <name> --resource mcp|mcp-oauth\n');
-    return EXIT_OK;
-  }
-  const header = ['ID', 'CLIENT', 'USER', 'TEAM', 'RESOURCE', 'SCOPE', 'CREATED', 'LAST USED', 'REVOKED'];
-  const rows = grants.map((g) => [g.id, g.clientId, g.userId ?? '-', g.teamName, g.resource, g.scope, g.createdAt, g.lastUsedAt ?? '-', g.revokedAt ?? '-']);
-  io.stdout(table([header, ...rows]));
+  io.stdout(
+    listing(grants, parsed.values.json === true, {
+      view: publicView,
+      empty: 'No OAuth grants. Issue a token with: folio tokens issue --team <name> --resource mcp|mcp-oauth',
+      header: ['ID', 'CLIENT', 'USER', 'TEAM', 'RESOURCE', 'SCOPE', 'CREATED', 'LAST USED', 'REVOKED'],
+      row: (g) => [g.id, g.clientId, g.userId ?? '-', g.teamName, g.resource, g.scope, g.createdAt, g.lastUsedAt ?? '-', g.revokedAt ?? '-'],
+    }),
+  );
   return EXIT_OK;
 }
 

@@ -5,12 +5,11 @@
  */
 import { emailProblem, hashPassword, normalizeEmail, passwordProblem } from '../../auth/users.ts';
 import type { Config } from '../config.ts';
-import { openSqliteStore } from '../store/sqlite.ts';
-import type { Store } from '../store/types.ts';
 import { parseArgs } from 'node:util';
 import { parseCommandArgs } from './args.ts';
 import { CliFailure, EXIT_OK, runSubcommand, UsageError, type CliIo } from './io.ts';
-import { table } from './table.ts';
+import { withStore } from './store.ts';
+import { listing } from './table.ts';
 
 const MAX_TEAM_NAME = 100;
 
@@ -54,15 +53,6 @@ export function stdinPassword(): Promise<string> {
     stdin.on('end', onEnd);
     stdin.resume();
   });
-}
-
-async function withStore<T>(config: Config, run: (store: Store) => Promise<T>): Promise<T> {
-  const store = openSqliteStore(config.dataDir);
-  try {
-    return await run(store);
-  } finally {
-    await store.close();
-  }
 }
 
 interface AccountArgs {
@@ -137,15 +127,14 @@ async function addTeam(args: string[], config: Config, io: CliIo): Promise<numbe
 async function list(args: string[], config: Config, io: CliIo): Promise<number> {
   const parsed = parseCommandArgs(args, { json: { type: 'boolean' } }, 0);
   const users = await withStore(config, (store) => store.listUsers());
-  if (parsed.values.json === true) {
-    io.stdout(`${JSON.stringify(users.map((u) => ({ id: u.id, email: u.email, teams: u.teams.map((t) => t.name), createdAt: u.createdAt })), null, 2)}\n`);
-    return EXIT_OK;
-  }
-  if (users.length === 0) {
-    io.stdout('No users. Create one with: folio users create --email <address> --team <name>\n');
-    return EXIT_OK;
-  }
-  io.stdout(table([['ID', 'EMAIL', 'TEAMS', 'CREATED'], ...users.map((u) => [u.id, u.email, u.teams.map((t) => t.name).join(', ') || '-', u.createdAt])]));
+  io.stdout(
+    listing(users, parsed.values.json === true, {
+      view: (u) => ({ id: u.id, email: u.email, teams: u.teams.map((t) => t.name), createdAt: u.createdAt }),
+      empty: 'No users. Create one with: folio users create --email <address> --team <name>',
+      header: ['ID', 'EMAIL', 'TEAMS', 'CREATED'],
+      row: (u) => [u.id, u.email, u.teams.map((t) => t.name).join(', ') || '-', u.createdAt],
+    }),
+  );
   return EXIT_OK;
 }
 
