@@ -13,6 +13,7 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
+import { send } from './http-send.ts';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -30,19 +31,6 @@ const FILE = corpusPath('office', 'docx', 'docling-word_tables.docx');
 const BOUNDARY = 'folio-bench-boundary-mcp-overhead';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
-
-function send(url: string, method: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, headers: { ...headers, 'content-length': String(body.length) }, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -65,10 +53,10 @@ async function main(): Promise<void> {
 
   /** A ticket and its upload, untimed: what the next json-ref or mcp call parses. */
   const uploaded = async (): Promise<string> => {
-    const ticket = await send(`${service.url}/v2/uploads`, 'POST', { ...auth, 'content-type': 'application/json' }, Buffer.from(JSON.stringify({ filename: 'tables.docx' })));
+    const ticket = await send(agent, `${service.url}/v2/uploads`, 'POST', { ...auth, 'content-type': 'application/json' }, Buffer.from(JSON.stringify({ filename: 'tables.docx' })));
     if (ticket.status !== 200) throw new Error(`ticket: ${ticket.status} ${ticket.text}`);
     const { uploadRef, uploadUrl } = JSON.parse(ticket.text) as { uploadRef: string; uploadUrl: string };
-    const put = await send(uploadUrl, 'PUT', { 'content-type': 'application/octet-stream' }, bytes);
+    const put = await send(agent, uploadUrl, 'PUT', { 'content-type': 'application/octet-stream' }, bytes);
     if (put.status !== 200) throw new Error(`upload: ${put.status} ${put.text}`);
     return uploadRef;
   };
@@ -78,11 +66,11 @@ async function main(): Promise<void> {
 
   const ways = {
     multipart: async () => {
-      const res = await send(`${service.url}/v2/parse`, 'POST', { ...auth, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, multipartBody);
+      const res = await send(agent, `${service.url}/v2/parse`, 'POST', { ...auth, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, multipartBody);
       if (res.status !== 200) throw new Error(`multipart: ${res.status} ${res.text}`);
     },
     'json-ref': async (ref: string) => {
-      const res = await send(`${service.url}/v2/parse`, 'POST', { ...auth, 'content-type': 'application/json' }, Buffer.from(JSON.stringify({ uploadRef: ref })));
+      const res = await send(agent, `${service.url}/v2/parse`, 'POST', { ...auth, 'content-type': 'application/json' }, Buffer.from(JSON.stringify({ uploadRef: ref })));
       if (res.status !== 200) throw new Error(`json-ref: ${res.status} ${res.text}`);
     },
     mcp: async (ref: string) => {

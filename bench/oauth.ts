@@ -10,6 +10,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
+import { send } from './http-send.ts';
 import os from 'node:os';
 import path from 'node:path';
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../auth/api-keys.ts';
@@ -22,19 +23,6 @@ const ITERATIONS = quick ? 300 : 2000;
 const WARMUP = quick ? 50 : 200;
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-
-function send(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 function median(list: number[]): number {
   const sorted = [...list].sort((a, b) => a - b);
@@ -66,7 +54,9 @@ async function main(): Promise<void> {
       codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
     });
     const tokenRes = await send(
+      agent,
       `${service.url}/oauth/token`,
+      'POST',
       { 'content-type': 'application/x-www-form-urlencoded' },
       new URLSearchParams({ grant_type: 'authorization_code', code, client_id: 'https://bench.example/client.json', redirect_uri: redirectUri, code_verifier: verifier }).toString(),
     );
@@ -85,7 +75,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < WARMUP + ITERATIONS; i++) {
       for (const [name, way] of Object.entries(ways)) {
         const t0 = process.hrtime.bigint();
-        const res = await send(way.url, way.headers, body);
+        const res = await send(agent, way.url, 'POST', way.headers, body);
         const us = Number(process.hrtime.bigint() - t0) / 1e3;
         if (res.status !== 200) throw new Error(`${name.trim()}: ${res.status} ${res.text.slice(0, 300)}`);
         if (i >= WARMUP) times[name]?.push(us);
