@@ -25,6 +25,9 @@ export const REDACT_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'res.headers["set-cookie"]',
+  'headers.referer',
+  'req.headers.referer',
+  'referer',
   'apiKey',
   'key',
 ];
@@ -38,17 +41,67 @@ export function createLogger(options: LoggerOptions): Logger {
   return options.destination ? pino(config, options.destination) : pino(config);
 }
 
-const KEY_IN_PATH = /folio_[A-Za-z0-9_-]{8,}/g;
+/** How many rounds of percent-decoding a logged path gets before what is left is masked. */
+const DECODE_ROUNDS = 4;
+/** A run of percent-escapes: decoded together, so that multi-byte UTF-8 comes out whole. */
+const ESCAPE_RUN = /(?:%[0-9A-Fa-f]{2})+/g;
+/** The legacy key-in-path route: `/{API_KEY}/v2/mcp`, whatever the first segment holds. */
+const LEGACY_MCP_PATH = /^\/[^/]+(?=\/v2\/mcp\/?$)/i;
 /** Upload URLs are capabilities (`PUT /v2/uploads/{token}`): the token is masked like a key. */
-const UPLOAD_TOKEN_IN_PATH = /(\/v2\/uploads\/)[^/]+/g;
+const UPLOAD_TOKEN_PATH = /^(\/v2\/uploads\/)[^/]+/i;
+/** Where an API key stands in a segment; case-insensitive, as a key typed in capitals is still one. */
+const KEY_PREFIX = /folio_/i;
+/**
+ * A `%` still left after the decoding rounds: an escape encoded deeper than any client does, or
+ * one that is no escape at all (which may split a key's prefix, `foli%zzo_…`, from the masking).
+ */
+const STILL_ENCODED = /%/;
+const MASK = '[redacted]';
+
+function decodeOnce(text: string): string {
+  return text.replace(ESCAPE_RUN, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      // Not UTF-8: byte by byte, which is enough to see an ASCII key through it.
+      return run.replace(/%([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    }
+  });
+}
+
+/**
+ * A URL path in every form a server may read it in: express matches routes on the raw path and
+ * decodes parameters once, so a key percent-encoded in the path (`/folio%5F…`, `/%66olio_…`, or
+ * encoded twice) authenticates or arrives all the same. The logged form is the path decoded
+ * until it stops changing (a few rounds at most), so that the masking below sees what the route
+ * saw, and deeper.
+ */
+function decodedPath(path: string): string {
+  let current = path;
+  for (let round = 0; round < DECODE_ROUNDS; round++) {
+    const next = decodeOnce(current);
+    if (next === current) return current;
+    current = next;
+  }
+  return current;
+}
 
 /**
  * The path of a request URL as logged: without its query string (query strings may carry
- * credentials), and with anything shaped like an API key masked (legacy clients put the key in
- * the path, `/{API_KEY}/v2/mcp`), and the capability part of upload URLs masked.
+ * credentials), decoded, and with credentials masked by where they stand and by their shape:
+ * - the first segment of the legacy route `/{API_KEY}/v2/mcp`, whatever it holds (legacy clients
+ *   put the key there; a mistyped or foreign key is a secret too), in the raw and decoded forms;
+ * - the capability part of upload URLs;
+ * - every segment in which an API key's prefix appears, and every segment still percent-encoded
+ *   after the decoding rounds (hidden deeper than any client encodes, or malformed).
+ * Also used for any other URL that is logged (a Referer, say).
  */
 export function pathOnly(url: string): string {
-  const q = url.indexOf('?');
-  const path = q === -1 ? url : url.slice(0, q);
-  return path.replace(KEY_IN_PATH, 'folio_[redacted]').replace(UPLOAD_TOKEN_IN_PATH, '$1[redacted]');
+  const q = url.search(/[?#]/);
+  const raw = (q === -1 ? url : url.slice(0, q)).replace(LEGACY_MCP_PATH, `/${MASK}`);
+  const path = decodedPath(raw).replace(LEGACY_MCP_PATH, `/${MASK}`).replace(UPLOAD_TOKEN_PATH, `$1${MASK}`);
+  return path
+    .split('/')
+    .map((segment) => (KEY_PREFIX.test(segment) || STILL_ENCODED.test(segment) ? MASK : segment))
+    .join('/');
 }
