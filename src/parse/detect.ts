@@ -200,9 +200,11 @@ export function sniff(bytes: Uint8Array): Sniffed {
   const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
   if (head.includes('%PDF-')) return 'pdf';
   if (isBareBiff(bytes)) return 'xls';
-  if (looksBinary(bytes)) return 'binary';
   const text = textHead(bytes);
+  // The RTF signature before the binary heuristic: `\binN` carries raw bytes (NULs included) in
+  // an RTF file, often in its first kilobytes (an embedded picture or object).
   if (text.startsWith('{\\rtf')) return 'rtf';
+  if (looksBinary(bytes)) return 'binary';
   const lower = text.slice(0, 4096).toLowerCase();
   if (lower.includes('schemas.microsoft.com/office/word/2003/wordml')) return 'wordml';
   if (lower.includes('urn:schemas-microsoft-com:office:spreadsheet') && lower.includes('<workbook')) return 'spreadsheetml';

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detect } from '../../src/parse/detect.ts';
+import { parse } from '../../src/parse/index.ts';
+import { parseOptions } from '../../src/parse/options.ts';
 import { readCorpus } from '../helpers/corpus.ts';
 
 function refusal(bytes: Buffer, name: string, contentType?: string): { code: string; message: string } {
@@ -67,5 +69,22 @@ describe('detect', () => {
   it('ignores streams of embedded objects when telling Word from Excel', () => {
     expect(detect(readCorpus('office', 'xls', 'tika-testWPSAttachment.xls'), 'a.xls').kind).toBe('xls');
     expect(detect(readCorpus('office', 'doc', 'tika-testWORD_2006ml.doc'), 'a.doc').kind).toBe('doc');
+  });
+});
+
+describe('detect: RTF with binary data', () => {
+  it('reads an RTF whose \\bin picture puts NUL and control bytes in its first kilobytes as RTF', async () => {
+    const picture = Buffer.alloc(3000, 0);
+    for (let i = 0; i < picture.length; i += 7) picture[i] = i % 31;
+    const rtf = Buffer.concat([
+      Buffer.from(`{\\rtf1\\ansi {\\pict\\pngblip\\bin${picture.length} `, 'latin1'),
+      picture,
+      Buffer.from('}Text after the picture.\\par}', 'latin1'),
+    ]);
+    expect(detect(rtf, 'picture.rtf').kind).toBe('rtf');
+    const result = await parse({ bytes: rtf, filename: 'picture.rtf' }, parseOptions({}));
+    expect(result.markdown).toContain('Text after the picture.');
+    // Binary data without the signature is still refused as binary.
+    expect(() => detect(picture, 'picture.rtf')).toThrow(/binary data/);
   });
 });
