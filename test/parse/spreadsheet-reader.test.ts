@@ -41,6 +41,16 @@ function tableAfter(result: ReadResult, heading: string): HTMLTableElement {
   return next as HTMLTableElement;
 }
 
+/** Every table between a sheet's heading and the next heading. */
+function tablesAfter(result: ReadResult, heading: string): HTMLTableElement[] {
+  const h2 = [...result.document.querySelectorAll('h2')].find((h) => h.textContent === heading);
+  const tables: HTMLTableElement[] = [];
+  for (let node = h2?.nextElementSibling; node && node.tagName !== 'H2'; node = node.nextElementSibling) {
+    if (node.tagName === 'TABLE') tables.push(node as HTMLTableElement);
+  }
+  return tables;
+}
+
 function rowTexts(table: HTMLTableElement): string[][] {
   return [...table.querySelectorAll('tr')].map((tr) => [...tr.children].map((cell) => cell.textContent ?? ''));
 }
@@ -106,7 +116,9 @@ describe('spreadsheet reader: structure', () => {
     const result = await read('xlsx/docling-xlsx_01.xlsx');
     const table = tableAfter(result, 'Sheet3');
     const head = [...table.querySelectorAll('thead th')].map((th) => th.textContent);
-    expect(head.slice(0, 5)).toEqual(['first', 'header', '', '', '']);
+    // Sheet3 holds two tables side by side, parted by a blank column: this is the first.
+    expect(head).toEqual(['first', 'header', 'second', 'third']);
+    expect(tablesAfter(result, 'Sheet3')).toHaveLength(2);
     expect(table.querySelectorAll('thead tr').length).toBe(2);
     expect(table.querySelector('thead th')?.getAttribute('rowspan')).toBe('2');
     expect(table.querySelector('tbody td')?.textContent).toBe('1');
@@ -192,7 +204,11 @@ describe('spreadsheet reader: limits, progress, cancellation', () => {
     expect(warnings[1]).toMatch(/^Sheet 'Date' was cut after 1 of \d+ rows \(5 of \d+ cells\): the workbook reached the limit of 200 cells\.$/);
     expect(warnings[2]).toBe(`Sheet 'Engineering' was left out: the workbook reached the limit of 200 cells before it.`);
     expect(warnings).toHaveLength(10);
-    expect(html.match(/<tr>/g)?.length).toBe(14);
+    // The 13 rows kept of Database: its title as a paragraph over a table of 12; Date's one row
+    // is a single cell, a paragraph.
+    expect(html.match(/<tr>/g)?.length).toBe(12);
+    expect(html).toContain('<h2>Database</h2>\n<p>Database</p><table>');
+    expect(html).toContain('<h2>Date</h2>\n<p>Core</p>');
     expect(html).toContain('<h2>Text</h2>');
   });
 

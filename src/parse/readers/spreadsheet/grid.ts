@@ -65,7 +65,8 @@ function displayed(cell: XLSX.CellObject): string {
 
 function gridCell(cell: XLSX.CellObject): GridCell | undefined {
   const text = displayed(cell);
-  if (text === '') return undefined;
+  // A formula saved without its result is kept as an empty cell: it belongs to its table.
+  if (text === '') return typeof cell.f === 'string' && cell.v === undefined ? { text } : undefined;
   const target = cell.l?.Target;
   if (typeof target === 'string' && LINK_SCHEME.test(target.trim())) return { text, href: target.trim() };
   return { text };

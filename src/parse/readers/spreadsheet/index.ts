@@ -8,7 +8,7 @@ import { documentFromHtml, escapeHtml, type Progress, type ReadInput, type ReadR
 import { scanSheet, type ScannedSheet, type SheetGrid } from './grid.ts';
 import { loadWorkbook } from './load.ts';
 import { workbookMetadata } from './metadata.ts';
-import { renderTable } from './table.ts';
+import { renderSheet } from './table.ts';
 import { openXlsxPackage, streamWorkbook } from './xlsx-stream.ts';
 import type { SheetBudget } from './xlsx-sheet-stream.ts';
 
@@ -91,7 +91,7 @@ export function sheetsToHtml(sheets: readonly SheetSource[], limits: WorkbookLim
       if (keep === 0) {
         warnings.push(`Sheet ${quoted(name)} was left out: the workbook reached the limit of ${reason} before it.`);
       } else {
-        parts.push(renderTable(grid.cut(keep)));
+        parts.push(renderSheet(grid.cut(keep)));
         cells -= keep * width;
         chars -= grid.textLength(keep);
         if (keep < totalRows) {

@@ -1,10 +1,11 @@
 /**
- * A cut grid as an HTML table: the first row (and any rows its merged cells reach down into)
+ * A sheet's cut grid as HTML: its tables (regions.ts parts them), each an HTML table: the first row (and any rows its merged cells reach down into)
  * is the `thead`; merged ranges become colspan/rowspan on their top-left cell and the cells
  * they cover are omitted.
  */
 import { escapeHtml } from '../../document.ts';
 import type { CutGrid, GridCell, Merge } from './grid.ts';
+import { sheetBlocks } from './regions.ts';
 
 function cellContent(cell: GridCell | undefined): string {
   if (!cell) return '';
@@ -65,4 +66,14 @@ export function renderTable(grid: CutGrid): string {
   if (rows.length > headerRows) out.push('</tbody>');
   out.push('</table>');
   return out.join('');
+}
+
+/** A sheet's cut grid as its tables, their titles and stray cells as paragraphs, in reading order. */
+export function renderSheet(grid: CutGrid): string {
+  return sheetBlocks(grid)
+    .map((b) => {
+      if (b.kind === 'paragraph') return `<p>${cellContent(b.cell)}</p>`;
+      return `${b.title ? `<p>${cellContent(b.title)}</p>` : ''}${renderTable(b.grid)}`;
+    })
+    .join('\n');
 }

@@ -178,7 +178,9 @@ export function streamSheet(zip: GuardedZip, path: string, name: string, book: X
       const value = cellValue(cellAttrs, body2, book);
       if (value.formulaWithoutValue) rowMissing++;
       const text = value.text.replace(/\r\n?/g, '\n').trim();
-      if (text === '') continue;
+      // A formula saved without its result is a cell all the same (shown empty): a row of them
+      // is part of its table, not a gap between two.
+      if (text === '' && !value.formulaWithoutValue) continue;
       const cell: GridCell = { text };
       found.push({ r: row, c: col, cell });
       rowChars += text.length;
