@@ -23,3 +23,17 @@ describe('sampleText', () => {
     expect(sample.length).toBeLessThan(60);
   });
 });
+
+describe('language of tables', () => {
+  it('abstains on a sheet of names and figures, and reads the phrases in cells', async () => {
+    const { parseHTML } = await import('linkedom');
+    const rows = ['Blues STL 1', 'Flyers PHI 2', 'Maple Leafs TOR 13', 'Canadiens MTL 24', 'Penguins PIT 5', 'Bruins BOS 6', 'Rangers NYR 4', 'Kings LAK 2', 'Blackhawks CHI 6', 'Oilers EDM 5', 'Red Wings DET 11', 'Islanders NYI 4'];
+    const sheet = `<table><tr><th>Team</th><th>Location</th><th>Stanley Cups</th></tr>${rows.map((r) => `<tr>${r.split(/ (?=[A-Z]{3}|\d)/).map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</table>`;
+    const { document: names } = parseHTML(`<!doctype html><html><body><h2>Stanley Cups</h2>${sheet}</body></html>`);
+    expect(detectLanguage(sampleText(names.body))).toBeUndefined();
+
+    const notes = ['The order was shipped on Monday morning', 'The customer asked for a refund after the delivery', 'Payment was received by the bank on time', 'The warehouse will restock the item next week'];
+    const { document: phrases } = parseHTML(`<!doctype html><html><body><table>${notes.map((n, i) => `<tr><td>${i}</td><td>${n}</td></tr>`).join('')}</table></body></html>`);
+    expect(detectLanguage(sampleText(phrases.body))).toBe('en');
+  });
+});

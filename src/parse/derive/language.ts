@@ -22,7 +22,15 @@ const MIN_SAMPLE = 80;
 /** 1,000 characters agreed with the declared language on 18 of 18 corpus pages, as 4,000 did. */
 const MAX_SAMPLE = 1000;
 
-/** The first MAX_SAMPLE characters of an element's text, without building its whole textContent. */
+/** Words a table cell needs before its text counts as language, not a label or a value. */
+const MIN_CELL_WORDS = 4;
+
+/**
+ * The first MAX_SAMPLE characters of an element's running text, without building its whole
+ * textContent. Table cells count only when they hold a phrase (MIN_CELL_WORDS words or more):
+ * names, codes and figures in cells say little of a language, and a trigram model fed a sheet of
+ * them answers with confidence all the same (an English sheet of team names came out French).
+ */
 export function sampleText(root: Node, limit = MAX_SAMPLE): string {
   let out = '';
   const stack: Node[] = [root];
@@ -32,11 +40,18 @@ export function sampleText(root: Node, limit = MAX_SAMPLE): string {
       out += `${node.nodeValue ?? ''} `;
       continue;
     }
+    if (node.nodeType === 1 && CELL_TAGS.has((node as Element).tagName)) {
+      const text = node.textContent ?? '';
+      if (text.trim().split(/\s+/).length >= MIN_CELL_WORDS) out += `${text} `;
+      continue;
+    }
     const children = node.childNodes;
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as Node);
   }
   return out;
 }
+
+const CELL_TAGS = new Set(['TD', 'TH']);
 
 export function detectLanguage(text: string): string | undefined {
   const sample = text.replace(/\s+/g, ' ').trim().slice(0, MAX_SAMPLE);
