@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Word } from '../readers/pdf/page-model.ts';
 import { ocrPage } from './page.ts';
+import type { DetectedScript } from './script.ts';
 import type { PageSize } from './tsv.ts';
 
 /**
@@ -47,7 +48,7 @@ export interface OcrPageJob extends PageSize {
   number: number;
 }
 
-export type OcrPageOutcome = { number: number; words: Word[] } | { number: number; error: Error };
+export type OcrPageOutcome = { number: number; words: Word[]; script?: DetectedScript } | { number: number; error: Error };
 
 export interface PageOcrOptions {
   bytes: Buffer;
@@ -84,8 +85,8 @@ export function createPageOcr(options: PageOcrOptions): PageOcr {
 
   async function run(job: OcrPageJob): Promise<void> {
     try {
-      const words = await ocrPage(await pdfFile(), job.number, job, options.languages, options.signal);
-      options.onPage({ number: job.number, words });
+      const reading = await ocrPage(await pdfFile(), job.number, job, options.languages, options.signal);
+      options.onPage({ number: job.number, ...reading });
     } catch (err) {
       if (!options.signal.aborted) options.onPage({ number: job.number, error: err instanceof Error ? err : new Error(String(err)) });
     }

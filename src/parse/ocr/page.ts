@@ -2,9 +2,11 @@
  * OCR of one PDF page: `pdftoppm -r 300 -gray` renders it to a PGM (grayscale PNM: no PNG
  * compression, ten times faster to write than PNG), `tesseract --psm 3` reads it and prints TSV.
  * The pixels never touch the disk: pdftoppm's stdout is relayed into tesseract's stdin (child.ts).
+ * A page that read badly is rendered once more for tesseract's script detection (script.ts).
  */
 import type { Word } from '../readers/pdf/page-model.ts';
 import { runPipeline, type Command } from './child.ts';
+import { detectScript, readBadly, type DetectedScript } from './script.ts';
 import { wordsFromTsv, type PageSize } from './tsv.ts';
 
 /** Rendering resolution: tesseract is trained on text of roughly 10 pt at 300 dpi. */
@@ -38,9 +40,19 @@ export function tesseractCommand(languages: string, dpi: number = OCR_DPI): Comm
   };
 }
 
+export interface OcrPageReading {
+  words: Word[];
+  /** The script the page is set in, when the reading went badly and OSD is sure of it (script.ts). */
+  script?: DetectedScript;
+}
+
 /** The words tesseract reads on page `pageNumber` (1-based) of the PDF at `pdfPath`. */
-export async function ocrPage(pdfPath: string, pageNumber: number, size: PageSize, languages: string, signal: AbortSignal): Promise<Word[]> {
+export async function ocrPage(pdfPath: string, pageNumber: number, size: PageSize, languages: string, signal: AbortSignal): Promise<OcrPageReading> {
   const dpi = renderDpi(size);
-  const tsv = await runPipeline(rasterizeCommand(pdfPath, pageNumber, dpi), tesseractCommand(languages, dpi), signal);
-  return wordsFromTsv(tsv, size);
+  const render = rasterizeCommand(pdfPath, pageNumber, dpi);
+  const tsv = await runPipeline(render, tesseractCommand(languages, dpi), signal);
+  const words = wordsFromTsv(tsv, size);
+  if (!readBadly(tsv)) return { words };
+  const script = await detectScript(render, dpi, signal);
+  return script ? { words, script } : { words };
 }

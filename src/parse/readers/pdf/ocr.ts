@@ -10,6 +10,7 @@
 import { ServiceError } from '../../../errors.ts';
 import type { Progress } from '../../document.ts';
 import { createPageOcr, defaultOcrConcurrency, type OcrPageOutcome, type PageOcr } from '../../ocr/fan-out.ts';
+import { scriptWarning, type DetectedScript } from '../../ocr/script.ts';
 import type { OcrSettings } from '../../ocr/settings.ts';
 import { DEFAULT_OCR_LANGUAGES, debianPackages, resolveLanguages } from '../../ocr/tools.ts';
 import { pagesPhrase } from './errors.ts';
@@ -72,6 +73,9 @@ export function createOcrStage(options: OcrStageOptions): OcrStage {
   const needOcr: number[] = [];
   const failed: number[] = [];
   const warnings: string[] = [];
+  /** Pages OCR read badly and OSD found set in a script (script.ts), and the languages OCR ran with. */
+  const scripts = new Map<number, DetectedScript>();
+  let usedLanguages = '';
   let done = 0;
   let lastReported = 0;
 
@@ -108,6 +112,7 @@ export function createOcrStage(options: OcrStageOptions): OcrStage {
           `OCR ran with ${languages.use} only: the configured language${languages.missing.length > 1 ? 's' : ''} ${languages.missing.join(', ')} ${languages.missing.length > 1 ? 'are' : 'is'} not installed on this server (${debianPackages(languages.missing)}).`,
         );
       }
+      usedLanguages = languages.use;
       return createPageOcr({
         bytes: options.bytes,
         languages: languages.use,
@@ -124,6 +129,7 @@ export function createOcrStage(options: OcrStageOptions): OcrStage {
     const need = pending.get(outcome.number);
     pending.delete(outcome.number);
     const page = pages.get(outcome.number) as PageModel;
+    if ('script' in outcome && outcome.script) scripts.set(outcome.number, outcome.script);
     if (!('words' in outcome)) failed.push(outcome.number);
     // A thin text layer is replaced only by an OCR that reads more than it holds.
     else if (need !== 'thin' || outcome.words.length >= page.words.length) pages.set(outcome.number, ocrPageModel(page, outcome.words));
@@ -194,6 +200,9 @@ export function createOcrStage(options: OcrStageOptions): OcrStage {
       if (failedKept.length > 0) {
         warnings.push(pagesPhrase(failedKept, 'could not be OCRed; its text layer is used as it is.', 'could not be OCRed; their text layers are used as they are.'));
       }
+      const keptScripts = new Map([...scripts].filter(([n]) => n <= last));
+      const wrongScript = scriptWarning(keptScripts, usedLanguages);
+      if (wrongScript) warnings.push(wrongScript);
       const scanned = needOcr.filter((n) => n <= last);
       if (scanned.length > 0) {
         warnings.push(
