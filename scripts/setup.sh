@@ -9,7 +9,8 @@
 #   - chromium: the sign-in and consent page tests drive it headless through playwright-core.
 #   - tesseract-ocr, tesseract-ocr-eng, poppler-utils: PDF OCR (`mode: auto|ocr`) rasterizes pages
 #     with pdftoppm and reads them with tesseract (docs/pdf-ocr.md). Other OCR languages are the
-#     tesseract-ocr-<lang> packages, named in FOLIO_OCR_LANGUAGES.
+#     tesseract-ocr-<lang> packages, named in FOLIO_OCR_LANGUAGES. tesseract-ocr-osd: the script
+#     detection that warns when a page is set in a script those languages cannot read.
 set -euo pipefail
 
 needed=()
@@ -20,6 +21,7 @@ command -v redis-server >/dev/null 2>&1 || needed+=(redis-server)
 command -v chromium >/dev/null 2>&1 || needed+=(chromium)
 command -v tesseract >/dev/null 2>&1 || needed+=(tesseract-ocr)
 [ -n "$(ls /usr/share/tesseract-ocr/*/tessdata/eng.traineddata 2>/dev/null)" ] || needed+=(tesseract-ocr-eng)
+[ -n "$(ls /usr/share/tesseract-ocr/*/tessdata/osd.traineddata 2>/dev/null)" ] || needed+=(tesseract-ocr-osd)
 command -v pdftoppm >/dev/null 2>&1 || needed+=(poppler-utils)
 
 # shellcheck source=scripts/apt-install.sh
