@@ -37,6 +37,14 @@ describe('markdown writer: tables', () => {
     );
   });
 
+  it('writes a cell that spans the whole width once (a banner row, an infobox logo), not in every column', () => {
+    expect(md('<table><tr><td colspan="2"><img src="/logo.png" alt="Logo"></td></tr><tr><th>Founded</th><td>1975</td></tr><tr><th colspan="2">Key people</th></tr><tr><td>CEO</td><td>Ann</td></tr></table>')).toBe(
+      '| ![Logo](/logo.png) |  |\n| --- | --- |\n| Founded | 1975 |\n| Key people |  |\n| CEO | Ann |',
+    );
+    // Spanning every column of a table that a later row makes wider is a partial span: repeated.
+    expect(md('<table><tr><th colspan="2">Wide</th></tr><tr><td>1</td><td>2</td><td>3</td></tr></table>')).toBe('| Wide | Wide |  |\n| --- | --- | --- |\n| 1 | 2 | 3 |');
+  });
+
   it('repeats a rowspan value in every spanned row and shifts the cells after it', () => {
     expect(md('<table><tr><td>H1</td><td>H2</td><td>H3</td></tr><tr><td rowspan="2">R</td><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>')).toBe(
       '| H1 | H2 | H3 |\n| --- | --- | --- |\n| R | a | b |\n| R | c | d |',

@@ -10,7 +10,8 @@
  *   (whether it holds `<th>` or `<td>`): GFM needs a header row, and mammoth never marks one.
  * - `colspan`/`rowspan` are expanded into a rectangular grid, and the spanning cell's value is
  *   REPEATED in every grid cell it covers (not left blank): each row then reads on its own, which
- *   is what a reader of a single markdown row (or a model) needs. `rowspan="0"` spans to the last
+ *   is what a reader of a single markdown row (or a model) needs. A cell spanning the whole width
+ *   (a banner or section row across the table) is written once. `rowspan="0"` spans to the last
  *   row. Spans are clamped to the HTML limits (colspan ≤ 1000) and to the table's last row; a
  *   table whose expansion would exceed MAX_GRID_CELLS is laid out without expanding spans.
  * - Inside a cell, every line break (`<br>`, paragraph and other block boundaries) becomes `<br>`
@@ -170,7 +171,12 @@ function spans(cell: MdElement, row: number, rowCount: number): [number, number]
   return [colspan, rowspan];
 }
 
-/** The rectangular grid: spans expanded (values repeated), ragged rows padded. */
+/**
+ * The rectangular grid: spans expanded (values repeated), ragged rows padded. A cell that spans
+ * the table's whole width is the exception: it is a heading or a banner across the table (an
+ * infobox's logo, a section row), not a value its columns share, so it is written once, in the
+ * first column.
+ */
 export function buildGrid(rows: MdElement[][], text: (cell: MdElement) => string): string[][] {
   const rowCount = rows.length;
   let expandedCells = 0;
@@ -183,6 +189,8 @@ export function buildGrid(rows: MdElement[][], text: (cell: MdElement) => string
   const expand = expandedCells <= MAX_GRID_CELLS;
 
   const grid: (string | undefined)[][] = rows.map(() => []);
+  /** Cells placed at column 0 with a colspan: [row, colspan, rowspan], checked against the width. */
+  const leading: [number, number, number][] = [];
   rows.forEach((cells, r) => {
     const row = grid[r] as (string | undefined)[];
     let c = 0;
@@ -190,6 +198,7 @@ export function buildGrid(rows: MdElement[][], text: (cell: MdElement) => string
       while (row[c] !== undefined) c++;
       const [colspan, rowspan] = expand ? spans(cell, r, rowCount) : [1, 1];
       const value = text(cell);
+      if (c === 0 && colspan > 1) leading.push([r, colspan, rowspan]);
       for (let i = 0; i < rowspan; i++) {
         const target = grid[r + i] as (string | undefined)[];
         for (let j = 0; j < colspan; j++) {
@@ -201,6 +210,13 @@ export function buildGrid(rows: MdElement[][], text: (cell: MdElement) => string
     }
   });
   const width = grid.reduce((w, row) => Math.max(w, row.length), 0);
+  for (const [r, colspan, rowspan] of leading) {
+    if (colspan < width) continue;
+    for (let i = 0; i < rowspan; i++) {
+      const target = grid[r + i] as (string | undefined)[];
+      for (let j = 1; j < width; j++) target[j] = '';
+    }
+  }
   return grid.map((row) => Array.from({ length: width }, (_, i) => row[i] ?? ''));
 }
 
