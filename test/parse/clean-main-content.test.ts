@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { corpusPath } from '../helpers/corpus.ts';
-import { bodyText, cleanPage } from './clean-helpers.ts';
+import { bodyText, cleanHtml, cleanPage } from './clean-helpers.ts';
 
 const fixture = (name: string) => `html/defuddle/fixtures/${name}.html`;
 
@@ -129,5 +129,31 @@ describe('onlyMainContent drops furniture', () => {
     const read = await cleanPage(fixture('issues--header-wraps-content'), { onlyMainContent: false });
     expect(bodyText(read)).toContain('Copyright 2026 Example Blog');
     expect(read.document.body.querySelector('a[href="/blog"]')?.textContent).toBe('Blog');
+  });
+});
+
+describe('onlyMainContent and elements hidden by class', () => {
+  it("drops Wikipedia's hidden maintenance categories and keeps the visible ones (readability wikipedia-3)", async () => {
+    const text = bodyText(await cleanPage('html/readability/wikipedia-3/source.html'));
+    expect(text).toContain('Matrices');
+    expect(text).not.toContain('Hidden categories');
+    expect(text).not.toContain('Articles with short description');
+    const all = bodyText(await cleanPage('html/readability/wikipedia-3/source.html', { onlyMainContent: false }));
+    expect(all).toContain('Articles with short description');
+  });
+
+  it('keeps hidden prose (an accordion answer), responsive and screen-reader text; drops a hidden box of links', async () => {
+    const filler = '<p>' + 'The article text goes on for a while so that the page has a body. '.repeat(20) + '</p>';
+    const html = `<html><body><main><h1>FAQ</h1>${filler}
+      <div class="faq"><button>How long does shipping take?</button><div class="answer hidden">Orders leave the warehouse within two working days of payment.</div></div>
+      <div class="hidden md:block">Shown on wide screens: the delivery map explained in words.</div>
+      <span class="visually-hidden">Opens in a new window</span>
+      <div class="links is-hidden"><a href="/a">Alpha</a> <a href="/b">Beta</a> <a href="/c">Gamma</a></div>
+    </main></body></html>`;
+    const text = bodyText(await cleanHtml(html));
+    expect(text).toContain('Orders leave the warehouse within two working days');
+    expect(text).toContain('Shown on wide screens');
+    expect(text).toContain('Opens in a new window');
+    expect(text).not.toContain('Gamma');
   });
 });

@@ -15,6 +15,10 @@
  *  - nothing inside `<pre>`/`<code>` is looked at (highlighters name spans `comment`, `nav`…),
  *    nor class words on table cells, nor utility-class variants (`md:hidden`);
  *  - "soft" words (menu, widget, promo, …) only remove link-heavy elements;
+ *  - a class naming the hidden state (`hidden`, `d-none`, `…-hidden`) is a soft word (a hidden box
+ *    of links goes, hidden prose such as an accordion's answers stays), and none at all when a
+ *    responsive utility shows the element at some width (`hidden md:block`) or it is screen-reader
+ *    text;
  *  - when everything looks like furniture (a link hub), nothing is removed.
  */
 import type { PageIndex } from './page-index.ts';
@@ -67,10 +71,24 @@ function wordsOf(token: string): string[] {
 }
 
 type Verdict = 'hard' | 'soft' | undefined;
+type TokenVerdict = Verdict | 'hidden' | 'shown';
 
-function classifyToken(token: string): Verdict {
+/**
+ * A class that names the element's hidden state: `hidden`, `is-hidden`, `d-none`, `hide`, and
+ * names that end in it (`mw-hidden-cats-hidden`: Wikipedia's hidden maintenance categories,
+ * hidden by a stylesheet folio does not load). Screen-reader text (`visually-hidden`, `sr-only`)
+ * is meant to be read, and is kept.
+ */
+const HIDDEN_STATE = /^(?:(?:.*[-_])?hidden|d[-_]none|hide|is[-_]hide)$/;
+const READ_ALOUD = /^(?:visually[-_]?hidden|sr[-_]only|screen[-_]reader[-_]text|a11y[-_]hidden)$/;
+/** A responsive utility that shows the element at some width (`md:block`, `d-lg-flex`): `hidden` beside it is responsive. */
+const SHOWN_AT_WIDTH = /^(?:(?:sm|md|lg|xl|2xl):(?:block|flex|grid|inline|inline-block|inline-flex|table|contents)|d-(?:sm|md|lg|xl|xxl)-(?:block|flex|grid|inline|inline-block|inline-flex|table))$/;
+
+function classifyToken(token: string): TokenVerdict {
+  if (SHOWN_AT_WIDTH.test(token)) return 'shown';
   // Utility-class variants (`md:hidden`, `[&_.newsletter]:hidden`) describe styling, not roles.
   if (token.includes(':') || token.includes('[')) return undefined;
+  if (HIDDEN_STATE.test(token) && !READ_ALOUD.test(token)) return 'hidden';
   if (HARD_WORDS.has(token) || HARD_TOKENS.test(token) || PAGE_HEADER_FOOTER.test(token) || RELATED_TOKEN.test(token)) return 'hard';
   let soft = SOFT_WORDS.has(token);
   for (const word of wordsOf(token)) {
@@ -81,7 +99,7 @@ function classifyToken(token: string): Verdict {
 }
 
 /** Class names repeat across a page: each distinct token is judged once per page. */
-type TokenVerdicts = Map<string, Verdict>;
+type TokenVerdicts = Map<string, TokenVerdict>;
 
 function classify(index: PageIndex, i: number, verdicts: TokenVerdicts): Verdict {
   const tag = index.tags[i] as string;
@@ -103,6 +121,8 @@ function classify(index: PageIndex, i: number, verdicts: TokenVerdicts): Verdict
 
 function classifyTokens(index: PageIndex, i: number, verdicts: TokenVerdicts): Verdict {
   let soft = false;
+  let hidden = false;
+  let shown = false;
   for (const token of index.tokens(i)) {
     let verdict = verdicts.get(token);
     if (!verdicts.has(token)) {
@@ -111,8 +131,12 @@ function classifyTokens(index: PageIndex, i: number, verdicts: TokenVerdicts): V
     }
     if (verdict === 'hard') return 'hard';
     if (verdict === 'soft') soft = true;
+    if (verdict === 'hidden') hidden = true;
+    if (verdict === 'shown') shown = true;
   }
-  return soft ? 'soft' : undefined;
+  // Hidden boxes of links (hidden categories, collapsed menus) are furniture; hidden prose (an
+  // accordion's answers, a tab's panel) is content a reader opens: soft, so only the former go.
+  return soft || (hidden && !shown) ? 'soft' : undefined;
 }
 
 const SCOPED_ROLES = new Set(['banner', 'contentinfo']);
