@@ -13,6 +13,9 @@
  *   npx tsx bench/pdf.ts --doc ID           one document: the first lines of each markdown + scores
  *   npx tsx bench/pdf.ts --worst N          the N lowest-Overall documents (folio) per metric
  *
+ * After the table, the same figures on the tuning half and the checking half of the split
+ * (corpus.ts benchHalf; docs/pdf.md "Tuning and checking halves"), both engines.
+ *
  * Both engines run in this process, sequentially, on one core, after a warm-up on two
  * documents. s/page is per document (time / pages; the documents are single pages), median and
  * 95th percentile; "wall s/page" is total engine time / total pages (what OCR's parallel pages
@@ -21,7 +24,7 @@
  */
 import fs from 'node:fs';
 import { CI_SUBSET } from './pdf/ci-subset.ts';
-import { benchDocumentIds, readReference } from './pdf/corpus.ts';
+import { benchDocumentIds, benchHalf, readReference, type BenchHalf } from './pdf/corpus.ts';
 import type { DocumentScores, MetricName } from './pdf/metrics.ts';
 import { runEngine, summarise, warmUp, type EngineRun, type EngineSummary, type PdfMode } from './pdf/runner.ts';
 
@@ -119,6 +122,33 @@ function printTable(summaries: EngineSummary[], mode: PdfMode): void {
   for (const s of summaries) if (s.errors > 0) out(`${s.engine}: ${s.errors} document(s) refused (scored as empty output).`);
 }
 
+/** The run restricted to one half of the development split (corpus.ts benchHalf). */
+function halfOf(run: EngineRun, half: BenchHalf): EngineRun {
+  return { ...run, docs: run.docs.filter((d) => benchHalf(d.id) === half) };
+}
+
+/**
+ * Both engines on the tuning half and on the checking half, side by side: a rule that helps the
+ * first and not the second was fitted to the documents it was tuned on.
+ */
+function printHalves(runs: EngineRun[], mode: PdfMode): void {
+  const widths = [44, 6, 6, 6, 6, 6, 6, 7];
+  out(row(['half (rule: floor(id / 4) even → tuning)', ...HEADERS], widths));
+  const overall: Partial<Record<BenchHalf, number>> = {};
+  for (const half of ['tuning', 'checking'] as const) {
+    for (const run of runs) {
+      const s = summarise(halfOf(run, half));
+      if (run.engine === 'folio') overall[half] = s.mean.overall ?? undefined;
+      const label = `${half} (${s.documents}): ${run.engine === 'folio' ? `folio ${mode}` : 'pdf.js raw text'}`;
+      out(row([label, ...COLUMNS.map((m) => fmt(s.mean[m]))], widths));
+    }
+  }
+  if (overall.tuning !== undefined && overall.checking !== undefined) {
+    const gap = overall.tuning - overall.checking;
+    out(`folio Overall, tuning − checking: ${gap >= 0 ? '+' : ''}${gap.toFixed(3)} (the discipline: within 0.02)`);
+  }
+}
+
 function scoreLine(scores: DocumentScores): string {
   return COLUMNS.map((m, i) => `${HEADERS[i]} ${fmt(scores[m])}`).join('  ');
 }
@@ -183,6 +213,8 @@ async function main(): Promise<void> {
     out(`opendataloader-bench development split: ${ids.length} documents${args.subset === 'ci' ? ' (CI subset)' : ''}, one core, in-process, after a warm-up`);
     out();
     printTable(summaries, args.mode);
+    out();
+    printHalves(runs, args.mode);
     printWorst(runs[0] as EngineRun, args.worst);
   }
   const scoring = runs.reduce((s, r) => s + r.scoringSeconds, 0);

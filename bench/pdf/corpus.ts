@@ -40,3 +40,16 @@ export function hasTable(reference: string): boolean {
 export function hasHeading(reference: string): boolean {
   return /^#{1,6}[ \t]/m.test(reference);
 }
+
+export type BenchHalf = 'tuning' | 'checking';
+
+/**
+ * The generalisation discipline (docs/pdf.md "Tuning and checking halves"): the development split
+ * is parted by id into a half that rules may be tuned on and a half that only checks them. The
+ * rule: with n the id as a number, the tuning half is where floor(n / 4) is even, the checking
+ * half where it is odd — consecutive pages (often from one source document) are dealt to both
+ * halves in turns of four, so neither half is one kind of document.
+ */
+export function benchHalf(id: string): BenchHalf {
+  return Math.floor(Number(id) / 4) % 2 === 0 ? 'tuning' : 'checking';
+}
