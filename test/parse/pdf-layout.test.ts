@@ -101,6 +101,13 @@ describe('pdf layout: text', () => {
     expect(result.document.querySelector('section[data-page="1"] > p sup')?.textContent).toBe('∗+');
   });
 
+  it('keeps two lines of a small-type block apart when a larger column beside them has a baseline between theirs (tracemonkey.pdf copyright note)', async () => {
+    const result = await read('pdf', 'pdfjs', 'tracemonkey.pdf');
+    const text = result.document.querySelector('section[data-page="1"]')?.textContent?.replace(/\s+/g, ' ') ?? '';
+    expect(text).toContain('distributed for profit or commercial advantage and that copies bear this notice and the full citation on the first page. To copy otherwise, to republish,');
+    expect(text).not.toContain('foron');
+  });
+
   it('turns words under a link annotation into one link (basicapi.pdf page 3, pdf-bench 01030000000094)', async () => {
     const result = await read('pdf', 'pdfjs', 'basicapi.pdf');
     const links = [...result.document.querySelectorAll('section[data-page="3"] a')];

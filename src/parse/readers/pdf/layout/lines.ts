@@ -1,5 +1,6 @@
 /**
- * Words → lines. Upright words on the same baseline band, left to right, form a line; a line
+ * Words → lines. Upright words on the same baseline band, left to right, form a line (runs on
+ * other baselines that overlap them horizontally are lines of their own: interleavedLines); a line
  * is split where the gap between two words is wider than a word space can be (a column gutter,
  * a table cell boundary), except after a lone list marker or section number ("•   text",
  * "3.1   Status"), which belongs to the text it introduces. In a tagged PDF a line also ends where
@@ -227,6 +228,75 @@ export interface PageLines {
   rotated: Word[];
 }
 
+/** Words whose baselines differ by less than this share of their size stand on one baseline. */
+const SAME_BASELINE_EM = 0.2;
+/** A run of words of at most DECORATION_CHARS characters may be marks (¹, ², *, †) or a drop cap. */
+const DECORATION_WORDS = 3;
+const DECORATION_CHARS = 4;
+
+interface BaselineRun {
+  words: Word[];
+  baseline: number;
+  size: number;
+  x0: number;
+  x1: number;
+}
+
+/**
+ * Marks rather than text: short words only, and either a few of them (a drop cap) or set smaller
+ * than the band's largest type (a row of superscript marks after the authors' names).
+ */
+const isDecoration = (run: BaselineRun, largest: number): boolean =>
+  run.words.every((w) => w.text.length <= DECORATION_CHARS) && (run.words.length <= DECORATION_WORDS || run.size <= 0.85 * largest);
+
+/**
+ * A band's words by baseline: lines that overlap vertically can fall into one band (a 7 pt
+ * footnote block whose lines sit between the baselines of a 9 pt column beside it, a drop cap
+ * three lines tall), and sorted by x their words would interleave ("distributed foron theprofit
+ * firstor page."). A typesetter's line is the words on one baseline; so when two runs of text on
+ * different baselines overlap horizontally, each becomes a band of its own. Marks (superscripts,
+ * subscripts, footnote signs, a drop cap: a few short words) stay with the run they stand
+ * nearest to. Runs side by side (table cells set a little higher or lower) keep their band.
+ */
+function interleavedLines(band: Word[]): Word[][] {
+  if (band.length < 2) return [band];
+  const runs: BaselineRun[] = [];
+  for (const w of [...band].sort((a, b) => a.baseline - b.baseline)) {
+    const last = runs[runs.length - 1];
+    if (last && Math.abs(w.baseline - last.baseline) <= SAME_BASELINE_EM * Math.min(last.size, w.size)) {
+      last.words.push(w);
+      last.size = Math.max(last.size, w.size);
+      last.x0 = Math.min(last.x0, w.x0);
+      last.x1 = Math.max(last.x1, w.x1);
+    } else runs.push({ words: [w], baseline: w.baseline, size: w.size, x0: w.x0, x1: w.x1 });
+  }
+  if (runs.length === 1) return [band];
+  const largest = Math.max(...runs.map((r) => r.size));
+  const text = runs.filter((r) => !isDecoration(r, largest));
+  const interleaved = text.some((a, i) =>
+    text.slice(i + 1).some((b) => Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) > Math.min(a.size, b.size)),
+  );
+  if (!interleaved) return [band];
+  const parts = text.map((r) => [...r.words]);
+  for (const mark of runs.filter((r) => isDecoration(r, largest)).flatMap((r) => r.words)) {
+    // Each mark goes with the run that has the word nearest to it, horizontally; the nearer
+    // baseline breaks a tie.
+    let best = 0;
+    let bestGap = Infinity;
+    text.forEach((r, i) => {
+      for (const w of r.words) {
+        const gap = Math.max(0, w.x0 - mark.x1, mark.x0 - w.x1) + 1e-3 * Math.abs(w.baseline - mark.baseline);
+        if (gap < bestGap) {
+          bestGap = gap;
+          best = i;
+        }
+      }
+    });
+    parts[best]?.push(mark);
+  }
+  return parts;
+}
+
 /**
  * Groups the words into lines. Words are taken by their vertical centre; a word joins the
  * band when it shares most of its height with the band's first (anchor) word of normal size,
@@ -241,7 +311,7 @@ export function linesOf(words: readonly Word[]): PageLines {
   let band: Word[] = [];
   let anchor: Word | undefined;
   const flush = () => {
-    if (band.length > 0) bands.push(band.sort((a, b) => a.x0 - b.x0));
+    if (band.length > 0) for (const part of interleavedLines(band)) bands.push(part.sort((a, b) => a.x0 - b.x0));
     band = [];
   };
   for (const w of upright) {
