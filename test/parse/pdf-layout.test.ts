@@ -108,6 +108,19 @@ describe('pdf layout: text', () => {
     expect(text).not.toContain('foron');
   });
 
+  it('sets code listings in fixed-pitch type as pre/code with their lines and indentation, not as paragraphs or tables (tracemonkey.pdf figures 1 and 4)', async () => {
+    const result = await read('pdf', 'pdfjs', 'tracemonkey.pdf');
+    const listings = [...result.document.querySelectorAll('pre > code')].map((c) => c.textContent ?? '');
+    expect(listings).toContain(
+      ['1 for (var i = 2; i < 100; ++i) {', '2   if (!primes[i])', '3     continue;', '4   for (var k = i + i; i < 100; k += i)', '5     primes[k] = false;', '6 }'].join('\n'),
+    );
+    const x86 = listings.find((l) => l.startsWith('mov edx, ebx(748)')) ?? '';
+    expect(x86.split('\n').at(-1)).toMatch(/^jmp epilog +\/\/ jump to ret statement$/);
+    expect(x86.split('\n')).toContain('side_exit_1:');
+    // No table was made of the listing's aligned comments.
+    expect([...result.document.querySelectorAll('td, th')].some((c) => /restore ecx/.test(c.textContent ?? ''))).toBe(false);
+  });
+
   it('turns words under a link annotation into one link (basicapi.pdf page 3, pdf-bench 01030000000094)', async () => {
     const result = await read('pdf', 'pdfjs', 'basicapi.pdf');
     const links = [...result.document.querySelectorAll('section[data-page="3"] a')];

@@ -129,6 +129,7 @@ function addItemWords(draft: WordDraft, item: TextItem, viewport: readonly numbe
       font: item.fontName,
       bold: facts.bold,
       italic: facts.italic,
+      ...(facts.monospace ? { monospace: true } : {}),
       order: draft.order++,
       rotated,
       baseline: y,

@@ -24,6 +24,8 @@ export interface Word extends Box {
   font: string;
   bold: boolean;
   italic: boolean;
+  /** Set in a fixed-pitch font (the font says so, or its name: Courier, …Mono, Consolas). */
+  monospace?: boolean;
   /** Position in the source order (content stream / tesseract output): the fallback reading order. */
   order: number;
   /** The word is set along another direction than left-to-right horizontal (rotated or vertical text). */

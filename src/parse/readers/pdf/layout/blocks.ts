@@ -86,6 +86,8 @@ function structureOf(line: Line): { role: string | undefined; artifact: boolean 
 }
 
 const SENTENCE_END = /[.!?:;"”’)]$/u;
+/** A gap of more than this many font sizes ends a code listing (one blank line does not). */
+const CODE_BLANK_LINES = 2.5;
 
 export function blocksOf(ordered: readonly Line[]): Block[] {
   const blocks: Block[] = [];
@@ -120,7 +122,16 @@ export function blocksOf(ordered: readonly Line[]): Block[] {
       const sameRow = line.row === prev.row && line.x0 >= prev.x1;
       // Tagged PDF: another structure element (role, or artifact against content) is another block.
       const structure = otherStructure(structureOf(prev), structureOf(line));
-      starts = structure || (!sameRow && (jumped || wide || typeChanged || marker !== undefined || indented || endedShort || numberedShort));
+      // Code (fixed pitch on both lines) runs on through indents, short lines and markers-like
+      // text ("- x", "1 for (…"): only a jump, a wide gap or a change of type ends it.
+      const code = prev.monospace && line.monospace;
+      const pitchChanged = prev.monospace !== line.monospace;
+      // A blank line inside a listing (between two functions) is part of it.
+      // Indentation moves code lines sideways (a closing brace shares no x with the line above):
+      // only a move up (the next column) is a jump.
+      starts = code
+        ? structure || line.y1 < prev.y0 + 0.2 * size || space > CODE_BLANK_LINES * size || typeChanged
+        : structure || pitchChanged || (!sameRow && (jumped || wide || typeChanged || marker !== undefined || indented || endedShort || numberedShort));
     }
     if (starts && current.length > 0) {
       blocks.push(blockOf(current));

@@ -7,6 +7,7 @@
  */
 import type { PageModel } from '../page-model.ts';
 import type { Block } from './blocks.ts';
+import { isCodeBlock } from './code.ts';
 import { band, findFurniture, type Furniture } from './furniture.ts';
 import { headingLevels, isHeading, styleKey } from './headings.ts';
 import { plainText } from './inline.ts';
@@ -82,6 +83,7 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
       const role = blockRole(block.lines);
       const roleLevel = headingRoleLevel(role);
       if (where) pageRoles.set(block, { kind: where });
+      else if (isCodeBlock(block)) pageRoles.set(block, { kind: 'code' });
       else if (roleLevel !== undefined && isTaggedHeading(text)) {
         // The author's structure says heading (§14.8.4.3.2), whatever the type looks like.
         pageRoles.set(block, { kind: 'heading', level: 0 });

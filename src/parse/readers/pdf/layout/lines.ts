@@ -22,6 +22,8 @@ export interface Line extends Box {
   /** Every character is bold / italic. */
   bold: boolean;
   italic: boolean;
+  /** Every word is set in a fixed-pitch font. */
+  monospace: boolean;
   /** The font of most characters. */
   font: string;
   /** Lines on the same baseline band share a row number; `rowSize` is how many they are. */
@@ -35,6 +37,8 @@ export interface Line extends Box {
  */
 const GUTTER_EM = 1.0;
 const WIDE_GUTTER_EM = 2.5;
+/** Between fixed-pitch words (code): wider than this many font sizes is another column. */
+const CODE_GUTTER_EM = 8;
 
 export function lineOf(words: Word[], row = 0): Line {
   // One pass: extent (em boxes vertically: the same measure whatever the font metrics), the
@@ -45,6 +49,7 @@ export function lineOf(words: Word[], row = 0): Line {
   let y1 = -Infinity;
   let bold = true;
   let italic = true;
+  let monospace = true;
   const sizes: number[] = [];
   const sizeChars: number[] = [];
   const fonts: string[] = [];
@@ -58,6 +63,7 @@ export function lineOf(words: Word[], row = 0): Line {
     if (bottom > y1) y1 = bottom;
     bold &&= w.bold;
     italic &&= w.italic;
+    monospace &&= w.monospace === true;
     const size = Math.round(w.size * 2) / 2;
     const n = w.text.length;
     const si = sizes.indexOf(size);
@@ -77,7 +83,7 @@ export function lineOf(words: Word[], row = 0): Line {
   let bestFont = 0;
   for (let i = 1; i < fonts.length; i++) if ((fontChars[i] as number) > (fontChars[bestFont] as number)) bestFont = i;
   const main = words.find((w) => Math.abs(w.size - size) <= 0.25) ?? (words[0] as Word);
-  return { x0, y0, x1, y1, words, size, baseline: main.baseline, bold, italic, font: fonts[bestFont] as string, row, rowSize: 1 };
+  return { x0, y0, x1, y1, words, size, baseline: main.baseline, bold, italic, monospace, font: fonts[bestFont] as string, row, rowSize: 1 };
 }
 
 /**
@@ -207,7 +213,12 @@ function splitBand(band: Word[], row: number, edges: ReadonlySet<number>, riverA
       const markerOnly = current.length === 1 && MARKER.test(prev.text) && gapBefore > gap;
       // Across a wide gap, other type or another baseline is other text (a caption beside a column).
       const otherText = Math.abs(prev.size - w.size) > 0.05 * em || Math.abs(prev.baseline - w.baseline) > 0.1 * em;
-      const gutter = gap > WIDE_GUTTER_EM * em || (gap > GUTTER_EM * em && (gap >= 1.6 * space || otherText)) || (gap >= NARROW_GUTTER_EM * em && (sharedEdge(edges, w.x0) || riverAt.some((x) => x > prev.x1 && x < w.x0)));
+      // Between two fixed-pitch words a wide space is alignment inside a code line (a comment
+      // set to a tab stop), not a gutter: only a very wide one parts them.
+      const code = prev.monospace === true && w.monospace === true;
+      const gutter = code
+        ? gap > CODE_GUTTER_EM * em
+        : gap > WIDE_GUTTER_EM * em || (gap > GUTTER_EM * em && (gap >= 1.6 * space || otherText)) || (gap >= NARROW_GUTTER_EM * em && (sharedEdge(edges, w.x0) || riverAt.some((x) => x > prev.x1 && x < w.x0)));
       // Tagged PDF: the words of two structure elements (a heading and the paragraph beside it,
       // a running head's artifact and the text) are two texts, however close they stand.
       if ((gutter && !(markerOnly && gap < 6 * em)) || otherStructure(prev, w)) {

@@ -1,17 +1,18 @@
 /**
  * One analysed page → `<section data-page="N">`: running header first, the body in reading
- * order (h1–h6, p, ul/ol/li nested by indent, tables, img placeholders), footnotes, rotated
+ * order (h1–h6, p, ul/ol/li nested by indent, pre/code listings, tables, img placeholders), footnotes, rotated
  * text, running footer last.
  */
 import { escapeHtml } from '../../../document.ts';
 import type { Word } from '../page-model.ts';
 import type { Block } from './blocks.ts';
+import { codeHtml } from './code.ts';
 import { inlineHtml } from './inline.ts';
 import { listMarker, type ListMarker } from './markers.ts';
 import type { PageLayout } from './page.ts';
 
 /** 'item': a tagged list item (role LI), an item even without a marker glyph. */
-export type Role = { kind: 'header' | 'footer' | 'footnote' | 'item' } | { kind: 'heading'; level: number };
+export type Role = { kind: 'header' | 'footer' | 'footnote' | 'item' | 'code' } | { kind: 'heading'; level: number };
 
 interface Item {
   marker: ListMarker;
@@ -92,6 +93,11 @@ export function renderPage(layout: PageLayout, roles: ReadonlyMap<Block, Role>, 
     }
     if (role?.kind === 'footnote') {
       notes.push(`<p>${html()}</p>`);
+      continue;
+    }
+    if (role?.kind === 'code') {
+      flushList();
+      body.push(codeHtml(block));
       continue;
     }
     if (role?.kind === 'heading') {

@@ -142,6 +142,9 @@ function proseBetween(page: PageModel, stack: AlignedRegion, rule: Line, size: n
 
 function alignedCandidate(page: PageModel, region: AlignedRegion, size: number, { aligned = false } = {}): PdfTable | undefined {
   const words = wordsIn(page.words, region);
+  // Text all in a fixed-pitch font is a code listing: its columns are alignment (comments set
+  // to a tab stop), kept as such by the layout's code blocks, not cells.
+  if (words.length > 0 && words.every((w) => w.monospace === true)) return undefined;
   // Gutters are measured in the table's own ems: tables are often set smaller than the text.
   const em = Math.min(size, medianSize(words));
   const laid = alignedTable(region, words, em);
