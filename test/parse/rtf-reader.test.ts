@@ -44,6 +44,19 @@ describe('rtf reader: text and code pages', () => {
     expect(texts(umlaut.document.body, 'p')).toEqual(['Übersicht']);
   });
 
+  it('reads raw UTF-8 text as UTF-8 whatever \\ansicpg says (RTF written from HTML), escapes by their code page', async () => {
+    const rtf = Buffer.concat([
+      Buffer.from('{\\rtf1\\ansi\\ansicpg1252{\\fonttbl{\\f0 Arial;}}\\f0 ', 'latin1'),
+      Buffer.from('Café crème — naïve', 'utf8'),
+      Buffer.from(" \\'e9t\\'e9\\par}", 'latin1'),
+    ]);
+    const { document } = await readRtf(readInput('rtf', rtf));
+    expect(texts(document.body, 'p')).toEqual(['Café crème — naïve été']);
+    // Raw Windows-1252 bytes (not well-formed UTF-8) stay Windows-1252.
+    const latin = await readText('{\\rtf1\\ansi caf\xe9 cr\xe8me\\par}');
+    expect(texts(latin.document.body, 'p')).toEqual(['café crème']);
+  });
+
   it('drops the optional hyphen, keeps text after a mid-group \\*, ends paragraphs at \\par', async () => {
     expect(texts((await read('tika-testOptionalHyphen.rtf')).document.body, 'p')).toEqual(['optionalhyphen']);
     expect(texts((await read('tika-testRTFIgnoredControlWord.rtf')).document.body, 'p')).toEqual(['The quick brown fox jumps over the lazy dog']);

@@ -105,3 +105,27 @@ export class PendingBytes {
     this.buffer = next;
   }
 }
+
+/**
+ * Whether the document's raw 8-bit bytes are UTF-8: at least one multi-byte sequence and every
+ * byte of 0x80 or more part of a well-formed one. RTF written from HTML (and by some converters)
+ * puts UTF-8 straight into the text whatever `\ansicpg` says, or with `\ansicpg65001`; read as
+ * Windows-1252 it turns to mojibake ("cafÃ©"). Text that is really in a single-byte code page is
+ * almost never well-formed UTF-8 by chance.
+ */
+export function rawBytesAreUtf8(bytes: Uint8Array): boolean {
+  let sequences = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i] as number;
+    if (b < 0x80) continue;
+    const length = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (length === 0 || i + length > bytes.length) return false;
+    for (let k = 1; k < length; k++) {
+      const c = bytes[i + k] as number;
+      if (c < 0x80 || c > 0xbf) return false;
+    }
+    sequences++;
+    i += length - 1;
+  }
+  return sequences > 0;
+}

@@ -5,7 +5,7 @@
  */
 import { ServiceError } from '../../../errors.ts';
 import { BODY_WORDS, bodyWord } from './body-words.ts';
-import { charsetCodePage, PendingBytes } from './code-pages.ts';
+import { charsetCodePage, decodeBytes, PendingBytes, rawBytesAreUtf8 } from './code-pages.ts';
 import { DESTINATION_WORDS, FOOTER_DESTINATIONS, HEADER_DESTINATIONS, PICTURE_DESTINATIONS, SKIPPED_DESTINATIONS, TRANSPARENT_DESTINATIONS } from './destinations.ts';
 import { hyperlinkTarget, type Field } from './fields.ts';
 import { PLAIN } from './format.ts';
@@ -70,6 +70,8 @@ export class Interpreter implements ParagraphContext {
   private readonly stack: Group[] = [];
   private group: Group;
   private codePage = 1252;
+  /** The raw 8-bit text is UTF-8 whatever the code page says (code-pages.ts rawBytesAreUtf8). */
+  private readonly rawUtf8: boolean;
   private defaultFont = -1;
   private readonly fontCodePages = new Map<number, number>();
   private fontEntry = 0;
@@ -91,6 +93,7 @@ export class Interpreter implements ParagraphContext {
     private readonly signal: AbortSignal,
   ) {
     this.tokens = new Tokenizer(bytes);
+    this.rawUtf8 = rawBytesAreUtf8(bytes);
     this.main = new Story(this);
     this.group = childGroup({ dest: 'text', story: this.main, format: PLAIN, font: -1, uc: 1, star: false, first: 0 }, 0);
   }
@@ -181,7 +184,15 @@ export class Interpreter implements ParagraphContext {
       this.skipCount -= skipped;
       run = run.subarray(skipped);
     }
-    if (run.length > 0) this.pending.pushAll(run);
+    if (run.length === 0) return;
+    if (this.rawUtf8 && run.some((b) => b >= 0x80)) {
+      // Escaped bytes before it keep their code page; the raw run is UTF-8 (a sequence never
+      // spans two runs: runs end only at ASCII delimiters).
+      this.flush();
+      this.text(decodeBytes(run, 65001));
+      return;
+    }
+    this.pending.pushAll(run);
   }
 
   private flush(): void {
