@@ -1,0 +1,256 @@
+/**
+ * Builds Word 6.0 / Word 95 `.doc` files (the FIB of nFib 101/104, 8-bit text, PAPX and CHPX
+ * FKPs with one-byte sprms, a style sheet with Heading 1–2, a font table) in an OLE container
+ * written by SheetJS's CFB, so the tests make their own inputs. `fastSaved` writes the text as
+ * pieces out of file order with a piece table (CLX), as Word's fast save does. Layout checked
+ * against LibreOffice's Word 6/95 import (it reads what this writes).
+ */
+import iconv from 'iconv-lite';
+import XLSX from 'xlsx';
+
+export type Word6Block = string | { heading: 1 | 2; text: string } | { table: string[][] };
+
+export interface Word6Options {
+  version?: 'word6' | 'word95';
+  /** Text as pieces in reverse file order, with a piece table and fComplex set. */
+  fastSaved?: boolean;
+  /** FIB lid (LANGID); 0x0409 by default. */
+  lid?: number;
+  /** Code page the text is written in; 1252 by default. */
+  codePage?: number;
+  /** Charset of the document's only font (0 ANSI, 204 Cyrillic, …). */
+  fontCharset?: number;
+  encrypted?: boolean;
+}
+
+interface Paragraph {
+  text: string;
+  istd: number;
+  inTable: boolean;
+  rowEnd: boolean;
+}
+
+const FC_MIN = 0x300;
+const PAGE = 512;
+
+function paragraphsOf(blocks: Word6Block[]): Paragraph[] {
+  const paragraphs: Paragraph[] = [];
+  for (const block of blocks) {
+    if (typeof block === 'string') paragraphs.push({ text: `${block}\r`, istd: 0, inTable: false, rowEnd: false });
+    else if ('heading' in block) paragraphs.push({ text: `${block.text}\r`, istd: block.heading, inTable: false, rowEnd: false });
+    else {
+      for (const row of block.table) {
+        for (const cell of row) paragraphs.push({ text: `${cell}\x07`, istd: 0, inTable: true, rowEnd: false });
+        paragraphs.push({ text: '\x07', istd: 0, inTable: true, rowEnd: true });
+      }
+    }
+  }
+  return paragraphs;
+}
+
+/** Encodes text in a code page (characters it lacks become '?'). */
+function encode(text: string, codePage: number): Buffer {
+  return iconv.encode(text, `windows-${codePage}`);
+}
+
+/** A PAPX FKP page for runs [fcStart, fcEnd) with their props. */
+function papxPage(runs: { fcStart: number; fcEnd: number; props: Paragraph }[]): Buffer {
+  const page = Buffer.alloc(PAGE);
+  const crun = runs.length;
+  let free = 511;
+  runs.forEach((run, j) => {
+    page.writeUInt32LE(run.fcStart, j * 4);
+    page.writeUInt32LE(run.fcEnd, (j + 1) * 4);
+    const sprms = [...(run.props.inTable ? [24, 1] : []), ...(run.props.rowEnd ? [25, 1] : [])];
+    const body = Buffer.from([run.props.istd & 0xff, run.props.istd >> 8, ...sprms]);
+    const padded = body.length % 2 === 0 ? body : Buffer.concat([body, Buffer.from([0])]);
+    let at = free - (1 + padded.length);
+    if (at % 2 !== 0) at--;
+    page[at] = padded.length / 2;
+    padded.copy(page, at + 1);
+    page[(crun + 1) * 4 + j * 7] = at / 2;
+    free = at;
+  });
+  if (free < (crun + 1) * 4 + crun * 7) throw new Error('too many paragraphs for one PAPX page');
+  page[511] = crun;
+  return page;
+}
+
+/** A CHPX FKP page with one run of default properties. */
+function chpxPage(fcStart: number, fcEnd: number): Buffer {
+  const page = Buffer.alloc(PAGE);
+  page.writeUInt32LE(fcStart, 0);
+  page.writeUInt32LE(fcEnd, 4);
+  page[8] = 0;
+  page[511] = 1;
+  return page;
+}
+
+function plcBte(fcs: number[], pns: number[]): Buffer {
+  const plc = Buffer.alloc(fcs.length * 4 + pns.length * 2);
+  fcs.forEach((fc, i) => plc.writeUInt32LE(fc, i * 4));
+  pns.forEach((pn, i) => plc.writeUInt16LE(pn, fcs.length * 4 + i * 2));
+  return plc;
+}
+
+function std(sti: number, name: string, istd: number): Buffer {
+  const base = Buffer.alloc(8);
+  base.writeUInt16LE(sti, 0);
+  base.writeUInt16LE(1 | ((sti === 0 ? 0x0fff : 0) << 4), 2); // sgc 1 (paragraph), istdBase Normal (or none)
+  base.writeUInt16LE(2 | (0 << 4), 4); // cupx 2, istdNext Normal
+  const nameBytes = Buffer.concat([Buffer.from([name.length]), Buffer.from(name, 'latin1'), Buffer.from([0])]);
+  let body = Buffer.concat([base, nameBytes]);
+  base.writeUInt16LE(8 + nameBytes.length, 6); // bchUpe
+  body = Buffer.concat([base, nameBytes]);
+  if (body.length % 2 !== 0) body = Buffer.concat([body, Buffer.from([0])]);
+  const papx = Buffer.from([2, 0, istd & 0xff, istd >> 8]); // cbUPX 2, istd
+  const chpx = Buffer.from([0, 0]); // cbUPX 0
+  const content = Buffer.concat([body, papx, chpx]);
+  const header = Buffer.alloc(2);
+  header.writeUInt16LE(content.length, 0);
+  return Buffer.concat([header, content]);
+}
+
+function styleSheet(): Buffer {
+  const stshi = Buffer.alloc(14);
+  stshi.writeUInt16LE(3, 0); // cstd
+  stshi.writeUInt16LE(8, 2); // cbSTDBaseInFile
+  stshi.writeUInt16LE(1, 4); // fStdStylenamesWritten
+  stshi.writeUInt16LE(3, 6); // stiMaxWhenSaved
+  stshi.writeUInt16LE(10, 8); // istdMaxFixedWhenSaved
+  const head = Buffer.alloc(2);
+  head.writeUInt16LE(stshi.length, 0);
+  return Buffer.concat([head, stshi, std(0, 'Normal', 0), std(1, 'heading 1', 1), std(2, 'heading 2', 2)]);
+}
+
+function fontTable(charset: number): Buffer {
+  const name = Buffer.from('Times New Roman\0', 'latin1');
+  const ffn = Buffer.concat([Buffer.from([0, 0x16, 0x90, 0x01, charset, 0]), name]);
+  ffn[0] = ffn.length - 1;
+  const head = Buffer.alloc(2);
+  head.writeUInt16LE(2 + ffn.length, 0);
+  return Buffer.concat([head, ffn]);
+}
+
+/** The WordDocument stream of a Word 6/95 document. */
+export function word6Stream(blocks: Word6Block[], options: Word6Options = {}): Buffer {
+  const paragraphs = paragraphsOf(blocks);
+  const codePage = options.codePage ?? 1252;
+  const texts = paragraphs.map((p) => encode(p.text, codePage));
+  const text = Buffer.concat(texts);
+  const ccpText = text.length;
+
+  // Text: in order at fcMin, or (fast-saved) second half first, then first half, with a piece table.
+  const split = options.fastSaved ? Math.max(1, Math.floor(ccpText / 2)) : ccpText;
+  const first = text.subarray(0, split);
+  const second = text.subarray(split);
+  const textArea = options.fastSaved ? Buffer.concat([second, first]) : text;
+  const fcOfCp = (cp: number): number => (options.fastSaved ? (cp < split ? FC_MIN + second.length + cp : FC_MIN + (cp - split)) : FC_MIN + cp);
+  const fcMac = FC_MIN + textArea.length;
+
+  // Paragraph runs by file position: a paragraph split across pieces gets a run in each.
+  const runs: { fcStart: number; fcEnd: number; props: Paragraph }[] = [];
+  let cp = 0;
+  for (const [i, p] of paragraphs.entries()) {
+    const length = (texts[i] as Buffer).length;
+    const end = cp + length;
+    const cuts = options.fastSaved && cp < split && end > split ? [cp, split, end] : [cp, end];
+    for (let k = 0; k + 1 < cuts.length; k++) {
+      const from = cuts[k] as number;
+      const to = cuts[k + 1] as number;
+      runs.push({ fcStart: fcOfCp(from), fcEnd: fcOfCp(to - 1) + 1, props: p });
+    }
+    cp = end;
+  }
+  runs.sort((a, b) => a.fcStart - b.fcStart);
+
+  const firstPage = Math.ceil(fcMac / PAGE);
+  const chpxPn = firstPage;
+  const papxPages: Buffer[] = [];
+  const papxFcs: number[] = [];
+  for (let i = 0; i < runs.length; i += 25) {
+    const chunk = runs.slice(i, i + 25);
+    papxPages.push(papxPage(chunk));
+    papxFcs.push((chunk[0] as { fcStart: number }).fcStart);
+  }
+  papxFcs.push(fcMac);
+  const papxPns = papxPages.map((_, i) => chpxPn + 1 + i);
+
+  const tablesAt = (chpxPn + 1 + papxPages.length) * PAGE;
+  const structures: [string, Buffer][] = [
+    ['stsh', styleSheet()],
+    ['chpx', plcBte([FC_MIN, fcMac], [chpxPn])],
+    ['papx', plcBte(papxFcs, papxPns)],
+    ['ffn', fontTable(options.fontCharset ?? 0)],
+    ['dop', Buffer.alloc(84)],
+  ];
+  if (options.fastSaved) {
+    const pieces = [
+      { cpStart: 0, cpEnd: split, fc: FC_MIN + second.length },
+      { cpStart: split, cpEnd: ccpText, fc: FC_MIN },
+    ].filter((p) => p.cpEnd > p.cpStart);
+    const plc = Buffer.alloc((pieces.length + 1) * 4 + pieces.length * 8);
+    pieces.forEach((p, i) => {
+      plc.writeUInt32LE(p.cpStart, i * 4);
+      plc.writeUInt32LE(p.fc, (pieces.length + 1) * 4 + i * 8 + 2);
+    });
+    plc.writeUInt32LE(ccpText, pieces.length * 4);
+    const head = Buffer.alloc(5);
+    head[0] = 2;
+    head.writeUInt32LE(plc.length, 1);
+    structures.push(['clx', Buffer.concat([head, plc])]);
+  }
+  const where = new Map<string, { fc: number; lcb: number }>();
+  let at = tablesAt;
+  for (const [name, bytes] of structures) {
+    where.set(name, { fc: at, lcb: bytes.length });
+    at += bytes.length + (bytes.length % 2);
+  }
+  const stream = Buffer.alloc(at);
+  textArea.copy(stream, FC_MIN);
+  chpxPage(FC_MIN, fcMac).copy(stream, chpxPn * PAGE);
+  papxPages.forEach((page, i) => page.copy(stream, (papxPns[i] as number) * PAGE));
+  for (const [name, bytes] of structures) bytes.copy(stream, (where.get(name) as { fc: number }).fc);
+
+  const nFib = options.version === 'word6' ? 101 : 104;
+  stream.writeUInt16LE(0xa5dc, 0);
+  stream.writeUInt16LE(nFib, 2);
+  stream.writeUInt16LE(options.version === 'word6' ? 0x6027 : 0x6032, 4); // nProduct
+  stream.writeUInt16LE(options.lid ?? 0x0409, 6);
+  stream.writeUInt16LE((options.fastSaved ? 0x0004 | (1 << 4) : 0) | (options.encrypted ? 0x0100 : 0), 0x0a);
+  stream.writeUInt16LE(nFib, 0x0c);
+  stream.writeUInt32LE(FC_MIN, 0x18);
+  stream.writeUInt32LE(fcMac, 0x1c);
+  stream.writeUInt32LE(stream.length, 0x20);
+  stream.writeUInt32LE(ccpText, 0x34);
+  const pair = (offset: number, name: string): void => {
+    const place = where.get(name);
+    if (!place) return;
+    stream.writeUInt32LE(place.fc, offset);
+    stream.writeUInt32LE(place.lcb, offset + 4);
+  };
+  pair(0x58, 'stsh');
+  pair(0x60, 'stsh');
+  pair(0xb8, 'chpx');
+  pair(0xc0, 'papx');
+  pair(0xd0, 'ffn');
+  pair(0x150, 'dop');
+  pair(0x160, 'clx');
+  stream.writeUInt16LE(chpxPn, 0x18a); // pnChpFirst
+  stream.writeUInt16LE(papxPns[0] ?? 0, 0x18c); // pnPapFirst
+  stream.writeUInt16LE(1, 0x18e); // cpnBteChp
+  stream.writeUInt16LE(papxPages.length, 0x190); // cpnBtePap
+  return stream;
+}
+
+/** An OLE container holding the given streams (root level). */
+export function oleFile(streams: Record<string, Buffer>): Buffer {
+  const cfb = XLSX.CFB.utils.cfb_new();
+  for (const [name, content] of Object.entries(streams)) XLSX.CFB.utils.cfb_add(cfb, `/${name}`, content);
+  return Buffer.from(XLSX.CFB.write(cfb, { type: 'buffer' }) as Uint8Array);
+}
+
+/** A Word 6.0 / Word 95 `.doc` file. */
+export function buildWord6Doc(blocks: Word6Block[], options: Word6Options = {}): Buffer {
+  return oleFile({ WordDocument: word6Stream(blocks, options) });
+}
