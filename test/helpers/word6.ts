@@ -8,7 +8,11 @@
 import iconv from 'iconv-lite';
 import XLSX from 'xlsx';
 
-export type Word6Block = string | { heading: 1 | 2; text: string } | { table: string[][] };
+/**
+ * A paragraph, a heading, a bold paragraph or a table. A `\x02` in a paragraph's text is a
+ * footnote reference: the next of `footnotes` (Word 6 numbers them automatically).
+ */
+export type Word6Block = string | { heading: 1 | 2; text: string } | { bold: string } | { table: string[][] };
 
 export interface Word6Options {
   version?: 'word6' | 'word95';
@@ -21,6 +25,8 @@ export interface Word6Options {
   /** Charset of the document's only font (0 ANSI, 204 Cyrillic, …). */
   fontCharset?: number;
   encrypted?: boolean;
+  /** Footnote texts, one per `\x02` in the main text, in order. */
+  footnotes?: string[];
 }
 
 interface Paragraph {
@@ -28,6 +34,7 @@ interface Paragraph {
   istd: number;
   inTable: boolean;
   rowEnd: boolean;
+  bold?: boolean;
 }
 
 const FC_MIN = 0x300;
@@ -37,6 +44,7 @@ function paragraphsOf(blocks: Word6Block[]): Paragraph[] {
   const paragraphs: Paragraph[] = [];
   for (const block of blocks) {
     if (typeof block === 'string') paragraphs.push({ text: `${block}\r`, istd: 0, inTable: false, rowEnd: false });
+    else if ('bold' in block) paragraphs.push({ text: `${block.bold}\r`, istd: 0, inTable: false, rowEnd: false, bold: true });
     else if ('heading' in block) paragraphs.push({ text: `${block.text}\r`, istd: block.heading, inTable: false, rowEnd: false });
     else {
       for (const row of block.table) {
@@ -76,13 +84,21 @@ function papxPage(runs: { fcStart: number; fcEnd: number; props: Paragraph }[]):
   return page;
 }
 
-/** A CHPX FKP page with one run of default properties. */
-function chpxPage(fcStart: number, fcEnd: number): Buffer {
+/** A CHPX FKP page: runs of default properties, bold ones with sprmCFBold (85). */
+function chpxPage(runs: { fcStart: number; fcEnd: number; bold: boolean }[]): Buffer {
   const page = Buffer.alloc(PAGE);
-  page.writeUInt32LE(fcStart, 0);
-  page.writeUInt32LE(fcEnd, 4);
-  page[8] = 0;
-  page[511] = 1;
+  const crun = runs.length;
+  const boldAt = 500;
+  page[boldAt] = 2;
+  page[boldAt + 1] = 85;
+  page[boldAt + 2] = 1;
+  runs.forEach((run, j) => {
+    page.writeUInt32LE(run.fcStart, j * 4);
+    page.writeUInt32LE(run.fcEnd, (j + 1) * 4);
+    page[(crun + 1) * 4 + j] = run.bold ? boldAt / 2 : 0;
+  });
+  if ((crun + 1) * 4 + crun > boldAt) throw new Error('too many character runs for one CHPX page');
+  page[511] = crun;
   return page;
 }
 
@@ -134,14 +150,19 @@ function fontTable(charset: number): Buffer {
 
 /** The WordDocument stream of a Word 6/95 document. */
 export function word6Stream(blocks: Word6Block[], options: Word6Options = {}): Buffer {
-  const paragraphs = paragraphsOf(blocks);
+  const main = paragraphsOf(blocks);
+  const notes = (options.footnotes ?? []).map((note): Paragraph => ({ text: `\x02 ${note}\r`, istd: 0, inTable: false, rowEnd: false }));
+  // Any story after the main text ends the whole text with one more paragraph mark.
+  const paragraphs = notes.length > 0 ? [...main, ...notes, { text: '\r', istd: 0, inTable: false, rowEnd: false }] : main;
   const codePage = options.codePage ?? 1252;
   const texts = paragraphs.map((p) => encode(p.text, codePage));
   const text = Buffer.concat(texts);
-  const ccpText = text.length;
+  const ccpText = Buffer.concat(texts.slice(0, main.length)).length;
+  const ccpFtn = Buffer.concat(texts.slice(main.length, main.length + notes.length)).length;
+  const ccpAll = text.length;
 
   // Text: in order at fcMin, or (fast-saved) second half first, then first half, with a piece table.
-  const split = options.fastSaved ? Math.max(1, Math.floor(ccpText / 2)) : ccpText;
+  const split = options.fastSaved ? Math.max(1, Math.floor(ccpAll / 2)) : ccpAll;
   const first = text.subarray(0, split);
   const second = text.subarray(split);
   const textArea = options.fastSaved ? Buffer.concat([second, first]) : text;
@@ -164,6 +185,14 @@ export function word6Stream(blocks: Word6Block[], options: Word6Options = {}): B
   }
   runs.sort((a, b) => a.fcStart - b.fcStart);
 
+  // Character runs: neighbouring paragraphs of the same weight share one.
+  const characterRuns: { fcStart: number; fcEnd: number; bold: boolean }[] = [];
+  for (const run of runs) {
+    const last = characterRuns[characterRuns.length - 1];
+    const bold = run.props.bold === true;
+    if (last && last.fcEnd === run.fcStart && last.bold === bold) last.fcEnd = run.fcEnd;
+    else characterRuns.push({ fcStart: run.fcStart, fcEnd: run.fcEnd, bold });
+  }
   const firstPage = Math.ceil(fcMac / PAGE);
   const chpxPn = firstPage;
   const papxPages: Buffer[] = [];
@@ -184,17 +213,37 @@ export function word6Stream(blocks: Word6Block[], options: Word6Options = {}): B
     ['ffn', fontTable(options.fontCharset ?? 0)],
     ['dop', Buffer.alloc(84)],
   ];
+  if (notes.length > 0) {
+    const refs: number[] = [];
+    const mainText = text.subarray(0, ccpText);
+    for (let i = 0; i < mainText.length; i++) if (mainText[i] === 0x02) refs.push(i);
+    const ref = Buffer.alloc((refs.length + 1) * 4 + refs.length * 2);
+    refs.forEach((cp, i) => {
+      ref.writeUInt32LE(cp, i * 4);
+      ref.writeUInt16LE(1, (refs.length + 1) * 4 + i * 2);
+    });
+    ref.writeUInt32LE(ccpText, refs.length * 4);
+    const txt = Buffer.alloc((notes.length + 2) * 4);
+    let at = 0;
+    notes.forEach((_, i) => {
+      txt.writeUInt32LE(at, i * 4);
+      at += (texts[main.length + i] as Buffer).length;
+    });
+    txt.writeUInt32LE(at, notes.length * 4);
+    txt.writeUInt32LE(at + 1, (notes.length + 1) * 4);
+    structures.push(['fndRef', ref], ['fndTxt', txt]);
+  }
   if (options.fastSaved) {
     const pieces = [
       { cpStart: 0, cpEnd: split, fc: FC_MIN + second.length },
-      { cpStart: split, cpEnd: ccpText, fc: FC_MIN },
+      { cpStart: split, cpEnd: ccpAll, fc: FC_MIN },
     ].filter((p) => p.cpEnd > p.cpStart);
     const plc = Buffer.alloc((pieces.length + 1) * 4 + pieces.length * 8);
     pieces.forEach((p, i) => {
       plc.writeUInt32LE(p.cpStart, i * 4);
       plc.writeUInt32LE(p.fc, (pieces.length + 1) * 4 + i * 8 + 2);
     });
-    plc.writeUInt32LE(ccpText, pieces.length * 4);
+    plc.writeUInt32LE(ccpAll, pieces.length * 4);
     const head = Buffer.alloc(5);
     head[0] = 2;
     head.writeUInt32LE(plc.length, 1);
@@ -208,7 +257,7 @@ export function word6Stream(blocks: Word6Block[], options: Word6Options = {}): B
   }
   const stream = Buffer.alloc(at);
   textArea.copy(stream, FC_MIN);
-  chpxPage(FC_MIN, fcMac).copy(stream, chpxPn * PAGE);
+  chpxPage(characterRuns).copy(stream, chpxPn * PAGE);
   papxPages.forEach((page, i) => page.copy(stream, (papxPns[i] as number) * PAGE));
   for (const [name, bytes] of structures) bytes.copy(stream, (where.get(name) as { fc: number }).fc);
 
@@ -223,6 +272,7 @@ export function word6Stream(blocks: Word6Block[], options: Word6Options = {}): B
   stream.writeUInt32LE(fcMac, 0x1c);
   stream.writeUInt32LE(stream.length, 0x20);
   stream.writeUInt32LE(ccpText, 0x34);
+  stream.writeUInt32LE(ccpFtn, 0x38);
   const pair = (offset: number, name: string): void => {
     const place = where.get(name);
     if (!place) return;
@@ -231,6 +281,8 @@ export function word6Stream(blocks: Word6Block[], options: Word6Options = {}): B
   };
   pair(0x58, 'stsh');
   pair(0x60, 'stsh');
+  pair(0x68, 'fndRef');
+  pair(0x70, 'fndTxt');
   pair(0xb8, 'chpx');
   pair(0xc0, 'papx');
   pair(0xd0, 'ffn');
