@@ -20,7 +20,7 @@ export interface Word6Options {
   fastSaved?: boolean;
   /** FIB lid (LANGID); 0x0409 by default. */
   lid?: number;
-  /** Code page the text is written in; 1252 by default. */
+  /** Code page the text is written in (single-byte, or 932/936/949/950 where a CP is a byte); 1252 by default. */
   codePage?: number;
   /** Charset of the document's only font (0 ANSI, 204 Cyrillic, …). */
   fontCharset?: number;
@@ -58,7 +58,8 @@ function paragraphsOf(blocks: Word6Block[]): Paragraph[] {
 
 /** Encodes text in a code page (characters it lacks become '?'). */
 function encode(text: string, codePage: number): Buffer {
-  return iconv.encode(text, `windows-${codePage}`);
+  const names: Record<number, string> = { 932: 'shift_jis', 936: 'gbk', 949: 'euc-kr', 950: 'big5' };
+  return iconv.encode(text, names[codePage] ?? `windows-${codePage}`);
 }
 
 /** A PAPX FKP page for runs [fcStart, fcEnd) with their props. */

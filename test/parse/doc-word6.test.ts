@@ -6,6 +6,8 @@
  * the version, never a crash.
  */
 import { describe, expect, it } from 'vitest';
+import { isServiceError } from '../../src/errors.ts';
+import { detect } from '../../src/parse/detect.ts';
 import type { ReadResult } from '../../src/parse/document.ts';
 import { readDoc } from '../../src/parse/readers/doc/index.ts';
 import { mulberry32 } from '../helpers/prng.ts';
@@ -140,6 +142,21 @@ describe('Word 6.0 / Word 95 .doc: refused with a clear 400', () => {
     const failure = await serviceFailure(read(oleFile({ WordDocument: stream })));
     expect(failure.code).toBe('UNSUPPORTED_FILE_TYPE');
     expect(failure.message).toContain('Word 2.0');
+  });
+
+  it('a bare Word for Windows 2.0 file (not OLE, FIB ident 0xA5DB) is UNSUPPORTED_FILE_TYPE naming the version, not "binary data"', () => {
+    const word2 = Buffer.alloc(1024);
+    word2.writeUInt16LE(0xa5db, 0);
+    word2.writeUInt16LE(45, 2);
+    let caught: unknown;
+    try {
+      detect(word2, 'old.doc');
+    } catch (err) {
+      caught = err;
+    }
+    expect(isServiceError(caught) && caught.code).toBe('UNSUPPORTED_FILE_TYPE');
+    expect(String((caught as Error).message)).toContain('Word for Windows 2.0');
+    expect(String((caught as Error).message)).not.toContain('binary data');
   });
 
   it('300 byte-flipped and truncated Word 6/95 files: each is read or refused with a ServiceError, none throws anything else', async () => {
