@@ -9,10 +9,11 @@ import iconv from 'iconv-lite';
 import XLSX from 'xlsx';
 
 /**
- * A paragraph, a heading, a bold paragraph or a table. A `\x02` in a paragraph's text is a
+ * A paragraph, a heading, a bold paragraph, a numbered or bulleted paragraph (Word 6
+ * auto-numbering: sprmPAnld and sprmPNLvlAnm 10) or a table. A `\x02` in a paragraph's text is a
  * footnote reference: the next of `footnotes` (Word 6 numbers them automatically).
  */
-export type Word6Block = string | { heading: 1 | 2; text: string } | { bold: string } | { table: string[][] };
+export type Word6Block = string | { heading: 1 | 2; text: string } | { bold: string } | { item: string; bullet: boolean } | { table: string[][] };
 
 export interface Word6Options {
   version?: 'word6' | 'word95';
@@ -35,6 +36,7 @@ interface Paragraph {
   inTable: boolean;
   rowEnd: boolean;
   bold?: boolean;
+  list?: 'bullet' | 'number';
 }
 
 const FC_MIN = 0x300;
@@ -44,6 +46,7 @@ function paragraphsOf(blocks: Word6Block[]): Paragraph[] {
   const paragraphs: Paragraph[] = [];
   for (const block of blocks) {
     if (typeof block === 'string') paragraphs.push({ text: `${block}\r`, istd: 0, inTable: false, rowEnd: false });
+    else if ('item' in block) paragraphs.push({ text: `${block.item}\r`, istd: 0, inTable: false, rowEnd: false, list: block.bullet ? 'bullet' : 'number' });
     else if ('bold' in block) paragraphs.push({ text: `${block.bold}\r`, istd: 0, inTable: false, rowEnd: false, bold: true });
     else if ('heading' in block) paragraphs.push({ text: `${block.text}\r`, istd: block.heading, inTable: false, rowEnd: false });
     else {
@@ -62,7 +65,41 @@ function encode(text: string, codePage: number): Buffer {
   return iconv.encode(text, names[codePage] ?? `windows-${codePage}`);
 }
 
-/** A PAPX FKP page for runs [fcStart, fcEnd) with their props. */
+/** The PAPX of a paragraph: istd, then its sprms in ascending order (padded to whole words). */
+function papx(props: Paragraph): Buffer {
+  const anld = Buffer.alloc(52);
+  anld[0] = props.list === 'bullet' ? 23 : 0; // nfc: bullet, or arabic numbers
+  anld[10] = 1; // iStartAt
+  const sprms = [
+    ...(props.list ? [12, anld.length, ...anld, 13, 10] : []),
+    ...(props.inTable ? [24, 1] : []),
+    ...(props.rowEnd ? [25, 1] : []),
+  ];
+  const body = Buffer.from([props.istd & 0xff, props.istd >> 8, ...sprms]);
+  return body.length % 2 === 0 ? body : Buffer.concat([body, Buffer.from([0])]);
+}
+
+/** PAPX FKP pages for runs [fcStart, fcEnd) with their props, as many runs per page as fit. */
+function papxPages(runs: { fcStart: number; fcEnd: number; props: Paragraph }[]): { page: Buffer; fcStart: number }[] {
+  const pages: { page: Buffer; fcStart: number }[] = [];
+  let at = 0;
+  while (at < runs.length) {
+    let count = 0;
+    let bytes = 4;
+    while (at + count < runs.length) {
+      const need = 4 + 7 + 2 + papx((runs[at + count] as { props: Paragraph }).props).length;
+      if (bytes + need > 500) break;
+      bytes += need;
+      count++;
+    }
+    const chunk = runs.slice(at, at + Math.max(1, count));
+    pages.push({ page: papxPage(chunk), fcStart: (chunk[0] as { fcStart: number }).fcStart });
+    at += chunk.length;
+  }
+  return pages;
+}
+
+/** A PAPX FKP page: rgfc, 7-byte BXs (offset, PHE), PAPXs (cw, istd, grpprl) from the end. */
 function papxPage(runs: { fcStart: number; fcEnd: number; props: Paragraph }[]): Buffer {
   const page = Buffer.alloc(PAGE);
   const crun = runs.length;
@@ -70,9 +107,7 @@ function papxPage(runs: { fcStart: number; fcEnd: number; props: Paragraph }[]):
   runs.forEach((run, j) => {
     page.writeUInt32LE(run.fcStart, j * 4);
     page.writeUInt32LE(run.fcEnd, (j + 1) * 4);
-    const sprms = [...(run.props.inTable ? [24, 1] : []), ...(run.props.rowEnd ? [25, 1] : [])];
-    const body = Buffer.from([run.props.istd & 0xff, run.props.istd >> 8, ...sprms]);
-    const padded = body.length % 2 === 0 ? body : Buffer.concat([body, Buffer.from([0])]);
+    const padded = papx(run.props);
     let at = free - (1 + padded.length);
     if (at % 2 !== 0) at--;
     page[at] = padded.length / 2;
@@ -196,17 +231,12 @@ export function word6Stream(blocks: Word6Block[], options: Word6Options = {}): B
   }
   const firstPage = Math.ceil(fcMac / PAGE);
   const chpxPn = firstPage;
-  const papxPages: Buffer[] = [];
-  const papxFcs: number[] = [];
-  for (let i = 0; i < runs.length; i += 25) {
-    const chunk = runs.slice(i, i + 25);
-    papxPages.push(papxPage(chunk));
-    papxFcs.push((chunk[0] as { fcStart: number }).fcStart);
-  }
+  const pages = papxPages(runs);
+  const papxFcs = pages.map((p) => p.fcStart);
   papxFcs.push(fcMac);
-  const papxPns = papxPages.map((_, i) => chpxPn + 1 + i);
+  const papxPns = pages.map((_, i) => chpxPn + 1 + i);
 
-  const tablesAt = (chpxPn + 1 + papxPages.length) * PAGE;
+  const tablesAt = (chpxPn + 1 + pages.length) * PAGE;
   const structures: [string, Buffer][] = [
     ['stsh', styleSheet()],
     ['chpx', plcBte([FC_MIN, fcMac], [chpxPn])],
@@ -259,7 +289,7 @@ export function word6Stream(blocks: Word6Block[], options: Word6Options = {}): B
   const stream = Buffer.alloc(at);
   textArea.copy(stream, FC_MIN);
   chpxPage(characterRuns).copy(stream, chpxPn * PAGE);
-  papxPages.forEach((page, i) => page.copy(stream, (papxPns[i] as number) * PAGE));
+  pages.forEach(({ page }, i) => page.copy(stream, (papxPns[i] as number) * PAGE));
   for (const [name, bytes] of structures) bytes.copy(stream, (where.get(name) as { fc: number }).fc);
 
   const nFib = options.version === 'word6' ? 101 : 104;
@@ -292,7 +322,7 @@ export function word6Stream(blocks: Word6Block[], options: Word6Options = {}): B
   stream.writeUInt16LE(chpxPn, 0x18a); // pnChpFirst
   stream.writeUInt16LE(papxPns[0] ?? 0, 0x18c); // pnPapFirst
   stream.writeUInt16LE(1, 0x18e); // cpnBteChp
-  stream.writeUInt16LE(papxPages.length, 0x190); // cpnBtePap
+  stream.writeUInt16LE(pages.length, 0x190); // cpnBtePap
   return stream;
 }
 

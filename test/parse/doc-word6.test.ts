@@ -87,6 +87,12 @@ describe('Word 6.0 / Word 95 .doc: structure', () => {
     }
   });
 
+  it('reads Word 6 auto-numbered paragraphs (nLvlAnm 10) as lists: bullets (ANLD nfc 23) and numbers', async () => {
+    const blocks: Word6Block[] = ['Shopping:', { item: 'Apples', bullet: true }, { item: 'Pears', bullet: true }, 'Steps:', { item: 'Wash', bullet: false }, { item: 'Cut', bullet: false }, 'Done.'];
+    const { document } = await read(buildWord6Doc(blocks, { version: 'word6' }));
+    expect(blocksOf(document.body)).toEqual(['p: Shopping:', 'ul: ApplesPears', 'p: Steps:', 'ol: WashCut', 'p: Done.']);
+  });
+
   it('keeps a field result and drops its instructions; a HYPERLINK field becomes a link', async () => {
     const blocks = ['Page \x13 PAGE \\* MERGEFORMAT \x143\x15 of the \x13HYPERLINK "http://example.com/report"\x14online report\x15.'];
     const { document } = await read(buildWord6Doc(blocks, { version: 'word95' }));

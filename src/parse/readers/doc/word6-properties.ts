@@ -9,7 +9,7 @@ import type { CharacterRun } from './character.ts';
 import type { Piece } from './ole-text.ts';
 import { OutOfRange, type NotePositions, type ParagraphProps, type StoryProperties } from './properties.ts';
 import { slice, type FcLcb, type Word6Fib } from './word6-fib.ts';
-import { SPRM_C_FBOLD, SPRM_C_FITALIC, SPRM_C_FRMARKDEL, SPRM_C_FTC, SPRM_C_FVANISH, SPRM_P_FINTABLE, SPRM_P_TTP, word6Sprms } from './word6-sprm.ts';
+import { SPRM_C_FBOLD, SPRM_C_FITALIC, SPRM_C_FRMARKDEL, SPRM_C_FTC, SPRM_C_FVANISH, SPRM_P_ANLD, SPRM_P_FINTABLE, SPRM_P_NLVLANM, SPRM_P_TTP, word6Sprms } from './word6-sprm.ts';
 
 function u8(buf: Buffer, at: number): number {
   if (at < 0 || at + 1 > buf.length) throw new OutOfRange('u8');
@@ -102,12 +102,26 @@ interface ParagraphRun {
   props: ParagraphProps;
 }
 
-function paragraphProps(papx: Buffer): ParagraphProps {
-  const props: ParagraphProps = { istd: papx.length >= 2 ? papx.readUInt16LE(0) : 0, inTable: false, rowEnd: false };
+/** Word 6 auto-numbering (pap.nLvlAnm, pap.anld.nfc) beside the properties Word 97 shares. */
+interface Word6ParagraphProps extends ParagraphProps {
+  /** 1–9 outline (heading) numbering, 10 a numbered or bulleted paragraph, 11 sequence, 12 pause. */
+  nLvlAnm?: number;
+  /** Number format of the paragraph's ANLD: 23 is a bullet. */
+  nfc?: number;
+}
+
+const NLVLANM_NUMBERING = 10;
+const NFC_BULLET = 23;
+
+function paragraphProps(papx: Buffer): Word6ParagraphProps {
+  const props: Word6ParagraphProps = { istd: papx.length >= 2 ? papx.readUInt16LE(0) : 0, inTable: false, rowEnd: false };
   const grpprl = papx.subarray(2);
-  for (const { sprm, at } of word6Sprms(grpprl)) {
+  for (const { sprm, at, size } of word6Sprms(grpprl)) {
     if (sprm === SPRM_P_FINTABLE) props.inTable = grpprl[at] !== 0;
     else if (sprm === SPRM_P_TTP) props.rowEnd = grpprl[at] !== 0;
+    else if (sprm === SPRM_P_NLVLANM) props.nLvlAnm = grpprl[at] as number;
+    // The operand is a length byte, then the ANLD, whose first byte is nfc.
+    else if (sprm === SPRM_P_ANLD && size >= 2) props.nfc = grpprl[at + 1] as number;
   }
   return props;
 }
@@ -219,9 +233,13 @@ export class Word6Properties implements StoryProperties {
     return undefined;
   }
 
-  /** Word 6 numbered paragraphs (ANLD) are not read: no lists. */
-  listItem(): undefined {
-    return undefined;
+  /**
+   * A Word 6 numbered or bulleted paragraph (nLvlAnm 10, set on the paragraph; its ANLD's nfc 23
+   * is a bullet) as a one-level list item. Numbering set only by a paragraph's style is not read.
+   */
+  listItem(props: Word6ParagraphProps): { kind: 'ul' | 'ol'; level: number; list: number } | undefined {
+    if (props.nLvlAnm !== NLVLANM_NUMBERING) return undefined;
+    return { kind: props.nfc === NFC_BULLET ? 'ul' : 'ol', level: 0, list: 1 };
   }
 
   headingLevel(props: ParagraphProps): number | undefined {

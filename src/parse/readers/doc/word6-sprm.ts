@@ -51,6 +51,8 @@ export function* word6Sprms(grpprl: Buffer): Generator<Prl> {
   }
 }
 
+export const SPRM_P_ANLD = 12;
+export const SPRM_P_NLVLANM = 13;
 export const SPRM_P_FINTABLE = 24;
 export const SPRM_P_TTP = 25;
 export const SPRM_C_FRMARKDEL = 65;
