@@ -58,6 +58,14 @@ describe('Word 6.0 / Word 95 .doc: text and paragraphs', () => {
     expect(fast.document.body.innerHTML).toBe(plain.document.body.innerHTML);
   });
 
+  it('reads a file that was not fast-saved from fcMin when its piece table does not hold up', async () => {
+    const stream = word6Stream(REPORT, { version: 'word95' });
+    stream.writeUInt32LE(0x300, 0x160); // fcClx: the text itself, which is no CLX
+    stream.writeUInt32LE(40, 0x164);
+    const { document } = await read(oleFile({ WordDocument: stream }));
+    expect(blocksOf(document.body)).toEqual(EXPECTED);
+  });
+
   it('decodes Cyrillic text from the FIB language (Russian, cp1251) and from a Cyrillic font on an English FIB', async () => {
     const blocks = ['Съешь же ещё этих мягких французских булок, да выпей чаю.'];
     const options: Word6Options = { codePage: 1251 };

@@ -146,11 +146,20 @@ export interface Word6Raw {
 /** Throws Word6TextError when the text cannot be located. */
 export function extractWord6Raw(stream: Buffer, fib: Word6Fib): Word6Raw {
   const total = totalCps(fib);
-  let places: PiecePlace[];
-  if (fib.clx.lcb > 0) places = readPieceTable(stream, fib);
-  else {
+  const contiguous = (): PiecePlace[] => {
     if (fib.fcMin + total > stream.length || fib.fcMin < 0x20) throw new Word6TextError('the text lies outside the WordDocument stream');
-    places = [{ startCp: 0, endCp: total, fc: fib.fcMin }];
+    return [{ startCp: 0, endCp: total, fc: fib.fcMin }];
+  };
+  let places: PiecePlace[];
+  if (fib.clx.lcb === 0) places = contiguous();
+  else {
+    try {
+      places = readPieceTable(stream, fib);
+    } catch (err) {
+      // A file that was not fast-saved has its text in one run from fcMin whatever its CLX says.
+      if (!(err instanceof Word6TextError) || fib.complex) throw err;
+      places = contiguous();
+    }
   }
 
   let runs: Word6CharacterRun[] = [];
