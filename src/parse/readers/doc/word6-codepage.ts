@@ -111,21 +111,17 @@ export function isLeadByte(codePage: number, byte: number): boolean {
   return byte >= 0x81 && byte <= 0xfe;
 }
 
-const singleByteTables = new Map<number, string[]>();
-
 function decodeBytes(codePage: number, bytes: Buffer): string {
   const name = label(codePage);
   return iconv.decode(bytes, iconv.encodingExists(name) ? name : 'windows-1252');
 }
 
-/** The 256 characters of a single-byte code page; control bytes (below 0x20) stay as they are. */
-export function singleByteTable(codePage: number): string[] {
-  let table = singleByteTables.get(codePage);
-  if (!table) {
-    table = Array.from({ length: 256 }, (_, byte) => (byte < 0x20 ? String.fromCharCode(byte) : decodeBytes(codePage, Buffer.of(byte)) || '\ufffd'));
-    singleByteTables.set(codePage, table);
-  }
-  return table;
+/**
+ * Bytes of a single-byte code page, one character each (iconv-lite's single-byte tables map
+ * every byte to one BMP character, control bytes to themselves), so CPs keep indexing the text.
+ */
+export function decodeSingleBytes(codePage: number, bytes: Buffer): string {
+  return decodeBytes(codePage, bytes);
 }
 
 /** One two-byte character of a double-byte code page. */

@@ -9,7 +9,7 @@
 import { blankDeletions, type TextPiece } from './character.ts';
 import type { RawDoc } from './ole-text.ts';
 import { OutOfRange } from './properties.ts';
-import { codePageOfCharset, codePageOfLid, decodePair, isDoubleByte, isLeadByte, singleByteTable } from './word6-codepage.ts';
+import { codePageOfCharset, codePageOfLid, decodePair, decodeSingleBytes, isDoubleByte, isLeadByte } from './word6-codepage.ts';
 import { slice, totalCps, type Word6Fib } from './word6-fib.ts';
 import { readFontCharsets, readWord6CharacterRuns, type Word6CharacterRun } from './word6-properties.ts';
 
@@ -83,10 +83,9 @@ function documentCodePage(fib: Word6Fib, charsets: number[]): number {
 /** Decodes bytes [from, to) of the stream in one code page, one character per byte (see word6-codepage.ts). */
 function decode(stream: Buffer, from: number, to: number, codePage: number): string {
   if (!isDoubleByte(codePage)) {
-    const table = singleByteTable(codePage);
-    let text = '';
-    for (let i = from; i < to; i++) text += table[stream[i] as number];
-    return text;
+    const text = decodeSingleBytes(codePage, stream.subarray(from, to));
+    // A code page whose table is not one character per byte would shift every later CP.
+    return text.length === to - from ? text : Array.from(stream.subarray(from, to), (byte) => (byte < 0x80 ? String.fromCharCode(byte) : '\ufffd')).join('');
   }
   let text = '';
   for (let i = from; i < to; i++) {
