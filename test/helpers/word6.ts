@@ -28,6 +28,13 @@ export interface Word6Options {
   encrypted?: boolean;
   /** Footnote texts, one per `\x02` in the main text, in order. */
   footnotes?: string[];
+  /**
+   * A running header and/or footer of the one section (its grpfIhdt: odd header, odd footer),
+   * after a footnote separator story (the DOP's grpfIhdt), as Word 6 stores only the stories
+   * that exist.
+   */
+  header?: string;
+  footer?: string;
 }
 
 interface Paragraph {
@@ -188,13 +195,20 @@ function fontTable(charset: number): Buffer {
 export function word6Stream(blocks: Word6Block[], options: Word6Options = {}): Buffer {
   const main = paragraphsOf(blocks);
   const notes = (options.footnotes ?? []).map((note): Paragraph => ({ text: `\x02 ${note}\r`, istd: 0, inTable: false, rowEnd: false }));
+  const furniture = options.header !== undefined || options.footer !== undefined;
+  const plain = (text: string): Paragraph => ({ text, istd: 0, inTable: false, rowEnd: false });
+  const hdd = furniture
+    ? [plain('\x03\r'), ...(options.header !== undefined ? [plain(`${options.header}\r`)] : []), ...(options.footer !== undefined ? [plain(`${options.footer}\r`)] : [])]
+    : [];
   // Any story after the main text ends the whole text with one more paragraph mark.
-  const paragraphs = notes.length > 0 ? [...main, ...notes, { text: '\r', istd: 0, inTable: false, rowEnd: false }] : main;
+  const paragraphs = notes.length > 0 || hdd.length > 0 ? [...main, ...notes, ...hdd, plain('\r')] : main;
   const codePage = options.codePage ?? 1252;
   const texts = paragraphs.map((p) => encode(p.text, codePage));
   const text = Buffer.concat(texts);
   const ccpText = Buffer.concat(texts.slice(0, main.length)).length;
   const ccpFtn = Buffer.concat(texts.slice(main.length, main.length + notes.length)).length;
+  const hddTexts = texts.slice(main.length + notes.length, main.length + notes.length + hdd.length);
+  const ccpHdd = Buffer.concat(hddTexts).length;
   const ccpAll = text.length;
 
   // Text: in order at fcMin, or (fast-saved) second half first, then first half, with a piece table.
@@ -244,6 +258,19 @@ export function word6Stream(blocks: Word6Block[], options: Word6Options = {}): B
     ['ffn', fontTable(options.fontCharset ?? 0)],
     ['dop', Buffer.alloc(84)],
   ];
+  if (furniture) {
+    const dop = (structures.find(([name]) => name === 'dop') as [string, Buffer])[1];
+    dop[1] = 0x01; // grpfIhdt: a footnote separator story comes first
+    const hddPlc = Buffer.alloc((hddTexts.length + 1) * 4);
+    let at = 0;
+    hddTexts.forEach((t, i) => {
+      hddPlc.writeUInt32LE(at, i * 4);
+      at += t.length;
+    });
+    hddPlc.writeUInt32LE(at, hddTexts.length * 4);
+    const bits = (options.header !== undefined ? 0x02 : 0) | (options.footer !== undefined ? 0x08 : 0);
+    structures.push(['hdd', hddPlc], ['sepx', Buffer.from([2, 0, 153, bits])]);
+  }
   if (notes.length > 0) {
     const refs: number[] = [];
     const mainText = text.subarray(0, ccpText);
@@ -286,6 +313,17 @@ export function word6Stream(blocks: Word6Block[], options: Word6Options = {}): B
     where.set(name, { fc: at, lcb: bytes.length });
     at += bytes.length + (bytes.length % 2);
   }
+  if (furniture) {
+    // One section over the main text, its SED naming the SEPX placed above.
+    const sed = Buffer.alloc(8 + 12);
+    sed.writeUInt32LE(0, 0);
+    sed.writeUInt32LE(ccpText, 4);
+    sed.writeUInt32LE((where.get('sepx') as { fc: number }).fc, 8 + 2);
+    sed.writeUInt32LE(0xffffffff, 8 + 8);
+    structures.push(['sed', sed]);
+    where.set('sed', { fc: at, lcb: sed.length });
+    at += sed.length;
+  }
   const stream = Buffer.alloc(at);
   textArea.copy(stream, FC_MIN);
   chpxPage(characterRuns).copy(stream, chpxPn * PAGE);
@@ -304,6 +342,7 @@ export function word6Stream(blocks: Word6Block[], options: Word6Options = {}): B
   stream.writeUInt32LE(stream.length, 0x20);
   stream.writeUInt32LE(ccpText, 0x34);
   stream.writeUInt32LE(ccpFtn, 0x38);
+  stream.writeUInt32LE(ccpHdd, 0x3c);
   const pair = (offset: number, name: string): void => {
     const place = where.get(name);
     if (!place) return;
@@ -314,6 +353,8 @@ export function word6Stream(blocks: Word6Block[], options: Word6Options = {}): B
   pair(0x60, 'stsh');
   pair(0x68, 'fndRef');
   pair(0x70, 'fndTxt');
+  pair(0x88, 'sed');
+  pair(0xb0, 'hdd');
   pair(0xb8, 'chpx');
   pair(0xc0, 'papx');
   pair(0xd0, 'ffn');

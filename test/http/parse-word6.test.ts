@@ -40,6 +40,19 @@ describe('POST /v2/parse with Word 6.0 / Word 95 .doc files', () => {
     });
   }
 
+  it('running header and footer kept with onlyMainContent false, dropped with true', async () => {
+    const bytes = buildWord6Doc(BLOCKS, { version: 'word95', header: 'Board of Directors', footer: 'Confidential draft' });
+    const full = await postParse(service, upload('minutes.doc', bytes, { formats: ['markdown'], onlyMainContent: false }), { timeoutMs: 30_000 });
+    const fullMarkdown = (full.json.data as { markdown: string }).markdown;
+    expect(fullMarkdown.indexOf('Board of Directors')).toBeLessThan(fullMarkdown.indexOf('Minutes of the meeting'));
+    expect(fullMarkdown.indexOf('Confidential draft')).toBeGreaterThan(fullMarkdown.indexOf('full minutes'));
+    const main = await postParse(service, upload('minutes.doc', bytes, { formats: ['markdown'], onlyMainContent: true }), { timeoutMs: 30_000 });
+    const mainMarkdown = (main.json.data as { markdown: string }).markdown;
+    expect(mainMarkdown).not.toContain('Board of Directors');
+    expect(mainMarkdown).not.toContain('Confidential draft');
+    expect(mainMarkdown).toMatch(/^# Minutes of the meeting$/m);
+  });
+
   it('a damaged Word 95 file is a 400 CORRUPT_FILE and an encrypted one a 400 ENCRYPTED_FILE, both naming the version', async () => {
     const stream = word6Stream(BLOCKS, { fastSaved: true });
     stream.writeUInt32LE(stream.length + 4096, 0x160);

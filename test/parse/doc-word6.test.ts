@@ -101,6 +101,17 @@ describe('Word 6.0 / Word 95 .doc: structure', () => {
     expect(blocksOf(document.body)).toEqual(['p: Shopping:', 'ul: ApplesPears', 'p: Steps:', 'ol: WashCut', 'p: Done.']);
   });
 
+  it('tells running headers from footers by the sections\' grpfIhdt, skipping the note separator story', async () => {
+    for (const fastSaved of [false, true]) {
+      const { document } = await read(buildWord6Doc(['Body\x02 text.'], { version: 'word95', fastSaved, header: 'Company confidential', footer: 'Page footer', footnotes: ['A note.'] }));
+      expect(Array.from(document.body.querySelectorAll('[data-furniture]'), (el) => `${el.tagName.toLowerCase()}: ${el.textContent}`)).toEqual(['header: Company confidential', 'footer: Page footer']);
+      expect(document.body.firstElementChild?.tagName).toBe('HEADER');
+      expect(document.body.lastElementChild?.tagName).toBe('FOOTER');
+    }
+    const footerOnly = await read(buildWord6Doc(['Body.'], { footer: 'Only a footer' }));
+    expect(Array.from(footerOnly.document.body.querySelectorAll('[data-furniture]'), (el) => el.tagName.toLowerCase())).toEqual(['footer']);
+  });
+
   it('keeps a field result and drops its instructions; a HYPERLINK field becomes a link', async () => {
     const blocks = ['Page \x13 PAGE \\* MERGEFORMAT \x143\x15 of the \x13HYPERLINK "http://example.com/report"\x14online report\x15.'];
     const { document } = await read(buildWord6Doc(blocks, { version: 'word95' }));

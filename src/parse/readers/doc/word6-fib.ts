@@ -41,10 +41,12 @@ export interface Word6Fib {
   stshf: FcLcb;
   plcffndRef: FcLcb;
   plcffndTxt: FcLcb;
+  plcfsed: FcLcb;
   plcfhdd: FcLcb;
   plcfbteChpx: FcLcb;
   plcfbtePapx: FcLcb;
   sttbfffn: FcLcb;
+  dop: FcLcb;
   clx: FcLcb;
   /** Counts of CHPX and PAPX FKPs: a non-complex file's bin tables may list fewer (the rest follow). */
   cpnBteChp: number;
@@ -91,10 +93,12 @@ export function readWord6Fib(b: Buffer): Word6Fib | undefined {
     stshf: pair(0x60),
     plcffndRef: pair(0x68),
     plcffndTxt: pair(0x70),
+    plcfsed: pair(0x88),
     plcfhdd: pair(0xb0),
     plcfbteChpx: pair(0xb8),
     plcfbtePapx: pair(0xc0),
     sttbfffn: pair(0xd0),
+    dop: pair(0x150),
     clx: pair(0x160),
     cpnBteChp: u16(0x18e),
     cpnBtePap: u16(0x190),

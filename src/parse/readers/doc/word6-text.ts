@@ -11,6 +11,7 @@ import type { RawDoc } from './ole-text.ts';
 import { OutOfRange } from './properties.ts';
 import { codePageOfCharset, codePageOfLid, decodePair, decodeSingleBytes, isDoubleByte, isLeadByte } from './word6-codepage.ts';
 import { slice, totalCps, type Word6Fib } from './word6-fib.ts';
+import { headerStoryKinds } from './word6-headers.ts';
 import { readFontCharsets, readWord6CharacterRuns, type Word6CharacterRun } from './word6-properties.ts';
 
 export class Word6TextError extends Error {}
@@ -121,20 +122,32 @@ function pieceText(stream: Buffer, fcStart: number, fcEnd: number, fontRuns: { f
   return text + decode(stream, at, fcEnd, codePage);
 }
 
-/** Splits the header story by its PLC (plcfhdd); stories that are only separators come out empty later. */
-function headerStories(stream: Buffer, fib: Word6Fib, text: string): string[] {
+/**
+ * Splits the header story by its PLC (plcfhdd) into headers and footers (word6-headers.ts);
+ * when the sections do not account for the stories, all count as headers (both are furniture).
+ */
+function headerStories(stream: Buffer, fib: Word6Fib, text: string): { headers: string[]; footers: string[] } {
+  const headers: string[] = [];
+  const footers: string[] = [];
   const plc = slice(stream, fib.plcfhdd);
-  if (!plc || plc.length < 8 || fib.ccpHdd === 0) return [];
+  if (!plc || plc.length < 8 || fib.ccpHdd === 0) return { headers, footers };
   const first = fib.ccpText + fib.ccpFtn;
   const limit = first + fib.ccpHdd;
   const stories: string[] = [];
   let start = first + plc.readUInt32LE(0);
   for (let i = 1; i < Math.floor(plc.length / 4); i++) {
     const end = Math.min(first + plc.readUInt32LE(i * 4), limit);
-    if (end > start) stories.push(text.slice(start, end));
+    stories.push(end > start ? text.slice(start, end) : '');
     start = Math.max(start, end);
   }
-  return stories;
+  // The PLC's last CP may close an empty final entry: try the count with and without it.
+  const kinds = headerStoryKinds(stream, fib, stories.length) ?? headerStoryKinds(stream, fib, stories.length - 1);
+  stories.forEach((story, i) => {
+    const kind = kinds ? kinds[i] : 'header';
+    if (story === '' || kind === 'separator') return;
+    (kind === 'footer' ? footers : headers).push(story);
+  });
+  return { headers, footers };
 }
 
 export interface Word6Raw {
@@ -200,8 +213,7 @@ export function extractWord6Raw(stream: Buffer, fib: Word6Fib): Word6Raw {
       ccpAtn: fib.ccpAtn,
       ccpEdn: fib.ccpEdn,
       ccpTxbx: fib.ccpTxbx,
-      headers: headerStories(stream, fib, text),
-      footers: [],
+      ...headerStories(stream, fib, text),
       wordDocument: stream,
       table: stream,
       formatRuns: runs.filter((run) => run.bold || run.italic),
