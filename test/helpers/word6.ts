@@ -13,7 +13,14 @@ import XLSX from 'xlsx';
  * auto-numbering: sprmPAnld and sprmPNLvlAnm 10) or a table. A `\x02` in a paragraph's text is a
  * footnote reference: the next of `footnotes` (Word 6 numbers them automatically).
  */
-export type Word6Block = string | { heading: 1 | 2; text: string } | { bold: string } | { item: string; bullet: boolean } | { table: string[][] };
+export type Word6Block =
+  | string
+  | { heading: 1 | 2; text: string }
+  | { bold: string }
+  | { item: string; bullet: boolean }
+  | { table: string[][] }
+  /** A paragraph in another font (sprmCFtc on its run), written in that font's code page. */
+  | { text: string; font: number; codePage: number };
 
 export interface Word6Options {
   version?: 'word6' | 'word95';
@@ -23,8 +30,12 @@ export interface Word6Options {
   lid?: number;
   /** Code page the text is written in (single-byte, or 932/936/949/950 where a CP is a byte); 1252 by default. */
   codePage?: number;
-  /** Charset of the document's only font (0 ANSI, 204 Cyrillic, …). */
+  /** Charset of the document's first font, ftc 0 (0 ANSI, 204 Cyrillic, …). */
   fontCharset?: number;
+  /** Charsets of further fonts, ftc 1, 2, … */
+  moreFonts?: number[];
+  /** A font the Normal style sets (sprmCFtc in its character UPX); else the standard font, ftc 0. */
+  normalFont?: number;
   encrypted?: boolean;
   /** Footnote texts, one per `\x02` in the main text, in order. */
   footnotes?: string[];
@@ -44,6 +55,8 @@ interface Paragraph {
   rowEnd: boolean;
   bold?: boolean;
   list?: 'bullet' | 'number';
+  font?: number;
+  codePage?: number;
 }
 
 const FC_MIN = 0x300;
@@ -53,6 +66,7 @@ function paragraphsOf(blocks: Word6Block[]): Paragraph[] {
   const paragraphs: Paragraph[] = [];
   for (const block of blocks) {
     if (typeof block === 'string') paragraphs.push({ text: `${block}\r`, istd: 0, inTable: false, rowEnd: false });
+    else if ('font' in block) paragraphs.push({ text: `${block.text}\r`, istd: 0, inTable: false, rowEnd: false, font: block.font, codePage: block.codePage });
     else if ('item' in block) paragraphs.push({ text: `${block.item}\r`, istd: 0, inTable: false, rowEnd: false, list: block.bullet ? 'bullet' : 'number' });
     else if ('bold' in block) paragraphs.push({ text: `${block.bold}\r`, istd: 0, inTable: false, rowEnd: false, bold: true });
     else if ('heading' in block) paragraphs.push({ text: `${block.text}\r`, istd: block.heading, inTable: false, rowEnd: false });
@@ -127,20 +141,42 @@ function papxPage(runs: { fcStart: number; fcEnd: number; props: Paragraph }[]):
   return page;
 }
 
-/** A CHPX FKP page: runs of default properties, bold ones with sprmCFBold (85). */
-function chpxPage(runs: { fcStart: number; fcEnd: number; bold: boolean }[]): Buffer {
+interface CharacterRun {
+  fcStart: number;
+  fcEnd: number;
+  bold: boolean;
+  font: number | undefined;
+}
+
+/** A CHPX FKP page: runs of default properties, bold ones with sprmCFBold (85), others with a font (sprmCFtc, 93). */
+function chpxPage(runs: CharacterRun[]): Buffer {
   const page = Buffer.alloc(PAGE);
   const crun = runs.length;
   const boldAt = 500;
   page[boldAt] = 2;
   page[boldAt + 1] = 85;
   page[boldAt + 2] = 1;
+  let free = boldAt;
+  const fontAt = new Map<number, number>();
   runs.forEach((run, j) => {
     page.writeUInt32LE(run.fcStart, j * 4);
     page.writeUInt32LE(run.fcEnd, (j + 1) * 4);
-    page[(crun + 1) * 4 + j] = run.bold ? boldAt / 2 : 0;
+    let offset = run.bold ? boldAt : 0;
+    if (run.font !== undefined) {
+      let at = fontAt.get(run.font);
+      if (at === undefined) {
+        at = free - 4;
+        page[at] = 3;
+        page[at + 1] = 93;
+        page.writeUInt16LE(run.font, at + 2);
+        fontAt.set(run.font, at);
+        free = at;
+      }
+      offset = at;
+    }
+    page[(crun + 1) * 4 + j] = offset / 2;
   });
-  if ((crun + 1) * 4 + crun > boldAt) throw new Error('too many character runs for one CHPX page');
+  if ((crun + 1) * 4 + crun > free) throw new Error('too many character runs for one CHPX page');
   page[511] = crun;
   return page;
 }
@@ -152,7 +188,7 @@ function plcBte(fcs: number[], pns: number[]): Buffer {
   return plc;
 }
 
-function std(sti: number, name: string, istd: number): Buffer {
+function std(sti: number, name: string, istd: number, font?: number): Buffer {
   const base = Buffer.alloc(8);
   base.writeUInt16LE(sti, 0);
   base.writeUInt16LE(1 | ((sti === 0 ? 0x0fff : 0) << 4), 2); // sgc 1 (paragraph), istdBase Normal (or none)
@@ -163,14 +199,14 @@ function std(sti: number, name: string, istd: number): Buffer {
   body = Buffer.concat([base, nameBytes]);
   if (body.length % 2 !== 0) body = Buffer.concat([body, Buffer.from([0])]);
   const papx = Buffer.from([2, 0, istd & 0xff, istd >> 8]); // cbUPX 2, istd
-  const chpx = Buffer.from([0, 0]); // cbUPX 0
+  const chpx = font === undefined ? Buffer.from([0, 0]) : Buffer.from([3, 0, 93, font & 0xff, font >> 8, 0]); // cbUPX, grpprl (sprmCFtc), pad
   const content = Buffer.concat([body, papx, chpx]);
   const header = Buffer.alloc(2);
   header.writeUInt16LE(content.length, 0);
   return Buffer.concat([header, content]);
 }
 
-function styleSheet(): Buffer {
+function styleSheet(normalFont?: number): Buffer {
   const stshi = Buffer.alloc(14);
   stshi.writeUInt16LE(3, 0); // cstd
   stshi.writeUInt16LE(8, 2); // cbSTDBaseInFile
@@ -179,16 +215,20 @@ function styleSheet(): Buffer {
   stshi.writeUInt16LE(10, 8); // istdMaxFixedWhenSaved
   const head = Buffer.alloc(2);
   head.writeUInt16LE(stshi.length, 0);
-  return Buffer.concat([head, stshi, std(0, 'Normal', 0), std(1, 'heading 1', 1), std(2, 'heading 2', 2)]);
+  return Buffer.concat([head, stshi, std(0, 'Normal', 0, normalFont), std(1, 'heading 1', 1), std(2, 'heading 2', 2)]);
 }
 
-function fontTable(charset: number): Buffer {
-  const name = Buffer.from('Times New Roman\0', 'latin1');
-  const ffn = Buffer.concat([Buffer.from([0, 0x16, 0x90, 0x01, charset, 0]), name]);
-  ffn[0] = ffn.length - 1;
+function fontTable(charsets: number[]): Buffer {
+  const ffns = charsets.map((charset, i) => {
+    const name = Buffer.from(`${i === 0 ? 'Times New Roman' : `Font ${i}`}\0`, 'latin1');
+    const ffn = Buffer.concat([Buffer.from([0, 0x16, 0x90, 0x01, charset, 0]), name]);
+    ffn[0] = ffn.length - 1;
+    return ffn;
+  });
+  const body = Buffer.concat(ffns);
   const head = Buffer.alloc(2);
-  head.writeUInt16LE(2 + ffn.length, 0);
-  return Buffer.concat([head, ffn]);
+  head.writeUInt16LE(2 + body.length, 0);
+  return Buffer.concat([head, body]);
 }
 
 /** The WordDocument stream of a Word 6/95 document. */
@@ -203,7 +243,7 @@ export function word6Stream(blocks: Word6Block[], options: Word6Options = {}): B
   // Any story after the main text ends the whole text with one more paragraph mark.
   const paragraphs = notes.length > 0 || hdd.length > 0 ? [...main, ...notes, ...hdd, plain('\r')] : main;
   const codePage = options.codePage ?? 1252;
-  const texts = paragraphs.map((p) => encode(p.text, codePage));
+  const texts = paragraphs.map((p) => encode(p.text, p.codePage ?? codePage));
   const text = Buffer.concat(texts);
   const ccpText = Buffer.concat(texts.slice(0, main.length)).length;
   const ccpFtn = Buffer.concat(texts.slice(main.length, main.length + notes.length)).length;
@@ -236,12 +276,13 @@ export function word6Stream(blocks: Word6Block[], options: Word6Options = {}): B
   runs.sort((a, b) => a.fcStart - b.fcStart);
 
   // Character runs: neighbouring paragraphs of the same weight share one.
-  const characterRuns: { fcStart: number; fcEnd: number; bold: boolean }[] = [];
+  const characterRuns: CharacterRun[] = [];
   for (const run of runs) {
     const last = characterRuns[characterRuns.length - 1];
     const bold = run.props.bold === true;
-    if (last && last.fcEnd === run.fcStart && last.bold === bold) last.fcEnd = run.fcEnd;
-    else characterRuns.push({ fcStart: run.fcStart, fcEnd: run.fcEnd, bold });
+    const font = run.props.font;
+    if (last && last.fcEnd === run.fcStart && last.bold === bold && last.font === font) last.fcEnd = run.fcEnd;
+    else characterRuns.push({ fcStart: run.fcStart, fcEnd: run.fcEnd, bold, font });
   }
   const firstPage = Math.ceil(fcMac / PAGE);
   const chpxPn = firstPage;
@@ -252,10 +293,10 @@ export function word6Stream(blocks: Word6Block[], options: Word6Options = {}): B
 
   const tablesAt = (chpxPn + 1 + pages.length) * PAGE;
   const structures: [string, Buffer][] = [
-    ['stsh', styleSheet()],
+    ['stsh', styleSheet(options.normalFont)],
     ['chpx', plcBte([FC_MIN, fcMac], [chpxPn])],
     ['papx', plcBte(papxFcs, papxPns)],
-    ['ffn', fontTable(options.fontCharset ?? 0)],
+    ['ffn', fontTable([options.fontCharset ?? 0, ...(options.moreFonts ?? [])])],
     ['dop', Buffer.alloc(84)],
   ];
   if (furniture) {

@@ -77,6 +77,18 @@ describe('Word 6.0 / Word 95 .doc: text and paragraphs', () => {
     const { document } = await read(buildWord6Doc(blocks, { ...options, lid: 0x0409 }));
     expect(document.body.textContent).not.toContain('Съешь');
   });
+
+  it('decodes each paragraph in its font\'s code page: the Normal style\'s font, and runs in Greek and Cyrillic fonts', async () => {
+    // Most fonts in the table are ANSI: only the Normal style's font (ftc 1, Cyrillic) says cp1251.
+    const russian = 'Съешь же ещё этих мягких французских булок.';
+    const byStyle = await read(buildWord6Doc([russian], { codePage: 1251, lid: 0x0409, moreFonts: [204, 0, 0], normalFont: 1 }));
+    expect(blocksOf(byStyle.document.body)).toEqual([`p: ${russian}`]);
+    const mixed: Word6Block[] = ['Café crème – “quoted”.', { text: 'Καλημέρα κόσμε.', font: 1, codePage: 1253 }, { text: 'Привет, мир.', font: 2, codePage: 1251 }, 'Naïve façade.'];
+    for (const fastSaved of [false, true]) {
+      const { document } = await read(buildWord6Doc(mixed, { version: 'word95', fastSaved, moreFonts: [161, 204] }));
+      expect(blocksOf(document.body)).toEqual(['p: Café crème – “quoted”.', 'p: Καλημέρα κόσμε.', 'p: Привет, мир.', 'p: Naïve façade.']);
+    }
+  });
 });
 
 describe('Word 6.0 / Word 95 .doc: structure', () => {

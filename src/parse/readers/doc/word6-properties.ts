@@ -150,27 +150,95 @@ function readParagraphRuns(stream: Buffer, fib: Word6Fib): ParagraphRun[] {
 }
 
 const STI_TITLE = 62;
+const ISTD_NIL = 0x0fff;
 
-/** Heading level of each paragraph style: built-in Heading 1–9 (sti 1–9, capped at 6) and Title. */
-function readHeadingStyles(stream: Buffer, fib: Word6Fib): Map<number, number> {
-  const levels = new Map<number, number>();
+interface StyleEntry {
+  sti: number;
+  sgc: number;
+  istdBase: number;
+  /** The font its character UPX sets (sprmCFtc), if any. */
+  ftc?: number;
+}
+
+/**
+ * The style sheet (STSH: STSHI, then per style cbStd and an STD whose base holds sti, sgc and
+ * istdBase; a Pascal name; UPXs, for a paragraph style first istd + grpprl then the character
+ * grpprl) and the standard font (STSHI ftcStandardChpStsh).
+ */
+function readStyleSheet(stream: Buffer, fib: Word6Fib): { styles: Map<number, StyleEntry>; standardFtc: number | undefined } {
+  const styles = new Map<number, StyleEntry>();
   const stsh = slice(stream, fib.stshf);
-  if (!stsh || stsh.length < 4) return levels;
+  if (!stsh || stsh.length < 4) return { styles, standardFtc: undefined };
   const cbStshi = u16(stsh, 0);
   const cstd = Math.min(u16(stsh, 2), 4096);
+  const cbStdBase = u16(stsh, 4);
+  const standardFtc = cbStshi >= 14 ? u16(stsh, 14) : undefined;
   let at = 2 + cbStshi;
   for (let istd = 0; istd < cstd && at + 2 <= stsh.length; istd++) {
     const cbStd = u16(stsh, at);
     const std = at + 2;
     at = std + cbStd;
     if (cbStd < 4 || at > stsh.length) continue;
-    const sti = u16(stsh, std) & 0x0fff;
-    const sgc = u16(stsh, std + 2) & 0x000f;
-    if (sgc !== 1) continue;
-    if (sti >= 1 && sti <= 9) levels.set(istd, Math.min(sti, 6));
-    else if (sti === STI_TITLE) levels.set(istd, 1);
+    const entry: StyleEntry = { sti: u16(stsh, std) & 0x0fff, sgc: u16(stsh, std + 2) & 0x000f, istdBase: u16(stsh, std + 2) >> 4 };
+    styles.set(istd, entry);
+    // The name (length byte, characters, NUL), padded to a word; then the UPXs.
+    let upx = std + cbStdBase;
+    if (upx >= at) continue;
+    upx += 1 + u8(stsh, upx) + 1;
+    if ((upx - std) % 2 !== 0) upx++;
+    if (entry.sgc === 1 && upx + 2 <= at) upx += 2 + u16(stsh, upx) + ((2 + u16(stsh, upx)) % 2);
+    if (upx + 2 > at) continue;
+    const cbUpx = u16(stsh, upx);
+    const grpprl = stsh.subarray(upx + 2, Math.min(at, upx + 2 + cbUpx));
+    for (const { sprm, at: operand } of word6Sprms(grpprl)) if (sprm === SPRM_C_FTC && operand + 2 <= grpprl.length) entry.ftc = grpprl.readUInt16LE(operand);
+  }
+  return { styles, standardFtc };
+}
+
+/** Heading level of each paragraph style: built-in Heading 1–9 (sti 1–9, capped at 6) and Title. */
+function headingStyles(styles: Map<number, StyleEntry>): Map<number, number> {
+  const levels = new Map<number, number>();
+  for (const [istd, style] of styles) {
+    if (style.sgc !== 1) continue;
+    if (style.sti >= 1 && style.sti <= 9) levels.set(istd, Math.min(style.sti, 6));
+    else if (style.sti === STI_TITLE) levels.set(istd, 1);
   }
   return levels;
+}
+
+/** The font of each paragraph style, own or inherited through istdBase, else the standard font. */
+function styleFonts(styles: Map<number, StyleEntry>, standardFtc: number | undefined): Map<number, number> {
+  const fonts = new Map<number, number>();
+  for (const [istd] of styles) {
+    let current = styles.get(istd);
+    let ftc: number | undefined;
+    for (let hops = 0; current && hops < 10 && ftc === undefined; hops++) {
+      ftc = current.ftc;
+      current = current.istdBase === ISTD_NIL ? undefined : styles.get(current.istdBase);
+    }
+    ftc ??= standardFtc;
+    if (ftc !== undefined) fonts.set(istd, ftc);
+  }
+  return fonts;
+}
+
+/** A paragraph run's file range and the font its style gives its text. */
+export interface StyleFontRun {
+  fcStart: number;
+  fcEnd: number;
+  ftc: number;
+}
+
+/** Each paragraph run with its style's font, for decoding text whose runs name no font. */
+export function readStyleFontRuns(stream: Buffer, fib: Word6Fib): StyleFontRun[] {
+  const { styles, standardFtc } = readStyleSheet(stream, fib);
+  const fonts = styleFonts(styles, standardFtc);
+  const runs: StyleFontRun[] = [];
+  for (const run of readParagraphRuns(stream, fib)) {
+    const ftc = fonts.get(run.props.istd) ?? standardFtc;
+    if (ftc !== undefined && run.fcEnd > run.fcStart) runs.push({ fcStart: run.fcStart, fcEnd: run.fcEnd, ftc });
+  }
+  return runs;
 }
 
 /** CPs of a PLC with `dataSize` bytes per entry (0: CPs only). */
@@ -194,7 +262,7 @@ export class Word6Properties implements StoryProperties {
     private readonly pieces: Piece[],
   ) {
     this.runs = readParagraphRuns(stream, fib);
-    this.headingStyles = readHeadingStyles(stream, fib);
+    this.headingStyles = headingStyles(readStyleSheet(stream, fib).styles);
     this.notes = {
       footnoteRefs: plcCps(stream, fib.plcffndRef, 2).slice(0, -1),
       footnoteTexts: plcCps(stream, fib.plcffndTxt, 0),

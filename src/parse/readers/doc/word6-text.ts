@@ -12,7 +12,7 @@ import { OutOfRange } from './properties.ts';
 import { codePageOfCharset, codePageOfLid, decodePair, decodeSingleBytes, isDoubleByte, isLeadByte } from './word6-codepage.ts';
 import { slice, totalCps, type Word6Fib } from './word6-fib.ts';
 import { headerStoryKinds } from './word6-headers.ts';
-import { readFontCharsets, readWord6CharacterRuns, type Word6CharacterRun } from './word6-properties.ts';
+import { readFontCharsets, readStyleFontRuns, readWord6CharacterRuns, type StyleFontRun, type Word6CharacterRun } from './word6-properties.ts';
 
 export class Word6TextError extends Error {}
 
@@ -99,8 +99,31 @@ function decode(stream: Buffer, from: number, to: number, codePage: number): str
   return text;
 }
 
+interface CodePageRun {
+  fcStart: number;
+  fcEnd: number;
+  codePage: number;
+}
+
+/** `top` over `base` (both sorted, non-overlapping): top's runs, and base's where top has none. */
+function layer(base: CodePageRun[], top: CodePageRun[]): CodePageRun[] {
+  const out: CodePageRun[] = [];
+  let t = 0;
+  for (const run of base) {
+    let at = run.fcStart;
+    while (t < top.length && (top[t] as CodePageRun).fcEnd <= at) t++;
+    for (let k = t; k < top.length && (top[k] as CodePageRun).fcStart < run.fcEnd; k++) {
+      const cover = top[k] as CodePageRun;
+      if (cover.fcStart > at) out.push({ fcStart: at, fcEnd: cover.fcStart, codePage: run.codePage });
+      at = Math.max(at, cover.fcEnd);
+    }
+    if (at < run.fcEnd) out.push({ fcStart: at, fcEnd: run.fcEnd, codePage: run.codePage });
+  }
+  return [...out, ...top].sort((a, b) => a.fcStart - b.fcStart);
+}
+
 /** A piece's text: the document's code page, switched where a run's font has a charset of its own. */
-function pieceText(stream: Buffer, fcStart: number, fcEnd: number, fontRuns: { fcStart: number; fcEnd: number; codePage: number }[], codePage: number): string {
+function pieceText(stream: Buffer, fcStart: number, fcEnd: number, fontRuns: CodePageRun[], codePage: number): string {
   let text = '';
   let at = fcStart;
   let lo = 0;
@@ -111,7 +134,7 @@ function pieceText(stream: Buffer, fcStart: number, fcEnd: number, fontRuns: { f
     else hi = mid;
   }
   for (let i = lo; i < fontRuns.length && at < fcEnd; i++) {
-    const run = fontRuns[i] as { fcStart: number; fcEnd: number; codePage: number };
+    const run = fontRuns[i] as CodePageRun;
     if (run.fcStart >= fcEnd) break;
     const start = Math.max(at, run.fcStart);
     const end = Math.min(fcEnd, run.fcEnd);
@@ -176,6 +199,7 @@ export function extractWord6Raw(stream: Buffer, fib: Word6Fib): Word6Raw {
 
   let runs: Word6CharacterRun[] = [];
   let charsets: number[] = [];
+  let styleRuns: StyleFontRun[] = [];
   let characterPropertiesDamaged = false;
   try {
     runs = readWord6CharacterRuns(stream, fib);
@@ -184,19 +208,32 @@ export function extractWord6Raw(stream: Buffer, fib: Word6Fib): Word6Raw {
     if (!(err instanceof OutOfRange || err instanceof RangeError)) throw err;
     characterPropertiesDamaged = true;
   }
+  try {
+    styleRuns = readStyleFontRuns(stream, fib);
+  } catch (err) {
+    if (!(err instanceof OutOfRange || err instanceof RangeError)) throw err;
+  }
   const codePage = documentCodePage(fib, charsets);
-  const fontRuns = runs.flatMap((run) => {
-    const chs = run.ftc === undefined ? undefined : charsets[run.ftc];
-    const runCodePage = chs === undefined ? undefined : codePageOfCharset(chs);
-    return runCodePage === undefined || runCodePage === codePage ? [] : [{ fcStart: run.fcStart, fcEnd: run.fcEnd, codePage: runCodePage }];
-  });
+  const lidCodePage = fib.chse === 256 ? 10000 : codePageOfLid(fib.lid);
+  // A font's charset names its code page; an ANSI or default font's text is in the language's.
+  const fontCodePage = (ftc: number): number | undefined => {
+    const chs = charsets[ftc];
+    return chs === undefined ? undefined : (codePageOfCharset(chs) ?? lidCodePage);
+  };
+  const fontRuns = (list: { fcStart: number; fcEnd: number; ftc?: number }[]): CodePageRun[] =>
+    list.flatMap((run) => {
+      const runCodePage = run.ftc === undefined ? undefined : fontCodePage(run.ftc);
+      return runCodePage === undefined ? [] : [{ fcStart: run.fcStart, fcEnd: run.fcEnd, codePage: runCodePage }];
+    });
+  // A run's own font first, then its paragraph style's (or the standard) font, then the document's code page.
+  const codePageRuns = layer(fontRuns(styleRuns), fontRuns(runs)).filter((run) => run.codePage !== codePage);
 
   const pieces: TextPiece[] = places.map((place) => ({
     startCp: place.startCp,
     endCp: place.endCp,
     startFilePos: place.fc,
     bpc: 1,
-    text: pieceText(stream, place.fc, place.fc + (place.endCp - place.startCp), fontRuns, codePage),
+    text: pieceText(stream, place.fc, place.fc + (place.endCp - place.startCp), codePageRuns, codePage),
   }));
   blankDeletions(pieces, runs);
   const text = pieces.map((piece) => piece.text).join('');
