@@ -56,7 +56,7 @@ const COMPATIBLE: Record<DocumentKind, readonly Sniffed[]> = {
 };
 
 /** What sniffing can tell apart; `wordml`/`spreadsheetml` are the Office 2003 XML formats. */
-type Sniffed = DocumentKind | 'wordml' | 'spreadsheetml' | 'zip' | 'ole' | 'binary' | 'text';
+type Sniffed = DocumentKind | 'wordml' | 'spreadsheetml' | 'word2' | 'zip' | 'ole' | 'binary' | 'text';
 
 export interface Detected {
   kind: DocumentKind;
@@ -200,6 +200,8 @@ export function sniff(bytes: Uint8Array): Sniffed {
   const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
   if (head.includes('%PDF-')) return 'pdf';
   if (isBareBiff(bytes)) return 'xls';
+  // Word for Windows 1.x/2.0: a bare stream (not OLE) whose FIB starts with wIdent 0xA5DB.
+  if (bytes.length >= 4 && bytes[0] === 0xdb && bytes[1] === 0xa5) return 'word2';
   const text = textHead(bytes);
   // The RTF signature before the binary heuristic: `\binN` carries raw bytes (NULs included) in
   // an RTF file, often in its first kilobytes (an embedded picture or object).
@@ -225,6 +227,7 @@ const DESCRIBE: Record<Sniffed, string> = {
   xls: 'an Excel 97–2003 (.xls) workbook',
   wordml: 'a Word 2003 XML document',
   spreadsheetml: 'an Excel 2003 XML workbook',
+  word2: 'a Word for Windows 2.0 (or 1.x) document, a format folio does not read: open it in Word or LibreOffice, save it as .docx and upload that',
   zip: 'a zip archive',
   ole: 'an OLE container that is neither a Word nor an Excel file',
   binary: 'binary data',

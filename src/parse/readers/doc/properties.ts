@@ -269,7 +269,18 @@ export interface NotePositions {
   endnoteTexts: number[];
 }
 
-export class DocProperties {
+/** What the story reader asks of a document's properties (Word 97: DocProperties; Word 6/95: word6-properties.ts). */
+export interface StoryProperties {
+  readonly notes: NotePositions;
+  /** Properties of the paragraph whose mark is at `cp`. */
+  paragraphAt(cp: number): ParagraphProps | undefined;
+  /** The list a paragraph belongs to, with its kind and level. */
+  listItem(props: ParagraphProps): { kind: 'ul' | 'ol'; level: number; list: number } | undefined;
+  /** Heading level 1–6 of a paragraph. */
+  headingLevel(props: ParagraphProps): number | undefined;
+}
+
+export class DocProperties implements StoryProperties {
   private readonly runs: Run[];
   private readonly headingStyles: Map<number, number>;
   private readonly styles: Map<number, StyleFacts>;

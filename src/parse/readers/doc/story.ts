@@ -8,10 +8,10 @@
  */
 import { escapeHtml } from '../../document.ts';
 import type { FormatChange } from './character.ts';
-import type { DocProperties, ParagraphProps } from './properties.ts';
+import type { ParagraphProps, StoryProperties } from './properties.ts';
 
 export interface StoryContext {
-  properties?: DocProperties;
+  properties?: StoryProperties;
   /** CP of the story's first character in the whole text (for property look-ups). */
   cpStart: number;
   /** Labels of note references, by CP (`[1]`). */
