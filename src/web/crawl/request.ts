@@ -28,6 +28,8 @@ export const CrawlRequestSchema = z.object({
   allowSubdomains: z.boolean().default(false),
   crawlEntireDomain: z.boolean().default(false),
   ignoreQueryParameters: z.boolean().default(false),
+  /** Firecrawl's default: `/`, `/index.html`, `www.`/bare, `http`/`https`, a trailing slash are one page (similar-urls.ts). */
+  deduplicateSimilarURLs: z.boolean().default(true),
   sitemap: z.enum(['include', 'skip', 'only']).default('include'),
   /** Seconds between requests to one host (overrides robots.txt Crawl-delay). */
   delay: z.number().min(0).max(CRAWL_MAX_DELAY_S).nullish().transform((v) => v ?? undefined),
@@ -36,6 +38,10 @@ export const CrawlRequestSchema = z.object({
   zeroDataRetention: z.boolean().default(false),
   ignoreRobotsTxt: z.boolean().optional(),
   prompt: z.string().nullish(),
+  /** Accepted: folio reads robots.txt as user agent `folio` and fetches with its own agent. */
+  robotsUserAgent: z.string().max(256).nullish(),
+  integration: z.string().max(256).nullish(),
+  origin: z.string().max(256).optional(),
   webhook: z.unknown().optional(),
 });
 
