@@ -44,8 +44,8 @@ export function crawlRoutes(deps: CrawlRouteDeps): Router {
   const jobUrl = (id: string) => `${deps.urls.base}/v2/crawl/${id}`;
 
   router.post('/v2/crawl', express.json({ limit: '1mb' }), async (req, res) => {
-    const { id } = await deps.crawls.start(ownerOf(res), req.body);
-    res.status(200).json({ success: true, id, url: jobUrl(id) });
+    const { id, warning } = await deps.crawls.start(ownerOf(res), req.body);
+    res.status(200).json({ success: true, id, url: jobUrl(id), ...(warning ? { warning } : {}) });
   });
 
   router.get('/v2/crawl/active', async (_req, res) => {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ServiceError } from '../../errors.ts';
 import { HttpUrlSchema } from '../map.ts';
 import { refuseUnsupportedScrapeFeatures, ScrapeOptionsSchema } from '../scrape-options.ts';
-import { parseBody } from '../validate.ts';
+import { parseBody, unknownFields, unknownFieldsWarning } from '../validate.ts';
 import { compilePathPatterns } from './path-patterns.ts';
 
 export const CRAWL_DEFAULT_LIMIT = 10_000;
@@ -63,6 +63,14 @@ export function parseCrawlRequest(input: unknown): CrawlRequest {
     throw new ServiceError('NOT_YET_SUPPORTED', '`webhook` is not supported by this folio build yet. Poll GET /v2/crawl/{id} instead.');
   }
   return request;
+}
+
+/** Names the fields of a crawl body (and of its `scrapeOptions`) that folio does not know; they were ignored. */
+export function crawlRequestWarning(body: unknown): string | undefined {
+  const top = unknownFields(body, Object.keys(CrawlRequestSchema.shape));
+  const scrapeOptions = typeof body === 'object' && body !== null ? (body as { scrapeOptions?: unknown }).scrapeOptions : undefined;
+  const nested = unknownFields(scrapeOptions, Object.keys(ScrapeOptionsSchema.shape)).map((f) => `scrapeOptions.${f}`);
+  return unknownFieldsWarning([...top, ...nested]);
 }
 
 /** The request as stored with the job (JSON), and back. Stored values were validated once. */
