@@ -115,3 +115,12 @@ describe('map and crawl tolerance', () => {
     expect(['scraping', 'completed']).toContain(done.status);
   });
 });
+
+describe('language of small pages', () => {
+  it('a small page without lang gets its language from the text where the text allows, else null', async () => {
+    const small = await client.parse({ data: Buffer.from('<html><body><h1>About us</h1><p>A site that exists only for tests.</p></body></html>'), filename: 'about.html' });
+    expect(small.metadata?.language).toBe('en');
+    const tiny = await client.parse({ data: Buffer.from('<html><body><p>Hello world</p></body></html>'), filename: 'hello.html' });
+    expect(tiny.metadata?.language).toBeNull();
+  });
+});
