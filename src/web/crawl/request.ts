@@ -57,7 +57,7 @@ export function parseCrawlRequest(input: unknown): CrawlRequest {
     throw new ServiceError('BAD_REQUEST', 'folio always honours robots.txt: remove `ignoreRobotsTxt`.');
   }
   if (request.prompt) {
-    throw new ServiceError('NOT_YET_SUPPORTED', '`prompt` (crawl options from a natural-language prompt) needs a language model, which this folio build does not have. Give the options themselves.');
+    throw new ServiceError('NOT_YET_SUPPORTED', '`prompt` (crawl options from a natural-language prompt) needs a language model, which this folio build does not have. Give the options themselves; POST /v2/crawl/params-preview (the SDK\'s crawlParamsPreview) shows the ones folio can read from the prompt\'s explicit paths, page counts and depth.');
   }
   if (request.webhook !== undefined && request.webhook !== null) {
     throw new ServiceError('NOT_YET_SUPPORTED', '`webhook` is not supported by this folio build yet. Poll GET /v2/crawl/{id} instead.');
