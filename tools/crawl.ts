@@ -17,7 +17,8 @@ export interface CrawlToolDeps {
   crawls: CrawlService;
 }
 
-const CrawlToolInput = z.object({
+/** Loose like POST /v2/crawl: the other Firecrawl crawl fields (and unknown ones) reach the core. */
+const CrawlToolInput = z.looseObject({
   url: z.string().describe('Where the crawl starts (http or https).'),
   limit: z.number().int().min(1).optional().describe('Pages to scrape at most (default 10000; keep it small for a quick look).'),
   maxDiscoveryDepth: z.number().int().min(0).optional().describe('Link hops from the start page (sitemap pages count as 0).'),
@@ -27,6 +28,7 @@ const CrawlToolInput = z.object({
   allowSubdomains: z.boolean().optional(),
   crawlEntireDomain: z.boolean().optional().describe('Also follow links outside the start path (siblings, parents).'),
   ignoreQueryParameters: z.boolean().optional(),
+  deduplicateSimilarURLs: z.boolean().optional().describe('Count /, /index.html, www./bare host, http/https and a trailing slash as one page (default true).'),
   sitemap: z.enum(['include', 'skip', 'only']).optional(),
   delay: z.number().min(0).optional().describe('Seconds between requests to the site.'),
   maxConcurrency: z.number().int().min(1).optional(),
@@ -80,17 +82,18 @@ export function createCrawlTool(deps: CrawlToolDeps): AnyToolDefinition {
     async run(input, ctx) {
       const { waitSeconds, ...request } = input;
       const owner = ctx.caller.owner;
-      const { id } = await deps.crawls.start(owner, request);
+      const { id, warning } = await deps.crawls.start(owner, request);
       const next = { tool: 'crawl_status', arguments: { id } };
+      const note = warning ? `\nNote: ${warning}` : '';
       if (waitSeconds === 0) {
-        const text = `Crawl started. Job id: ${id}\nCall \`crawl_status\` with {"id": "${id}"} to see progress and the scraped pages (poll every few seconds until status is "completed").`;
-        return { text, structured: { id, status: 'scraping', next } };
+        const text = `Crawl started. Job id: ${id}\nCall \`crawl_status\` with {"id": "${id}"} to see progress and the scraped pages (poll every few seconds until status is "completed").${note}`;
+        return { text, structured: { id, status: 'scraping', next, ...(warning ? { warning } : {}) } };
       }
       const finished = await waitForJob(deps.crawls, owner, id, waitSeconds * 1000, ctx);
       const { status, total, completed } = await deps.crawls.status(owner, id, { limit: 0 });
       const head = finished ? `Crawl ${status}: ${completed} of ${total} pages.` : `Crawl still running after ${waitSeconds} s: ${completed} of ${total} pages so far.`;
-      const text = `${head} Job id: ${id}\nCall \`crawl_status\` with {"id": "${id}"} to read the pages${finished ? '' : ' and follow the rest'}.`;
-      return { text, structured: { id, status, total, completed, next } };
+      const text = `${head} Job id: ${id}\nCall \`crawl_status\` with {"id": "${id}"} to read the pages${finished ? '' : ' and follow the rest'}.${note}`;
+      return { text, structured: { id, status, total, completed, next, ...(warning ? { warning } : {}) } };
     },
   });
 }

@@ -4,15 +4,15 @@
  */
 import { z } from 'zod';
 import type { Fetcher } from '../src/web/fetch/types.ts';
-import { map, MAP_MAX_LIMIT, MapRequestSchema } from '../src/web/map.ts';
-import { parseBody } from '../src/web/validate.ts';
+import { map, MAP_MAX_LIMIT, parseMapRequest } from '../src/web/map.ts';
 import { defineTool, type AnyToolDefinition } from './types.ts';
 
 export interface MapToolDeps {
   fetcher: Fetcher;
 }
 
-const MapToolInput = z.object({
+/** Loose like POST /v2/map: the other Firecrawl map fields (and unknown ones) reach the core. */
+const MapToolInput = z.looseObject({
   url: z.string().describe('The site or page to map (http or https).'),
   search: z.string().optional().describe('Keep only URLs matching these words, best first.'),
   sitemap: z.enum(['include', 'skip', 'only']).optional().describe('Use the sitemap and the page links (include, default), only the page links (skip), or only the sitemap (only).'),
@@ -32,11 +32,11 @@ export function createMapTool(deps: MapToolDeps): AnyToolDefinition {
     annotations: { readOnlyHint: true, openWorldHint: true },
     keyless: false,
     async run(input, ctx) {
-      const request = parseBody(MapRequestSchema, input, 'map');
+      const { request, warning } = parseMapRequest(input);
       const result = await map(request, deps, { signal: ctx.signal });
       const lines = result.links.map((l) => (l.title ? `${l.url} — ${l.title}` : l.url));
-      const text = lines.length === 0 ? 'No URLs found.' : `${lines.length} URLs:\n${lines.join('\n')}`;
-      return { text, structured: { links: result.links } };
+      const text = (lines.length === 0 ? 'No URLs found.' : `${lines.length} URLs:\n${lines.join('\n')}`) + (warning ? `\n\nNote: ${warning}` : '');
+      return { text, structured: { links: result.links, ...(warning ? { warning } : {}) } };
     },
   });
 }

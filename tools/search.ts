@@ -13,8 +13,9 @@ import { defineTool, type AnyToolDefinition } from './types.ts';
 /** Search answers are lists: a shorter default than a document's. */
 const SEARCH_MAX_CHARS = 20_000;
 
+/** Loose, like POST /v2/search: fields folio does not know reach the core, which names them in `warning`. */
 const SearchToolInput = z
-  .strictObject({
+  .looseObject({
     ...SearchRequestShape,
     maxChars: maxCharsField('Most characters of text returned; the list is cut there (structured content stays whole).', { min: 200, fallback: SEARCH_MAX_CHARS }),
   })

@@ -3,7 +3,8 @@
  * Parses in this process, or — with FOLIO_API_URL — on that folio server's
  * /v2/parse with FOLIO_API_KEY. Logs go to stderr; stdout carries protocol messages only.
  *
- * Scrape, map, crawl (and search, when a backend is configured) run here with the same
+ * Scrape, map, crawl (and search, when a backend is configured here, else on FOLIO_API_URL's
+ * server when that is set) run here with the same
  * SSRF-protected fetcher as `serve`. Crawl jobs live
  * in a SQLite file in a temp directory of this process (removed when it stops): a local server
  * has no DATA_DIR to rely on (clients start it in any directory, often `/`).
@@ -20,7 +21,7 @@ import { reserveStdoutForProtocol, startStdioServer } from '../mcp/stdio.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import { startCrawling } from '../web/crawl/index.ts';
 import { createFetcher } from '../web/fetch/fetcher.ts';
-import { createSearch, searchBackendsFromConfig } from '../web/search/index.ts';
+import { createRemoteSearch, createSearch, searchBackendsFromConfig } from '../web/search/index.ts';
 import { scrape } from '../web/scrape.ts';
 import { CliFailure, EXIT_OK, UsageError } from './io.ts';
 
@@ -62,12 +63,17 @@ export async function runMcp(args: string[], config: Config, cwd: string = proce
   });
 
   const fallbackRoots = config.allowedDirs.length > 0 ? [...config.allowedDirs] : [cwd];
-  // Search is offered when a backend is configured (SEARXNG_ENDPOINT or BRAVE_API_KEY), as on /v2/mcp.
-  const search = createSearch({
+  // Search is offered when a backend is configured here (SEARXNG_ENDPOINT or BRAVE_API_KEY), as on
+  // /v2/mcp; without one, with FOLIO_API_URL, it runs on that server (whose backends answer).
+  const local = createSearch({
     backends: searchBackendsFromConfig(config),
     scrape: (url, scrapeOptions, run) => scrape({ ...scrapeOptions, url }, { fetcher, runner }, run),
   });
-  const tools = { runner, fetcher, crawls, ...(search.backends.length > 0 ? { search } : {}) };
+  const search =
+    local.backends.length > 0 ? local : config.apiUrl !== undefined && config.apiKey !== undefined ? createRemoteSearch({ apiUrl: config.apiUrl, apiKey: config.apiKey }) : undefined;
+  if (search) logger.info({ search: search.backends }, 'search tool offered');
+  else logger.info('search tool not offered: no SEARXNG_ENDPOINT, BRAVE_API_KEY or FOLIO_API_URL');
+  const tools = { runner, fetcher, crawls, ...(search ? { search } : {}) };
   const server = await startStdioServer({ tools, logger, fallbackRoots, stdout: protocol });
   const onSignal = (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'stop signal received');

@@ -49,6 +49,21 @@ const INSTRUCTIONS = [
   'Long results come in slices: follow the continuation line at the end of a result to read the next one.',
 ].join(' ');
 
+/**
+ * Said in the instructions when the server has no `search` tool, so that a client (and its user)
+ * knows why and what the operator sets; the README says the same.
+ */
+export const SEARCH_NOT_OFFERED =
+  'Web search is not offered: this server has no search backend. The operator turns it on by setting SEARXNG_ENDPOINT (a SearXNG instance with its JSON API) or BRAVE_API_KEY; for `folio mcp` over stdio, FOLIO_API_URL with FOLIO_API_KEY also works (search then runs on that folio server).';
+
+/** The server's instructions for this tool list. */
+export function serverInstructions(tools: readonly AnyToolDefinition[]): string {
+  const search = tools.some((t) => t.name === 'search')
+    ? 'Use `search` to find pages when you have no URL, then `scrape` the ones you need.'
+    : SEARCH_NOT_OFFERED;
+  return `${INSTRUCTIONS} ${search}`;
+}
+
 /** The tools this caller may see and call. */
 export function visibleTools(tools: readonly AnyToolDefinition[], caller: Caller): AnyToolDefinition[] {
   return caller.kind === 'keyless' ? tools.filter((t) => t.keyless) : [...tools];
@@ -115,7 +130,7 @@ export function createMcpServer(options: McpServerOptions): Server {
 
   const server = new Server(
     { name: SERVER_NAME, title: 'folio', version: options.version ?? '0.1.0' },
-    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator: sharedValidator },
+    { capabilities: { tools: { listChanged: false } }, instructions: serverInstructions(options.tools), jsonSchemaValidator: sharedValidator },
   );
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: visible.map(toListedTool) }));

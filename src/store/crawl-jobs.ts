@@ -37,6 +37,8 @@ export interface NewCrawlJob {
 export interface CrawlUrlEntry {
   url: string;
   depth: number;
+  /** URLs that are the same page (crawl `deduplicateSimilarURLs`): the entry is not added when the job knows one of them. */
+  aliases?: readonly string[];
 }
 
 export interface CrawlCounts {
@@ -137,6 +139,7 @@ export function sqliteCrawlJobStore(db: Database.Database): CrawlJobStore {
     ),
     counted: db.prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM crawl_urls WHERE job_id = ? AND state != 'blocked'"),
     insertUrl: db.prepare('INSERT INTO crawl_urls (job_id, url, depth, state) VALUES (?, ?, ?, ?) ON CONFLICT (job_id, url) DO NOTHING'),
+    knownUrl: db.prepare<[string, string], { n: number }>('SELECT 1 AS n FROM crawl_urls WHERE job_id = ? AND url = ?'),
     queued: db.prepare<[string, number], { id: number; url: string; depth: number }>(
       "SELECT id, url, depth FROM crawl_urls WHERE job_id = ? AND state = 'queued' ORDER BY id LIMIT ?",
     ),
@@ -160,6 +163,7 @@ export function sqliteCrawlJobStore(db: Database.Database): CrawlJobStore {
     let total = (q.counted.get(jobId) as { n: number }).n;
     for (const e of entries) {
       if (state === 'queued' && total >= cap) break;
+      if (e.aliases?.some((alias) => q.knownUrl.get(jobId, alias) !== undefined)) continue;
       if (q.insertUrl.run(jobId, e.url, e.depth, state).changes === 1) {
         if (state === 'queued') {
           total += 1;

@@ -11,6 +11,7 @@ import { normalizeUrl, readHtmlPage, type FoundLink } from './links.ts';
 import { fetchRobots } from './robots.ts';
 import { collectSitemapUrls, sitemapSeeds } from './sitemap.ts';
 import { hostInScope } from './crawl/scope.ts';
+import { parseBody, unknownFields, unknownFieldsWarning } from './validate.ts';
 
 export const MAP_DEFAULT_LIMIT = 5000;
 export const MAP_MAX_LIMIT = 100_000;
@@ -43,7 +44,40 @@ export const MapRequestSchema = z.object({
   ignoreQueryParameters: z.boolean().default(true),
   limit: z.number().int().min(1).max(MAP_MAX_LIMIT).default(MAP_DEFAULT_LIMIT),
   timeout: z.number().int().min(1).max(MAP_MAX_TIMEOUT_MS).optional(),
+  /**
+   * Firecrawl accepts these on map too (its map schema extends the crawl options); folio accepts
+   * them and does not act on them (docs/crawl.md): the crawl-scope options, its index and cache
+   * switches, `location`, `headers`, `threatProtection`, `auditMetadata`, `integration`, `origin`.
+   */
+  includePaths: z.array(z.string()).nullish(),
+  excludePaths: z.array(z.string()).nullish(),
+  maxDiscoveryDepth: z.number().nullish(),
+  crawlEntireDomain: z.boolean().optional(),
+  allowExternalLinks: z.boolean().optional(),
+  allowSubdomains: z.boolean().optional(),
+  ignoreRobotsTxt: z.boolean().optional(),
+  robotsUserAgent: z.string().nullish(),
+  deduplicateSimilarURLs: z.boolean().optional(),
+  regexOnFullURL: z.boolean().optional(),
+  delay: z.number().nullish(),
+  useMock: z.string().optional(),
+  filterByPath: z.boolean().optional(),
+  useIndex: z.boolean().optional(),
+  ignoreCache: z.boolean().optional(),
+  location: z.looseObject({}).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  threatProtection: z.record(z.string(), z.unknown()).optional(),
+  auditMetadata: z.looseObject({}).optional(),
+  integration: z.string().max(256).nullish(),
+  origin: z.string().max(256).optional(),
 });
+
+/** Validates a map body; `warning` names the fields folio does not know (ignored). */
+export function parseMapRequest(body: unknown): { request: MapRequest; warning?: string } {
+  const request = parseBody(MapRequestSchema, body, 'map');
+  const warning = unknownFieldsWarning(unknownFields(body, Object.keys(MapRequestSchema.shape)));
+  return warning ? { request, warning } : { request };
+}
 
 export type MapRequest = z.output<typeof MapRequestSchema>;
 

@@ -6,9 +6,12 @@
  *    onlyMainContent, include/excludeTags, headers, timeout, skipTlsVerification, proxy …),
  *    `location.languages` (sent as Accept-Language).
  *  - Accepted, no effect: `maxAge`, `minAge`, `storeInCache` (folio keeps no cache: every scrape
- *    is fresh, which satisfies any maxAge), `fastMode`, `useMock`, `lockdown`, `integration`.
- *  - Accepted with a warning, because they need a browser or a geo proxy: `waitFor` > 0,
- *    `mobile: true`, `location.country`.
+ *    is fresh, which satisfies any maxAge), `fastMode`, `useMock`, `lockdown`, `integration`,
+ *    `safeMode` (folio never runs a page's scripts), `toolDetail`, Firecrawl's `__…` switches.
+ *  - Accepted with a warning, because they need a browser, a geo proxy or a service folio does
+ *    not have: `waitFor` > 0, `mobile: true`, `location.country`, `profile`, `onlyCleanContent`,
+ *    `threatProtection`, `domainTools: true`.
+ *  - Unknown fields: ignored and named in `data.warning` (docs/web.md "Compatibility").
  *  - Refused with NOT_YET_SUPPORTED: `actions`, the formats that need a browser or an LLM
  *    (screenshot, changeTracking, branding, …) and `proxy: stealth|enhanced`.
  *
@@ -17,6 +20,7 @@
 import { z } from 'zod';
 import { ServiceError } from '../errors.ts';
 import { formatIssuePath, PARSE_FORMAT_TYPES, ParseOptionsSchema, type ParseOptions } from '../parse/options.ts';
+import { unknownFields, unknownFieldsWarning } from './validate.ts';
 
 /** Formats Firecrawl defines that folio cannot produce yet (they need a browser, an LLM or history). */
 export const UNSUPPORTED_FORMATS = ['screenshot', 'changeTracking', 'branding', 'attributes', 'product', 'menu', 'audio', 'video', 'question', 'highlights', 'query'] as const;
@@ -60,16 +64,30 @@ export const ScrapeOptionsSchema = ParseOptionsSchema.extend({
   fastMode: z.boolean().optional(),
   useMock: z.string().max(256).optional(),
   lockdown: z.boolean().optional(),
+  safeMode: z.boolean().optional(),
+  onlyCleanContent: z.boolean().optional(),
+  profile: z.looseObject({ name: z.string().min(1).max(128) }).optional(),
+  threatProtection: z.record(z.string(), z.unknown()).optional(),
+  domainTools: z.boolean().optional(),
+  toolDetail: z.enum(['compact', 'summary', 'full']).optional(),
 });
 
 export const ScrapeRequestSchema = ScrapeOptionsSchema.extend({
   url: z.string({ error: '`url` is required and must be a string' }).min(1, '`url` must not be empty').max(8192),
 });
 
+/** The Firecrawl scrape fields that are not options of a page (`zeroDataRetention` is parse's already). */
+const SCRAPE_REQUEST_EXTRAS = ['url'];
+
+/** What the request held that folio does not know: named in `data.warning` (set by the doors). */
+interface IgnoredFields {
+  ignoredFields?: string[];
+}
+
 export type ScrapeOptionsInput = z.input<typeof ScrapeOptionsSchema>;
-export type ScrapeOptions = z.output<typeof ScrapeOptionsSchema>;
+export type ScrapeOptions = z.output<typeof ScrapeOptionsSchema> & IgnoredFields;
 export type ScrapeRequestInput = z.input<typeof ScrapeRequestSchema>;
-export type ScrapeRequest = z.output<typeof ScrapeRequestSchema>;
+export type ScrapeRequest = z.output<typeof ScrapeRequestSchema> & IgnoredFields;
 
 function describeIssues(error: z.ZodError): string {
   return error.issues
@@ -107,10 +125,17 @@ export function parseScrapeRequest(body: unknown): ScrapeRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new ServiceError('BAD_REQUEST', 'Invalid scrape request: the body must be a JSON object with a `url` field.');
   }
+  if ('alexandria' in body && !('url' in body)) {
+    throw new ServiceError(
+      'BAD_REQUEST',
+      "Invalid scrape request: `alexandria` runs capabilities of Firecrawl's hosted data-provider catalogue, which folio does not have. Scrape a page with `url` instead.",
+    );
+  }
   const result = ScrapeRequestSchema.safeParse(body);
   if (!result.success) throw new ServiceError('BAD_REQUEST', `Invalid scrape request: ${describeIssues(result.error)}`);
   refuseUnsupportedScrapeFeatures(result.data);
-  return result.data;
+  const ignoredFields = unknownFields(body, [...Object.keys(ScrapeOptionsSchema.shape), ...SCRAPE_REQUEST_EXTRAS]);
+  return ignoredFields.length > 0 ? { ...result.data, ignoredFields } : result.data;
 }
 
 /** Validates `scrapeOptions` of search or crawl the same way. */
@@ -120,7 +145,8 @@ export function parseScrapeOptions(input: unknown, field = 'scrapeOptions'): Scr
   const result = ScrapeOptionsSchema.safeParse(input);
   if (!result.success) throw new ServiceError('BAD_REQUEST', `Invalid \`${field}\`: ${describeIssues(result.error)}`);
   refuseUnsupportedScrapeFeatures(result.data);
-  return result.data;
+  const ignoredFields = unknownFields(input, Object.keys(ScrapeOptionsSchema.shape));
+  return ignoredFields.length > 0 ? { ...result.data, ignoredFields } : result.data;
 }
 
 /** The ParseOptions part of scrape options, for the runner (after refuseUnsupportedScrapeFeatures). */
@@ -153,5 +179,11 @@ export function ignoredFieldWarnings(options: ScrapeOptions): string[] {
   if (options.waitFor > 0) warnings.push(`\`waitFor\` (${options.waitFor} ms) was ignored: folio fetches pages without a browser, so there is nothing to wait for.`);
   if (options.mobile) warnings.push('`mobile` was ignored: folio fetches pages without a browser and does not emulate a mobile device.');
   if (options.location?.country) warnings.push(`\`location.country\` ('${options.location.country}') was ignored: folio fetches from its own network, not through a proxy in that country.`);
+  if (options.profile) warnings.push('`profile` was ignored: folio fetches pages without a browser, so there is no browser profile to load or save.');
+  if (options.onlyCleanContent) warnings.push('`onlyCleanContent` was ignored: folio cleans pages with `onlyMainContent`, `includeTags` and `excludeTags` only.');
+  if (options.threatProtection) warnings.push("`threatProtection` was ignored: folio has no threat-protection scanner; its own SSRF rules and the operator's FOLIO_FETCH_ALLOW apply.");
+  if (options.domainTools) warnings.push("`domainTools` was ignored: Alexandria is Firecrawl's hosted catalogue of data providers, which folio does not have, so there are no `tools`.");
+  const unknown = unknownFieldsWarning(options.ignoredFields ?? []);
+  if (unknown) warnings.push(unknown);
   return warnings;
 }

@@ -14,6 +14,25 @@ describe('detectLanguage', () => {
   });
 });
 
+describe('detectLanguage on short texts', () => {
+  it('decides by function words in Latin script, and by a script only one language writes', () => {
+    expect(detectLanguage('About us. A site that exists only for tests.')).toBe('en');
+    expect(detectLanguage('Willkommen in unserem Laden. Wir verkaufen nur das beste Brot.')).toBe('de');
+    expect(detectLanguage('Bienvenue dans notre boutique. Nous vendons du pain.')).toBe('fr');
+    expect(detectLanguage('Bienvenido a nuestra tienda. Vendemos pan con amor para la ciudad.')).toBe('es');
+    expect(detectLanguage('De winkel is open op maandag en het is fijn.')).toBe('nl');
+    expect(detectLanguage('こんにちは、世界')).toBe('ja');
+    expect(detectLanguage('안녕하세요')).toBe('ko');
+    expect(detectLanguage('Καλημέρα')).toBe('el');
+  });
+
+  it('gives no answer when the short text does not allow one (trigrams alone call "A short page." French)', () => {
+    expect(detectLanguage('A short page.')).toBeUndefined();
+    expect(detectLanguage('Hello world')).toBeUndefined();
+    expect(detectLanguage('Contact: info@example.com')).toBeUndefined();
+  });
+});
+
 describe('sampleText', () => {
   it('collects text in document order and stops near the limit', async () => {
     const { parseHTML } = await import('linkedom');

@@ -104,18 +104,48 @@ describe('request validation', () => {
     [{ query: '   ' }, '`query`: must not be empty'],
     [{ query: 'x', limit: 0 }, '`limit`: Too small: expected number to be >=1'],
     [{ query: 'x', limit: 101 }, '`limit`: Too big: expected number to be <=100'],
-    [{ query: 'x', sources: ['videos'] }, "`sources[0].type`: unknown source 'videos'; use one of web, news, images"],
-    [{ query: 'x', categories: [{ type: 'music' }] }, "`categories[0].type`: unknown category 'music'; use one of github, research, pdf"],
+    [{ query: 'x', sources: [{ kind: 'web' }] }, '`sources[0].type`: each source needs a string `type`'],
+    [{ query: 'x', toolDetail: 'everything' }, '`toolDetail`: Invalid option: expected one of "compact"|"summary"|"full"'],
     [{ query: 'x', tbs: 'qdr:x' }, "`tbs`: 'qdr:x' is not a time range; use qdr:h, qdr:d, qdr:w, qdr:m, qdr:y or cdr:1,cd_min:MM/DD/YYYY,cd_max:MM/DD/YYYY"],
     [{ query: 'x', tbs: 'cdr:1,cd_min:13/45/2024' }, "`tbs`: 'cd_min:13/45/2024' is not a date; cd_min takes MM/DD/YYYY"],
     [{ query: 'x', country: 'Germany' }, '`country`: must be an ISO 3166-1 alpha-2 code such as US or DE'],
     [{ query: 'x', timeout: 300_001 }, '`timeout`: Too big: expected number to be <=300000'],
     [{ query: 'x', includeDomains: ['a.com'], excludeDomains: ['b.com'] }, '`excludeDomains`: cannot be combined with `includeDomains`; give one of them'],
-    [{ query: 'x', pageSize: 3 }, '`pageSize`: unknown field (see docs/search.md for the accepted fields)'],
   ])('%j → 400 naming the field', async (body, message) => {
     const res = await postSearch(none, body);
     expect(res.status).toBe(400);
     expect(res.json).toEqual({ success: false, code: 'BAD_REQUEST', error: `Invalid search request: ${message}` });
+  });
+
+  it('sources, categories and fields folio does not have are skipped or ignored with a warning, not refused', async () => {
+    const res = await postSearch(both, {
+      query: 'tolerant',
+      limit: 2,
+      sources: ['web', 'videos', { type: 'alexandria' }],
+      categories: ['developer', 'github'],
+      pageSize: 3,
+      toolDetail: 'compact',
+      domainTools: true,
+      enterprise: ['zdr'],
+      __searchPreviewToken: 'x',
+    });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.json.data as object)).toEqual(['web']);
+    expect(res.json.warning).toBe(
+      "No Alexandria tools were searched (`sources: alexandria`, `domainTools`): Alexandria is Firecrawl's hosted catalogue of data providers, which folio does not have, so the answer has no `tools`. " +
+        "Skipped source 'videos': folio searches 'web', 'news', 'images'. " +
+        "Skipped category 'developer': folio knows 'github', 'research', 'pdf'; the results are not narrowed by it. " +
+        'Ignored field `pageSize`: folio does not know it (check the spelling; the accepted fields are listed in docs/web.md, "Compatibility").',
+    );
+    expect(searxng.requests[0]?.params.q).toBe('tolerant site:github.com');
+  });
+
+  it('only sources folio cannot serve → 200 with no results and the warning', async () => {
+    const res = await postSearch(both, { query: 'tools only', sources: ['alexandria'] });
+    expect(res.status).toBe(200);
+    expect(res.json.data).toEqual({});
+    expect(String(res.json.warning)).toContain('No Alexandria tools were searched (`sources: alexandria`)');
+    expect(searxng.requests).toHaveLength(0);
   });
 
   it('scrapeOptions are validated as scrape validates them', async () => {

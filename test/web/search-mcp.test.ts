@@ -34,6 +34,18 @@ describe('search tool over /v2/mcp', () => {
     expect((structuredOf(result).web as unknown[]).length).toBe(2);
   });
 
+  it("takes firecrawl-mcp's search fields (toolDetail, alexandria, domainTools) and says what it skipped", async () => {
+    const result = await client.callTool({
+      name: 'search',
+      arguments: { query: 'mcp tolerant', limit: 1, sources: ['web', 'alexandria'], domainTools: true, toolDetail: 'compact', categories: ['developer'] },
+    });
+    expect(result.isError).toBeFalsy();
+    expect((structuredOf(result).web as unknown[]).length).toBe(1);
+    expect(String(structuredOf(result).warning)).toContain('No Alexandria tools were searched');
+    expect(String(structuredOf(result).warning)).toContain("Skipped category 'developer'");
+    expect(textOf(result)).toContain('Note: No Alexandria tools were searched');
+  });
+
   it('bad input is a tool error naming the field', async () => {
     const result = await client.callTool({ name: 'search', arguments: { query: 'x', tbs: 'yesterday' } });
     expect(result.isError).toBe(true);

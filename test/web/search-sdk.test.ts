@@ -36,6 +36,27 @@ describe('Firecrawl SDK search() against folio', () => {
     expect(searxng.requests.every((r) => r.params.time_range === 'week')).toBe(true);
   });
 
+  it('what firecrawl-mcp sends with a key (toolDetail, sources with alexandria, domainTools) → results and a warning', async () => {
+    const client = new Firecrawl({ apiKey: service.key, apiUrl: service.url });
+    // firecrawl-mcp 3.26's firecrawl_search with a key: sources web + alexandria, domainTools and
+    // toolDetail "compact" defaulted, its origin; plus fields the SDK passes through.
+    const result = await client.search('open data', {
+      limit: 2,
+      sources: ['web', 'alexandria'],
+      domainTools: true,
+      toolDetail: 'compact',
+      highlights: true,
+      enterprise: ['default'],
+      origin: 'mcp-fastmcp@3.26.0',
+    });
+    expect(result.web?.map((r) => ('url' in r ? r.url : undefined))).toEqual([1, 2].map((n) => searxngWebUrl('open data', n)));
+    expect(result.warning).toContain('No Alexandria tools were searched (`sources: alexandria`, `domainTools`)');
+    // firecrawl-mcp's keyless call: toolDetail only, web only → no warning at all.
+    const keyless = await client.search('open data', { limit: 1, sources: ['web'], toolDetail: 'compact', domainTools: false });
+    expect(keyless.web).toHaveLength(1);
+    expect(keyless.warning).toBeUndefined();
+  });
+
   it('a search with nothing configured surfaces as an SdkError with 503 NOT_CONFIGURED', async () => {
     const client = new Firecrawl({ apiKey: unconfigured.key, apiUrl: unconfigured.url });
     const failure = await client.search('x').then(() => undefined, (err: unknown) => err);

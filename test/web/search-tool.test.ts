@@ -29,10 +29,12 @@ describe('search tool', () => {
     expect(tool.annotations?.readOnlyHint).toBe(true);
   });
 
-  it('its schema applies the HTTP defaults and refuses what the HTTP route refuses', () => {
+  it('its schema applies the HTTP defaults, refuses what the HTTP route refuses and tolerates what it tolerates', () => {
     expect(tool.inputSchema.parse({ query: 'x' })).toMatchObject({ query: 'x', limit: 5, sources: [{ type: 'web' }], timeout: 60_000, maxChars: 20_000 });
     expect(tool.inputSchema.safeParse({ query: 'x', limit: 500 }).success).toBe(false);
-    expect(tool.inputSchema.safeParse({ query: 'x', bogus: 1 }).success).toBe(false);
+    expect(tool.inputSchema.safeParse({ query: 'x', bogus: 1 }).success).toBe(true);
+    expect(tool.inputSchema.safeParse({ query: 'x', toolDetail: 'compact', domainTools: true, sources: ['web', 'alexandria'] }).success).toBe(true);
+    expect(tool.inputSchema.safeParse({ query: 'x', toolDetail: 'all' }).success).toBe(false);
     expect(tool.inputSchema.safeParse({ query: 'x', includeDomains: ['a.com'], excludeDomains: ['b.com'] }).success).toBe(false);
   });
 

@@ -21,6 +21,9 @@
  *   /echo-headers          an HTML page listing the request headers it received
  *   /app-shell             an empty JavaScript app shell (root div + scripts)
  *   /image.png, /notes.txt content types parse cannot read
+ *   /similar/              one page under five names (/similar/, /similar/index.html, /similar/index.htm,
+ *                          and /similar/child, /similar/child/ for its child), linked under each name
+ *                          and with a #fragment: crawl's deduplicateSimilarURLs
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -126,6 +129,11 @@ export async function startSite(options: SiteOptions = {}): Promise<TestSite> {
       );
     }
     if (p === '/article.html' || p === '/index.html') return html(ARTICLE);
+    if (p === '/similar/' || p === '/similar/index.html' || p === '/similar/index.htm') {
+      const links = ['/similar/', '/similar/index.html', '/similar/index.htm', '/similar/#top', '/similar/child', '/similar/child/', '/similar/child#part'];
+      return html(page('Similar', `<main><h1>Similar</h1><ul>${links.map((l) => `<li><a href="${l}">${l}</a></li>`).join('')}</ul></main>`));
+    }
+    if (p === '/similar/child' || p === '/similar/child/') return html(page('Similar child', '<main><h1>Child</h1><p><a href="/similar/index.html">Up</a></p></main>'));
     if (p === '/about.html') return html(page('About', `${NAV}<main><h1>About</h1><p>A site that exists only for tests.</p></main>${FOOTER}`));
     if (p === '/privacy.html') return html(page('Privacy', '<main><h1>Privacy</h1><p>No data is kept.</p></main>'));
     if (p === '/private/secret.html') return html(page('Secret', '<main><h1>Secret</h1><p>Robots should not see this.</p></main>'));

@@ -7,12 +7,14 @@
  *                                   paged: ?skip=N&limit=M; `next` is the absolute URL of the next page
  *   DELETE /v2/crawl/:id          → {success, status: 'cancelled'}
  *   GET    /v2/crawl/:id/errors   → {success, errors: [{id, url, error, timestamp}], robotsBlocked: [url]}
+ *   POST   /v2/crawl/params-preview → {success, data: {url, …options read from the prompt}, warning}
  */
 import express, { type Request, type Response, type Router } from 'express';
 import { teamOf } from '../../../auth/api-keys.ts';
 import { ServiceError } from '../../errors.ts';
 import type { PublicUrls } from '../../public-urls.ts';
 import type { CrawlService } from '../../web/crawl/index.ts';
+import { crawlParamsPreview } from '../../web/crawl/params-preview.ts';
 
 export interface CrawlRouteDeps {
   crawls: CrawlService;
@@ -43,9 +45,14 @@ export function crawlRoutes(deps: CrawlRouteDeps): Router {
   const router = express.Router();
   const jobUrl = (id: string) => `${deps.urls.base}/v2/crawl/${id}`;
 
+  router.post('/v2/crawl/params-preview', express.json({ limit: '1mb' }), (req, res) => {
+    ownerOf(res);
+    res.status(200).json({ success: true, ...crawlParamsPreview(req.body) });
+  });
+
   router.post('/v2/crawl', express.json({ limit: '1mb' }), async (req, res) => {
-    const { id } = await deps.crawls.start(ownerOf(res), req.body);
-    res.status(200).json({ success: true, id, url: jobUrl(id) });
+    const { id, warning } = await deps.crawls.start(ownerOf(res), req.body);
+    res.status(200).json({ success: true, id, url: jobUrl(id), ...(warning ? { warning } : {}) });
   });
 
   router.get('/v2/crawl/active', async (_req, res) => {

@@ -1,11 +1,11 @@
 /**
  * POST /v2/map (Firecrawl v2): `{url, search, sitemap, includeSubdomains, limit,
- * ignoreQueryParameters, timeout}` → `{success: true, links: [{url, title?, description?}]}`.
+ * ignoreQueryParameters, timeout}` → `{success: true, links: [{url, title?, description?}],
+ * warning?}` (`warning` names fields folio does not know, which it ignored).
  */
 import express, { type Request, type Response, type Router } from 'express';
 import type { Fetcher } from '../../web/fetch/types.ts';
-import { map, MapRequestSchema } from '../../web/map.ts';
-import { parseBody } from '../../web/validate.ts';
+import { map, parseMapRequest } from '../../web/map.ts';
 
 export interface MapRouteDeps {
   fetcher: Fetcher;
@@ -14,7 +14,7 @@ export interface MapRouteDeps {
 export function mapRoutes(deps: MapRouteDeps): Router {
   const router = express.Router();
   router.post('/v2/map', express.json({ limit: '1mb' }), async (req: Request, res: Response) => {
-    const request = parseBody(MapRequestSchema, req.body, 'map');
+    const { request, warning } = parseMapRequest(req.body);
     const clientGone = new AbortController();
     const onClose = () => {
       if (!res.writableFinished) clientGone.abort();
@@ -22,7 +22,7 @@ export function mapRoutes(deps: MapRouteDeps): Router {
     res.on('close', onClose);
     try {
       const result = await map(request, { fetcher: deps.fetcher }, { signal: clientGone.signal });
-      res.status(200).json({ success: true, links: result.links });
+      res.status(200).json({ success: true, links: result.links, ...(warning ? { warning } : {}) });
     } finally {
       res.off('close', onClose);
     }

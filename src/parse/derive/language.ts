@@ -2,6 +2,11 @@
  * Language from content, for documents that declare none (most PDFs, spreadsheets, bare HTML).
  * franc-min's trigram model answers in ISO 639-3; metadata carries BCP 47 tags, so the
  * two-letter ISO 639-1 code is used where one exists, the three-letter code otherwise.
+ *
+ * Below MIN_SAMPLE letters trigrams are noise (franc calls "A short page." French), so short
+ * texts get two narrower tests instead: a script only one language writes (kana, Hangul, Thai,
+ * Greek, Hebrew, …), or, in Latin script, the function words of one of the seven most common
+ * European languages at least twice and twice as often as any other's. Otherwise no answer.
  */
 import { franc } from 'franc-min';
 
@@ -53,9 +58,55 @@ export function sampleText(root: Node, limit = MAX_SAMPLE): string {
 
 const CELL_TAGS = new Set(['TD', 'TH']);
 
+/** Scripts that, in a short text, name one language (Han without kana is taken as Chinese). */
+const SCRIPT_LANGUAGES: ReadonlyArray<[RegExp, string]> = [
+  [/[\p{Script=Hiragana}\p{Script=Katakana}]/gu, 'ja'],
+  [/\p{Script=Hangul}/gu, 'ko'],
+  [/\p{Script=Thai}/gu, 'th'],
+  [/\p{Script=Greek}/gu, 'el'],
+  [/\p{Script=Hebrew}/gu, 'he'],
+  [/\p{Script=Armenian}/gu, 'hy'],
+  [/\p{Script=Georgian}/gu, 'ka'],
+  [/\p{Script=Tamil}/gu, 'ta'],
+  [/\p{Script=Telugu}/gu, 'te'],
+  [/\p{Script=Kannada}/gu, 'kn'],
+  [/\p{Script=Malayalam}/gu, 'ml'],
+  [/\p{Script=Gujarati}/gu, 'gu'],
+  [/\p{Script=Gurmukhi}/gu, 'pa'],
+  [/\p{Script=Khmer}/gu, 'km'],
+  [/\p{Script=Lao}/gu, 'lo'],
+  [/\p{Script=Myanmar}/gu, 'my'],
+  [/\p{Script=Sinhala}/gu, 'si'],
+  [/\p{Script=Han}/gu, 'zh'],
+];
+
+/** Function words: frequent, short, and rarely shared between these languages. */
+const FUNCTION_WORDS: Record<string, ReadonlySet<string>> = {
+  en: new Set('the and of to is in for that with on are this we our you your it be by from at as or not was have has about only us'.split(' ')),
+  de: new Set('der die das und ist nicht mit den dem ein eine einer auf für von zu im wir sie ich auch sich bei aus nur über'.split(' ')),
+  fr: new Set('le la les et est des une du pour dans que qui nous vous pas sur au aux ce cette avec sont ne'.split(' ')),
+  es: new Set('el la los las y es del una por para con que en su sus nuestra nuestro somos no muy más como al'.split(' ')),
+  it: new Set('il lo la gli le e è di del della che per con una non sono siamo nel nella al dei delle'.split(' ')),
+  pt: new Set('o os a as e é do da dos das um uma para com não que em nossa nosso são no na ao pelo pela'.split(' ')),
+  nl: new Set('de het een en is van in op voor met niet dat zijn wij onze ons ook aan bij uit naar'.split(' ')),
+};
+
+function shortTextLanguage(sample: string): string | undefined {
+  for (const [script, language] of SCRIPT_LANGUAGES) {
+    if ((sample.match(script)?.length ?? 0) >= 2) return language;
+  }
+  const words = sample.toLowerCase().split(/[^\p{L}]+/u).filter(Boolean);
+  const hits = Object.entries(FUNCTION_WORDS)
+    .map(([language, set]) => [language, words.filter((w) => set.has(w)).length] as const)
+    .sort((a, b) => b[1] - a[1]);
+  const [best, second] = hits;
+  if (!best || best[1] < 2 || (second && best[1] < 2 * second[1])) return undefined;
+  return best[0];
+}
+
 export function detectLanguage(text: string): string | undefined {
   const sample = text.replace(/\s+/g, ' ').trim().slice(0, MAX_SAMPLE);
-  if (sample.replace(/[^\p{L}]/gu, '').length < MIN_SAMPLE) return undefined;
+  if (sample.replace(/[^\p{L}]/gu, '').length < MIN_SAMPLE) return shortTextLanguage(sample);
   const code = franc(sample, { minLength: MIN_SAMPLE });
   if (code === 'und') return undefined;
   return ISO_639_1[code] ?? code;

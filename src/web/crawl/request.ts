@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ServiceError } from '../../errors.ts';
 import { HttpUrlSchema } from '../map.ts';
 import { refuseUnsupportedScrapeFeatures, ScrapeOptionsSchema } from '../scrape-options.ts';
-import { parseBody } from '../validate.ts';
+import { parseBody, unknownFields, unknownFieldsWarning } from '../validate.ts';
 import { compilePathPatterns } from './path-patterns.ts';
 
 export const CRAWL_DEFAULT_LIMIT = 10_000;
@@ -28,6 +28,8 @@ export const CrawlRequestSchema = z.object({
   allowSubdomains: z.boolean().default(false),
   crawlEntireDomain: z.boolean().default(false),
   ignoreQueryParameters: z.boolean().default(false),
+  /** Firecrawl's default: `/`, `/index.html`, `www.`/bare, `http`/`https`, a trailing slash are one page (similar-urls.ts). */
+  deduplicateSimilarURLs: z.boolean().default(true),
   sitemap: z.enum(['include', 'skip', 'only']).default('include'),
   /** Seconds between requests to one host (overrides robots.txt Crawl-delay). */
   delay: z.number().min(0).max(CRAWL_MAX_DELAY_S).nullish().transform((v) => v ?? undefined),
@@ -36,6 +38,10 @@ export const CrawlRequestSchema = z.object({
   zeroDataRetention: z.boolean().default(false),
   ignoreRobotsTxt: z.boolean().optional(),
   prompt: z.string().nullish(),
+  /** Accepted: folio reads robots.txt as user agent `folio` and fetches with its own agent. */
+  robotsUserAgent: z.string().max(256).nullish(),
+  integration: z.string().max(256).nullish(),
+  origin: z.string().max(256).optional(),
   webhook: z.unknown().optional(),
 });
 
@@ -51,12 +57,20 @@ export function parseCrawlRequest(input: unknown): CrawlRequest {
     throw new ServiceError('BAD_REQUEST', 'folio always honours robots.txt: remove `ignoreRobotsTxt`.');
   }
   if (request.prompt) {
-    throw new ServiceError('NOT_YET_SUPPORTED', '`prompt` (crawl options from a natural-language prompt) needs a language model, which this folio build does not have. Give the options themselves.');
+    throw new ServiceError('NOT_YET_SUPPORTED', '`prompt` (crawl options from a natural-language prompt) needs a language model, which this folio build does not have. Give the options themselves; POST /v2/crawl/params-preview (the SDK\'s crawlParamsPreview) shows the ones folio can read from the prompt\'s explicit paths, page counts and depth.');
   }
   if (request.webhook !== undefined && request.webhook !== null) {
     throw new ServiceError('NOT_YET_SUPPORTED', '`webhook` is not supported by this folio build yet. Poll GET /v2/crawl/{id} instead.');
   }
   return request;
+}
+
+/** Names the fields of a crawl body (and of its `scrapeOptions`) that folio does not know; they were ignored. */
+export function crawlRequestWarning(body: unknown): string | undefined {
+  const top = unknownFields(body, Object.keys(CrawlRequestSchema.shape));
+  const scrapeOptions = typeof body === 'object' && body !== null ? (body as { scrapeOptions?: unknown }).scrapeOptions : undefined;
+  const nested = unknownFields(scrapeOptions, Object.keys(ScrapeOptionsSchema.shape)).map((f) => `scrapeOptions.${f}`);
+  return unknownFieldsWarning([...top, ...nested]);
 }
 
 /** The request as stored with the job (JSON), and back. Stored values were validated once. */

@@ -13,6 +13,7 @@ import type { ParseData } from '../../parse/index.ts';
 import type { CrawlJobStore, CrawlUrlEntry } from '../../store/crawl-jobs.ts';
 import type { Fetcher } from '../fetch/types.ts';
 import { extractLinks, normalizeUrl } from '../links.ts';
+import { similarUrls } from './similar-urls.ts';
 import { RobotsCache } from '../robots.ts';
 import { collectSitemapUrls, sitemapSeeds } from '../sitemap.ts';
 import { compilePathPatterns } from './path-patterns.ts';
@@ -84,7 +85,9 @@ export async function admitCrawlUrls(
   limit: number,
   entries: CrawlUrlEntry[],
   signal: AbortSignal,
+  dedupeSimilar = true,
 ): Promise<CrawlUrlEntry[]> {
+  if (dedupeSimilar) entries = entries.map((e) => ({ ...e, aliases: similarUrls(e.url) }));
   const allowed: CrawlUrlEntry[] = [];
   const blocked: CrawlUrlEntry[] = [];
   for (const e of entries) {
@@ -112,7 +115,7 @@ export async function seedCrawlFrontier(
   request: CrawlRequest,
   signal: AbortSignal,
 ): Promise<CrawlUrlEntry[]> {
-  const added = await admitCrawlUrls(store, robots, jobId, request.limit, [{ url: request.url, depth: 0 }], signal);
+  const added = await admitCrawlUrls(store, robots, jobId, request.limit, [{ url: request.url, depth: 0 }], signal, request.deduplicateSimilarURLs);
   if (request.sitemap === 'skip') return added;
   const rules = crawlScopeRules(request);
   const origin = new URL(request.url).origin;
@@ -133,7 +136,7 @@ export async function seedCrawlFrontier(
     .map((u) => normalizeUrl(u, undefined, { ignoreQueryParameters: request.ignoreQueryParameters }))
     .filter((u): u is string => u !== undefined && checkScope(u, rules) === 'ok')
     .map((url) => ({ url, depth: 0 }));
-  return [...added, ...(await admitCrawlUrls(store, robots, jobId, request.limit, inScope, signal))];
+  return [...added, ...(await admitCrawlUrls(store, robots, jobId, request.limit, inScope, signal, request.deduplicateSimilarURLs))];
 }
 
 /** The job's end once its frontier is drained: `failed` when no page could be crawled. */
@@ -177,7 +180,7 @@ export async function crawlPage(ctx: CrawlPageContext, entry: CrawlUrlEntry, sig
     let added: CrawlUrlEntry[] = [];
     if (links.length > 0 && (request.maxDiscoveryDepth === undefined || depth <= request.maxDiscoveryDepth)) {
       const inScope = links.filter((l) => checkScope(l.url, ctx.rules) === 'ok').map((l) => ({ url: l.url, depth }));
-      added = await admitCrawlUrls(store, ctx.robots, jobId, request.limit, inScope, signal);
+      added = await admitCrawlUrls(store, ctx.robots, jobId, request.limit, inScope, signal, request.deduplicateSimilarURLs);
     }
     const status = data.metadata.statusCode;
     if (typeof status === 'number' && status >= 400) {

@@ -10,7 +10,7 @@ import { ServiceError } from '../../errors.ts';
 import type { ParseData } from '../../parse/index.ts';
 import type { CrawlJobRecord, CrawlJobStore, CrawlStatus } from '../../store/crawl-jobs.ts';
 import type { CrawlQueue } from './queue.ts';
-import { parseCrawlRequest, serializeCrawlRequest } from './request.ts';
+import { crawlRequestWarning, parseCrawlRequest, serializeCrawlRequest } from './request.ts';
 import type { CrawlProgress } from './runner.ts';
 
 export const CRAWL_RESULT_TTL_MS = 24 * 60 * 60 * 1000;
@@ -45,7 +45,8 @@ export interface ActiveCrawl {
 }
 
 export interface CrawlService {
-  start(owner: string, body: unknown): Promise<{ id: string }>;
+  /** `warning` names the fields of the body folio does not know (ignored). */
+  start(owner: string, body: unknown): Promise<{ id: string; warning?: string }>;
   status(owner: string, id: string, page?: { skip?: number; limit?: number }): Promise<CrawlStatusPage>;
   cancel(owner: string, id: string): Promise<CrawlStatus>;
   errors(owner: string, id: string): Promise<CrawlErrors>;
@@ -118,7 +119,8 @@ export function createCrawlService(deps: CrawlServiceDeps): CrawlService {
         expiresAt: new Date(Date.now() + ttl),
       });
       await deps.queue.enqueue(id);
-      return { id };
+      const warning = crawlRequestWarning(body);
+      return warning ? { id, warning } : { id };
     },
 
     async status(owner, id, page = {}) {

@@ -10,6 +10,7 @@ import { runSearch, type SearchDeps, type SearchResponse } from './search.ts';
 import { searxngBackend } from './searxng.ts';
 
 export type { BackendHit, BackendQuery, BackendResult, SearchBackend } from './backend.ts';
+export { createRemoteSearch, type RemoteSearchOptions } from './remote.ts';
 export { parseSearchRequest, SearchRequestSchema, type SearchRequest, type SearchRequestInput } from './request.ts';
 export {
   NOT_CONFIGURED_MESSAGE,

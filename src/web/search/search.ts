@@ -194,7 +194,7 @@ export async function runSearch(req: SearchRequest, deps: SearchDeps, run: { sig
   try {
     const locale = resolveLocale(req);
     const query = engineQuery(req);
-    const warnings = new Set<string>();
+    const warnings = new Set<string>(req.warnings);
     if (locale.warning) warnings.add(locale.warning);
 
     const perSource = await Promise.all(
