@@ -8,6 +8,7 @@ import { ServiceError } from '../../errors.ts';
 import { HttpUrlSchema } from '../map.ts';
 import { refuseUnsupportedScrapeFeatures, ScrapeOptionsSchema } from '../scrape-options.ts';
 import { parseBody } from '../validate.ts';
+import { WebhookSchema } from '../webhooks/index.ts';
 import { compilePathPatterns } from './path-patterns.ts';
 
 export const CRAWL_DEFAULT_LIMIT = 10_000;
@@ -36,7 +37,7 @@ export const CrawlRequestSchema = z.object({
   zeroDataRetention: z.boolean().default(false),
   ignoreRobotsTxt: z.boolean().optional(),
   prompt: z.string().nullish(),
-  webhook: z.unknown().optional(),
+  webhook: WebhookSchema,
 });
 
 export type CrawlRequest = z.output<typeof CrawlRequestSchema>;
@@ -53,15 +54,12 @@ export function parseCrawlRequest(input: unknown): CrawlRequest {
   if (request.prompt) {
     throw new ServiceError('NOT_YET_SUPPORTED', '`prompt` (crawl options from a natural-language prompt) needs a language model, which this folio build does not have. Give the options themselves.');
   }
-  if (request.webhook !== undefined && request.webhook !== null) {
-    throw new ServiceError('NOT_YET_SUPPORTED', '`webhook` is not supported by this folio build yet. Poll GET /v2/crawl/{id} instead.');
-  }
   return request;
 }
 
 /** The request as stored with the job (JSON), and back. Stored values were validated once. */
 export function serializeCrawlRequest(request: CrawlRequest): string {
-  const { webhook: _w, prompt: _p, ...rest } = request;
+  const { prompt: _p, ...rest } = request;
   return JSON.stringify(rest);
 }
 
