@@ -80,8 +80,10 @@ const snapshot = (page: CrawlStatusPage, status: string, data: unknown[]) => ({
 
 export function attachJobWatcher(server: http.Server, deps: JobWatcherDeps): JobWatcher {
   const pollMs = deps.pollMs ?? WATCH_POLL_MS;
-  // The key is the offered subprotocol: it is not echoed back (no protocol selected).
-  const wss = new WebSocketServer({ noServer: true, handleProtocols: () => false, maxPayload: 64 * 1024 });
+  // The key is the offered subprotocol. WebSocket clients (undici, browsers) fail a handshake
+  // that selects none of the offered ones, so it is selected: echoed to the client that sent it,
+  // in this response only.
+  const wss = new WebSocketServer({ noServer: true, handleProtocols: (offered) => offered.values().next().value ?? false, maxPayload: 64 * 1024 });
   const sockets = new Set<WebSocket>();
 
   const stream = async (ws: WebSocket, owner: string, id: string, kind: JobKind) => {
