@@ -6,7 +6,9 @@
  */
 import Firecrawl, { SdkError } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { request, startTestService, type TestService } from '../http/helpers.ts';
+import { connectMcp, textOf } from '../mcp/helpers.ts';
 import { startSite, type TestSite } from './site.ts';
 
 let site: TestSite;
@@ -167,5 +169,39 @@ describe('batch scrape with the Firecrawl SDK', () => {
     const badHook = await api('/v2/batch/scrape', { method: 'POST', body: { urls: [`${site.url}/about.html`], webhook: { url: 'file:///etc/passwd' } } });
     expect(badHook.status).toBe(400);
     expect(String(badHook.json.error)).toContain('webhook');
+  });
+
+  it('MCP: batch_scrape (waiting) and batch_scrape_status with a key; keyless cannot', async () => {
+    const mcp = await connectMcp(`${service.url}/v2/mcp`, { authorization: `Bearer ${service.key}` });
+    try {
+      const urls = [`${site.url}/about.html`, `${site.url}/article.html`, 'not a url'];
+      const started = (await mcp.callTool({ name: 'batch_scrape', arguments: { urls, ignoreInvalidURLs: true, waitSeconds: 60 } })) as CallToolResult;
+      expect(started.isError).toBeFalsy();
+      const out = started.structuredContent as { id: string; status: string; completed: number; invalidURLs: string[] };
+      expect(out.status).toBe('completed');
+      expect(out.completed).toBe(2);
+      expect(out.invalidURLs).toEqual(['not a url']);
+      expect(textOf(started)).toContain('batch_scrape_status');
+      const status = (await mcp.callTool({ name: 'batch_scrape_status', arguments: { id: out.id } })) as CallToolResult;
+      expect(textOf(status)).toContain('Status: completed. Pages scraped: 2 of 2.');
+      expect(textOf(status)).toContain('Tidal');
+      // A crawl id is not a batch id.
+      const crawl = await client.startCrawl(`${site.url}/about.html`, { limit: 1 });
+      const wrongKind = (await mcp.callTool({ name: 'batch_scrape_status', arguments: { id: crawl.id } })) as CallToolResult;
+      expect(wrongKind.isError).toBe(true);
+      expect(textOf(wrongKind)).toMatch(/No batch scrape job/);
+    } finally {
+      await mcp.close();
+    }
+    const keyless = await connectMcp(`${service.url}/v2/mcp`);
+    try {
+      const names = (await keyless.listTools()).tools.map((t) => t.name);
+      expect(names).not.toContain('batch_scrape');
+      const refused = (await keyless.callTool({ name: 'batch_scrape', arguments: { urls: [`${site.url}/about.html`] } })) as CallToolResult;
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(/API key/);
+    } finally {
+      await keyless.close();
+    }
   });
 });
