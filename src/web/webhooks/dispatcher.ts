@@ -42,8 +42,6 @@ export interface WebhookDispatcherDeps {
 }
 
 export interface WebhookDispatcher extends JobEventSink {
-  /** Resolves when every delivery queued so far has been made or given up (tests, shutdown). */
-  idle(): Promise<void>;
   /** Stops retrying; deliveries in flight are aborted. */
   close(): Promise<void>;
 }
@@ -140,9 +138,6 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
     },
     finished(jobId, status, error) {
       enqueue(jobId, status, () => ({ data: [], success: status === 'completed', error }), true);
-    },
-    async idle() {
-      while (chains.size > 0) await Promise.all([...chains.values()]);
     },
     async close() {
       closing.abort();
