@@ -108,6 +108,17 @@ describe('the job watcher (WebSocket)', () => {
     expect(got.documents).toHaveLength(2);
   });
 
+  it('ends with the cancelled status when the job is cancelled while watched', async () => {
+    const urls = Array.from({ length: 20 }, (_, i) => `${site.url}/slow?ms=200&n=${i}`);
+    const { id } = await client.startBatchScrape(urls, { maxConcurrency: 1 });
+    const watching = watch(client, id, 'batch');
+    await new Promise((r) => setTimeout(r, 600));
+    expect(await client.cancelBatchScrape(id)).toBe(true);
+    const got = await watching;
+    expect(got.done?.status).toBe('cancelled');
+    expect(got.documents.length).toBeLessThan(20);
+  });
+
   it('refuses the upgrade without a key, with a wrong key, and for another team’s job; the key is never logged', async () => {
     const { id } = await client.startBatchScrape([`${site.url}/about.html`]);
     const none = await upgrade(`/v2/batch/scrape/${id}`);
