@@ -89,9 +89,8 @@ export function attachJobWatcher(server: http.Server, deps: JobWatcherDeps): Job
   const stream = async (ws: WebSocket, owner: string, id: string, kind: JobKind) => {
     const send = (message: unknown) =>
       new Promise<void>((resolve, reject) => ws.send(JSON.stringify(message), (err) => (err ? reject(err) : resolve())));
-    let sent = 0;
-    let first = await deps.crawls.status(owner, id, { skip: 0, limit: CHUNK }, kind);
-    sent = first.data.length;
+    const first = await deps.crawls.status(owner, id, { skip: 0, limit: CHUNK }, kind);
+    let sent = first.data.length;
     const complete = first.nextSkip === undefined;
     const live = first.status === 'scraping' || complete ? first.status : 'scraping';
     await send({ type: 'catchup', data: snapshot(first, live, first.data) });
@@ -113,7 +112,6 @@ export function attachJobWatcher(server: http.Server, deps: JobWatcherDeps): Job
         lastCounts = counts;
         await send({ type: 'status', data: snapshot(page, 'scraping', []) });
       }
-      first = page;
       await new Promise((r) => setTimeout(r, pollMs));
     }
   };

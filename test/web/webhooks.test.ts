@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../../src/web/webhooks/index.ts';
-import { startTestService, type TestService } from '../http/helpers.ts';
+import { request, startTestService, type TestService } from '../http/helpers.ts';
 import { startSite, type TestSite } from './site.ts';
 
 const SECRET = 'test-webhook-secret-0123456789';
@@ -110,6 +110,16 @@ describe('webhooks', () => {
     await client.startCrawl(`${site.url}/pages/1.html`, { limit: 3, webhook: { url: `${hookUrl}/only-completed`, events: ['completed'] } });
     const only = await deliveriesTo('/only-completed', 'crawl.completed');
     expect(only.map((d) => d.body.type)).toEqual(['crawl.completed']);
+  });
+
+  it('GET /v2/crawl/active does not list a webhook (its headers may hold the receiver\'s credentials)', async () => {
+    const { id } = await client.startCrawl(`${site.url}/`, { limit: 3, delay: 0.5, webhook: { url: `${hookUrl}/active`, headers: { authorization: 'Bearer receiver-credential-1' } } });
+    const res = await request(`${service.url}/v2/crawl/active`, { headers: { authorization: `Bearer ${service.key}` } });
+    const listed = (res.json.crawls as { id: string; options: Record<string, unknown> }[]).find((c) => c.id === id);
+    expect(listed?.options.limit).toBe(3);
+    expect(res.text).not.toContain('receiver-credential-1');
+    expect(listed?.options).not.toHaveProperty('webhook');
+    await client.cancelCrawl(id);
   });
 
   it('crawl.failed carries the error', async () => {

@@ -204,7 +204,11 @@ export function createCrawlService(deps: CrawlServiceDeps): CrawlService {
 
     async active(owner) {
       const jobs = await deps.store.listCrawlJobs({ owner, status: 'scraping', kind: 'crawl' });
-      return jobs.map((j) => ({ id: j.id, url: j.url, options: JSON.parse(j.options) as Record<string, unknown> }));
+      return jobs.map((j) => {
+        // The webhook's headers may hold the receiver's credentials: not listed back.
+        const { webhook: _w, ...options } = JSON.parse(j.options) as Record<string, unknown>;
+        return { id: j.id, url: j.url, options };
+      });
     },
 
     onProgress(id, listener) {
