@@ -125,6 +125,11 @@ describe('webhooks', () => {
   it('crawl.failed carries the error', async () => {
     const started = await client.startCrawl(`${site.url}/missing`, { webhook: `${hookUrl}/failed` });
     const got = await deliveriesTo('/failed', 'crawl.failed');
+    expect(got.map((d) => d.body.type)).toEqual(['crawl.started', 'crawl.page', 'crawl.failed']);
+    // The page that could not be crawled: success false, its URL and why.
+    expect(got[1]?.body.success).toBe(false);
+    expect(got[1]?.body.data[0]?.metadata?.sourceURL).toBe(`${site.url}/missing`);
+    expect(got[1]?.body.error).toBe('The page answered HTTP 404.');
     const last = got.at(-1);
     expect(last?.body.type).toBe('crawl.failed');
     expect(last?.body.success).toBe(false);

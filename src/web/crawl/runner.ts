@@ -198,7 +198,9 @@ export async function crawlPage(ctx: CrawlPageContext, entry: CrawlUrlEntry, sig
     }
     const status = data.metadata.statusCode;
     if (!batch && typeof status === 'number' && status >= 400) {
-      await store.failCrawlUrl(jobId, entry.url, `The page answered HTTP ${status}.`);
+      const error = `The page answered HTTP ${status}.`;
+      await store.failCrawlUrl(jobId, entry.url, error);
+      ctx.events?.pageFailed(jobId, entry.url, error);
     } else {
       await store.completeCrawlUrl(jobId, entry.url, JSON.stringify(data));
       ctx.events?.page(jobId, data);
@@ -206,7 +208,9 @@ export async function crawlPage(ctx: CrawlPageContext, entry: CrawlUrlEntry, sig
     return added;
   } catch (err) {
     if (signal.aborted) throw signal.reason;
-    await store.failCrawlUrl(jobId, entry.url, describeError(err));
+    const error = describeError(err);
+    await store.failCrawlUrl(jobId, entry.url, error);
+    ctx.events?.pageFailed(jobId, entry.url, error);
     if (!isServiceError(err)) ctx.onError?.(jobId, err);
     return [];
   }

@@ -24,6 +24,8 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 export interface JobEventSink {
   started(jobId: string): void;
   page(jobId: string, data: ParseData): void;
+  /** A page that could not be scraped (it is in the job's errors). */
+  pageFailed(jobId: string, url: string, error: string): void;
   finished(jobId: string, status: 'completed' | 'failed', error: string | null): void;
 }
 
@@ -135,6 +137,9 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
     },
     page(jobId, data) {
       enqueue(jobId, 'page', () => ({ data: [data] }));
+    },
+    pageFailed(jobId, url, error) {
+      enqueue(jobId, 'page', () => ({ data: [{ metadata: { sourceURL: url } }], success: false, error }));
     },
     finished(jobId, status, error) {
       enqueue(jobId, status, () => ({ data: [], success: status === 'completed', error }), true);
