@@ -80,6 +80,8 @@ const EnvSchema = z.object({
     .default('eng'),
   /** Crawl jobs on BullMQ queues in this Redis (redis://[user:pass@]host:port/db), shared by every folio process using it. Absent: in-process. */
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  /** HMAC-SHA256 key signing webhook deliveries (X-Firecrawl-Signature). Absent: generated once into DATA_DIR/webhook-secret. */
+  FOLIO_WEBHOOK_SECRET: z.string().min(16, 'at least 16 characters').optional(),
 });
 
 export interface Config {
@@ -125,6 +127,8 @@ export interface Config {
   readonly ocrLanguages: string;
   /** Crawl jobs run on BullMQ over this Redis when set (docs/crawl.md); may hold a password. */
   readonly redisUrl: string | undefined;
+  /** Signs webhook deliveries (docs/webhooks.md); undefined: the one generated in DATA_DIR. */
+  readonly webhookSecret: string | undefined;
 }
 
 function trimSlash(url: string | undefined): string | undefined {
@@ -186,5 +190,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     crawlConcurrency: e.FOLIO_CRAWL_CONCURRENCY,
     ocrLanguages: e.FOLIO_OCR_LANGUAGES,
     redisUrl: e.REDIS_URL,
+    webhookSecret: e.FOLIO_WEBHOOK_SECRET,
   });
 }

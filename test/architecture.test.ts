@@ -46,6 +46,19 @@ describe('architecture', () => {
     expect([...violations('src/web', doors), ...violations('src/uploads', doors)]).toEqual([]);
   });
 
+  it('webhooks (src/web/webhooks) are reached through their entry file and depend on neither the doors nor the job machinery', () => {
+    const outside = ['src', 'auth', 'tools', 'test', 'bench']
+      .flatMap(sourceFiles)
+      .filter((f) => !path.relative(root, f).startsWith('src/web/webhooks/'))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((t) => t.startsWith('src/web/webhooks/') && t !== 'src/web/webhooks/index.ts')
+          .map((t) => `${path.relative(root, file)} → ${t}`),
+      );
+    expect(outside).toEqual([]);
+    expect(violations('src/web/webhooks', ['src/http', 'src/mcp', 'src/cli', 'tools', 'src/web/crawl'])).toEqual([]);
+  });
+
   it('auth and .well-known do not depend on the doors or the core', () => {
     const doors = ['src/http', 'src/mcp', 'src/cli', 'src/parse', 'tools'];
     expect([...violations('auth', doors), ...violations('.well-known', doors)]).toEqual([]);

@@ -4,7 +4,7 @@
  * each page's markdown, cut to `maxChars` in all.
  */
 import { z } from 'zod';
-import type { CrawlService } from '../src/web/crawl/index.ts';
+import type { CrawlService, CrawlStatusPage } from '../src/web/crawl/index.ts';
 import { maxCharsField } from './text-budget.ts';
 import { defineTool, type AnyToolDefinition } from './types.ts';
 
@@ -20,6 +20,25 @@ const CrawlStatusInput = z.object({
   maxChars: maxCharsField('Characters of markdown in the text at most.', { min: 1000 }),
 });
 
+/** A job's status page as text: the status line, each page's markdown within `maxChars`, what to call next. */
+export function jobPageText(page: CrawlStatusPage, at: { id: string; skip: number; maxChars: number; tool: string; what: string }): string {
+  const lines = [`Status: ${page.status}. Pages scraped: ${page.completed} of ${page.total}.${page.error ? ` ${page.error}` : ''}`];
+  let used = 0;
+  page.data.forEach((doc, i) => {
+    const url = doc.metadata.sourceURL ?? doc.metadata.url ?? '';
+    const md = doc.markdown ?? '';
+    const room = Math.max(0, at.maxChars - used);
+    const shown = md.length > room ? `${md.slice(0, room)}\n[… cut: ${md.length - room} more characters]` : md;
+    used += Math.min(md.length, room);
+    lines.push(`\n--- Result ${at.skip + i + 1}: ${url}\n${shown}`);
+  });
+  if (page.nextSkip !== undefined) lines.push(`\nMore results: call \`${at.tool}\` with {"id": "${at.id}", "skip": ${page.nextSkip}}.`);
+  else if (page.status === 'scraping') {
+    lines.push(`\nThe ${at.what} is still running: call \`${at.tool}\` with {"id": "${at.id}", "skip": ${at.skip + page.data.length}} in a few seconds for the pages that follow.`);
+  }
+  return lines.join('\n');
+}
+
 export function createCrawlStatusTool(deps: CrawlStatusToolDeps): AnyToolDefinition {
   return defineTool({
     name: 'crawl_status',
@@ -33,22 +52,7 @@ export function createCrawlStatusTool(deps: CrawlStatusToolDeps): AnyToolDefinit
       const skip = input.skip ?? 0;
       const page = await deps.crawls.status(ctx.caller.owner, input.id, { skip, limit: input.limit ?? 10 });
       ctx.progress({ progress: page.completed, total: page.total, message: `${page.completed} of ${page.total} pages` });
-      const budget = input.maxChars;
-      const lines = [`Status: ${page.status}. Pages scraped: ${page.completed} of ${page.total}.${page.error ? ` ${page.error}` : ''}`];
-      let used = 0;
-      page.data.forEach((doc, i) => {
-        const url = doc.metadata.sourceURL ?? doc.metadata.url ?? '';
-        const md = doc.markdown ?? '';
-        const room = Math.max(0, budget - used);
-        const shown = md.length > room ? `${md.slice(0, room)}\n[… cut: ${md.length - room} more characters]` : md;
-        used += Math.min(md.length, room);
-        lines.push(`\n--- Result ${skip + i + 1}: ${url}\n${shown}`);
-      });
-      if (page.nextSkip !== undefined) lines.push(`\nMore results: call \`crawl_status\` with {"id": "${input.id}", "skip": ${page.nextSkip}}.`);
-      else if (page.status === 'scraping') {
-        lines.push(`\nThe crawl is still running: call \`crawl_status\` with {"id": "${input.id}", "skip": ${skip + page.data.length}} in a few seconds for the pages that follow.`);
-      }
-      return { text: lines.join('\n'), structured: { id: input.id, ...page } };
+      return { text: jobPageText(page, { id: input.id, skip, maxChars: input.maxChars, tool: 'crawl_status', what: 'crawl' }), structured: { id: input.id, ...page } };
     },
   });
 }

@@ -6,6 +6,7 @@
  * cancels the job.
  */
 import { z } from 'zod';
+import type { JobKind } from '../src/store/crawl-jobs.ts';
 import type { CrawlService } from '../src/web/crawl/index.ts';
 import { defineTool, type AnyToolDefinition, type ToolCallContext } from './types.ts';
 
@@ -44,13 +45,13 @@ const CrawlToolInput = z.looseObject({
 
 type Finished = 'completed' | 'failed' | 'cancelled';
 
-/** Resolves when the job leaves `scraping`, the time is up (undefined) or the call is cancelled. */
-async function waitForJob(crawls: CrawlService, owner: string, id: string, waitMs: number, ctx: ToolCallContext): Promise<Finished | undefined> {
+/** Resolves when the job leaves `scraping`, the time is up (undefined) or the call is cancelled (which cancels the job). */
+export async function waitForJob(crawls: CrawlService, owner: string, id: string, waitMs: number, ctx: ToolCallContext, kind: JobKind = 'crawl'): Promise<Finished | undefined> {
   const unsubscribe = crawls.onProgress(id, (p) => ctx.progress({ progress: p.completed, total: p.total, message: `${p.completed} of ${p.total} pages` }));
   try {
     const deadline = Date.now() + waitMs;
     for (;;) {
-      const { status } = await crawls.status(owner, id, { limit: 0 });
+      const { status } = await crawls.status(owner, id, { limit: 0 }, kind);
       if (status !== 'scraping') return status;
       if (Date.now() >= deadline) return undefined;
       await new Promise<void>((resolve) => {
@@ -61,7 +62,7 @@ async function waitForJob(crawls: CrawlService, owner: string, id: string, waitM
         }, { once: true });
       });
       if (ctx.signal.aborted) {
-        await crawls.cancel(owner, id);
+        await crawls.cancel(owner, id, kind);
         ctx.signal.throwIfAborted();
       }
     }

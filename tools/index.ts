@@ -2,14 +2,16 @@
  * The tool registry: every MCP tool, built from the services it needs. Streamable HTTP
  * (src/mcp/http.ts) and stdio build it once at start and hand the list to createMcpServer.
  * A tool is present when the service it is thin over is: `parse` always; `scrape` and `map`
- * with an outbound fetcher; `search` with a search service; `crawl` and `crawl_status` with
- * the crawl service.
+ * with an outbound fetcher; `search` with a search service; `crawl`, `crawl_status`,
+ * `batch_scrape` and `batch_scrape_status` with the crawl service.
  */
 import type { ParseRunner } from '../src/limits/runner.ts';
 import type { LocalFileReader, UploadRefService } from '../src/uploads/types.ts';
 import type { CrawlService } from '../src/web/crawl/index.ts';
 import type { Fetcher } from '../src/web/fetch/types.ts';
 import type { SearchOperation } from '../src/web/search/index.ts';
+import { createBatchScrapeStatusTool } from './batch-scrape-status.ts';
+import { createBatchScrapeTool } from './batch-scrape.ts';
 import { createCrawlStatusTool } from './crawl-status.ts';
 import { createCrawlTool } from './crawl.ts';
 import { createMapTool } from './map.ts';
@@ -29,7 +31,7 @@ export interface ToolDeps {
   results?: ParseResultStore;
   /** The SSRF-protected outbound fetcher: `scrape` and `map`. */
   fetcher?: Fetcher;
-  /** Crawl jobs: `crawl` and `crawl_status`. */
+  /** Crawl and batch jobs: `crawl`, `crawl_status`, `batch_scrape`, `batch_scrape_status`. */
   crawls?: CrawlService;
   /** The search operation: `search`. */
   search?: SearchOperation;
@@ -53,6 +55,8 @@ export function buildTools(deps: ToolDeps): AnyToolDefinition[] {
   if (deps.crawls) {
     tools.push(createCrawlTool({ crawls: deps.crawls }));
     tools.push(createCrawlStatusTool({ crawls: deps.crawls }));
+    tools.push(createBatchScrapeTool({ crawls: deps.crawls }));
+    tools.push(createBatchScrapeStatusTool({ crawls: deps.crawls }));
   }
   return tools;
 }

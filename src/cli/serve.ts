@@ -28,6 +28,8 @@ import { createLocalDiskStorage } from '../uploads/local-disk-storage.ts';
 import { createUploadRefService, type UploadRefs } from '../uploads/service.ts';
 import { createFetcher } from '../web/fetch/fetcher.ts';
 import { startCrawling } from '../web/crawl/index.ts';
+import { createWebhookDispatcher, loadWebhookSecret, type WebhookConfig } from '../web/webhooks/index.ts';
+import { attachJobWatcher } from '../http/watcher.ts';
 import { scrape } from '../web/scrape.ts';
 import { createSearch, searchBackendsFromConfig } from '../web/search/index.ts';
 
@@ -115,9 +117,22 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const urls = resolvePublicUrls(config, url);
   // Crawl jobs left unfinished by a previous process resume now; with REDIS_URL they run on
   // BullMQ, and an unreachable Redis fails the start (docs/crawl.md).
+  // Webhooks of crawl and batch jobs (docs/webhooks.md): signed, retried, through the Fetcher.
+  const webhooks = createWebhookDispatcher({
+    fetcher,
+    secret: loadWebhookSecret(config.dataDir, config.webhookSecret),
+    lookup: async (jobId) => {
+      const job = await store.getCrawlJob(jobId);
+      if (!job) return undefined;
+      const { webhook } = JSON.parse(job.options) as { webhook?: WebhookConfig };
+      return { kind: job.kind, ...(webhook ? { webhook } : {}) };
+    },
+    onError: (detail, message) => logger.warn(detail, message),
+  });
   let crawls: Awaited<ReturnType<typeof startCrawling>>;
   try {
     crawls = await startCrawling({
+      events: webhooks,
       store,
       fetcher,
       scrapePage: (pageUrl, opts, run) => scrape({ ...opts, url: pageUrl }, { fetcher, runner }, { signal: run.signal }),
@@ -171,12 +186,14 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, crawls, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes });
   server.on('request', app);
   server.on('checkContinue', expectContinue(app));
+  const watcher = attachJobWatcher(server, { keys: store, crawls, logger });
   logger.info({ url }, `folio listening on ${url}`);
 
   let stopping: Promise<void> | undefined;
   const shutdown = (): Promise<void> => {
     stopping ??= (async () => {
       logger.info('shutting down: no new connections, finishing in-flight requests');
+      await watcher.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive connections that go idle after their last response are closed too.
       const idle = setInterval(() => server.closeIdleConnections(), 100);
@@ -190,6 +207,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       await uploads.close();
       // Running crawl jobs stop where they are and stay `scraping`: the next start resumes them.
       await crawls.close();
+      await webhooks.close();
       await pool?.close();
       await fetcher.close();
       await store.close();

@@ -12,6 +12,8 @@
  *   POST /v2/parse    API key required; multipart upload, or JSON {uploadRef, ...options} → parse
  *   POST /v2/scrape   API key required; JSON {url, …options} → scrape (src/web/scrape.ts)
  *   POST /v2/map, /v2/crawl…  API key required; map and crawl (routes/map.ts, routes/crawl.ts)
+ *   /v2/batch/scrape…  API key required; batch scrape on the crawl jobs (routes/batch.ts)
+ *   WebSocket /v2/crawl/:id, /v2/batch/scrape/:id   the job watcher, on the server's `upgrade` (src/http/watcher.ts)
  *   POST /v2/search   API key required; JSON → web/news/images search (docs/search.md)
  *   /v2/mcp, /v2/mcp-oauth, /{API_KEY}/v2/mcp   the MCP tool server (src/mcp/http.ts)
  *   anything else     404 { success: false, code: 'NOT_FOUND', error }
@@ -45,6 +47,7 @@ import { createUploadTicketRoute, receiveUploadRoute } from './routes/uploads.ts
 import { scrapeRoute } from './routes/scrape.ts';
 import { mapRoutes } from './routes/map.ts';
 import { crawlRoutes } from './routes/crawl.ts';
+import { batchRoutes } from './routes/batch.ts';
 import type { CrawlService } from '../web/crawl/index.ts';
 import type { Fetcher } from '../web/fetch/types.ts';
 import type { SearchOperation } from '../web/search/index.ts';
@@ -149,6 +152,7 @@ export function createApp(deps: AppDeps): Express {
   app.post('/v2/scrape', ...scrapeRoute({ fetcher: deps.fetcher, runner: deps.runner }));
   app.use(mapRoutes({ fetcher: deps.fetcher }));
   if (deps.crawls) app.use(crawlRoutes({ crawls: deps.crawls, urls: deps.urls }));
+  if (deps.crawls) app.use(batchRoutes({ crawls: deps.crawls, urls: deps.urls }));
   app.post('/v2/search', ...searchRoute(deps.search));
 
   app.use(notFound());

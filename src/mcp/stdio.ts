@@ -54,7 +54,8 @@ export function reserveStdoutForProtocol(stdout: NodeJS.WriteStream = process.st
 export interface StdioServerOptions {
   /**
    * What the tools run on: `runner` parses in this process (inProcessRunner) or on a remote folio
-   * server (createRemoteRunner); `fetcher` and `crawls` bring scrape, map, crawl, crawl_status.
+   * server (createRemoteRunner); `fetcher` and `crawls` bring scrape, map, crawl, crawl_status,
+   * batch_scrape, batch_scrape_status.
    * File access is added here (`localFiles`); a local server hands out no upload refs.
    */
   tools: Omit<ToolDeps, 'localFiles' | 'uploads'>;

@@ -1,5 +1,5 @@
 /**
- * Crawl jobs in the store (migration 5): the job, its URL frontier (every URL discovered, with
+ * Crawl and batch scrape jobs in the store (migrations 5 and 9): the job (its `kind`), its URL frontier (every URL discovered, with
  * its depth and state) and its results (one scrape data object per page, as JSON). The frontier
  * lives here, not in memory, so that a job survives a restart: URLs left `running` by a stopped
  * process go back to `queued` and the job goes on.
@@ -9,10 +9,13 @@
 import type Database from 'better-sqlite3';
 
 export type CrawlStatus = 'scraping' | 'completed' | 'failed' | 'cancelled';
+/** A crawl follows links from its start URL; a batch scrapes the URLs it was given. */
+export type JobKind = 'crawl' | 'batch';
 export type CrawlUrlState = 'queued' | 'running' | 'done' | 'failed' | 'blocked';
 
 export interface CrawlJobRecord {
   id: string;
+  kind: JobKind;
   /** `team:<id>`, `keyless:<hash>` or `local` (tools/types.ts Caller.owner). */
   owner: string;
   url: string;
@@ -28,10 +31,14 @@ export interface CrawlJobRecord {
 
 export interface NewCrawlJob {
   id: string;
+  /** Default `crawl`. */
+  kind?: JobKind;
   owner: string;
   url: string;
   options: string;
   expiresAt: Date;
+  /** The client's `x-idempotency-key`: one job per owner, kind and key. */
+  idempotencyKey?: string;
 }
 
 export interface CrawlUrlEntry {
@@ -64,10 +71,19 @@ export interface CrawlResultPage {
 }
 
 export interface CrawlJobStore {
-  createCrawlJob(job: NewCrawlJob): Promise<CrawlJobRecord>;
+  /**
+   * Creates the job and, when given, queues its first URLs in the same transaction (a batch).
+   * With an idempotency key already used by the owner for this kind: returns that job instead.
+   */
+  createCrawlJob(job: NewCrawlJob, urls?: readonly CrawlUrlEntry[]): Promise<CrawlJobRecord>;
   getCrawlJob(id: string): Promise<CrawlJobRecord | undefined>;
-  /** Jobs of an owner (newest first), or of every owner; optionally of one status. */
-  listCrawlJobs(filter: { owner?: string; status?: CrawlStatus }): Promise<CrawlJobRecord[]>;
+  /** Jobs of an owner (newest first), or of every owner; optionally of one status and kind. */
+  listCrawlJobs(filter: { owner?: string; status?: CrawlStatus; kind?: JobKind }): Promise<CrawlJobRecord[]>;
+  /**
+   * Adds URLs to a job and puts it back to `scraping` if it had finished (batch `appendToId`),
+   * in one transaction. Returns the URLs added (ones the job already had are skipped).
+   */
+  appendCrawlUrls(jobId: string, entries: readonly CrawlUrlEntry[], expiresAt: Date): Promise<CrawlUrlEntry[]>;
   /**
    * Moves a `scraping` job to another status (a finished job never changes again); a terminal
    * status sets finished_at and pushes expires_at to `expiresAt`. False when the job was not scraping.
@@ -96,6 +112,7 @@ export interface CrawlJobStore {
 
 interface JobRow {
   id: string;
+  kind: JobKind;
   owner: string;
   url: string;
   options: string;
@@ -110,6 +127,7 @@ interface JobRow {
 function toJob(row: JobRow): CrawlJobRecord {
   return {
     id: row.id,
+    kind: row.kind,
     owner: row.owner,
     url: row.url,
     options: row.options,
@@ -122,11 +140,13 @@ function toJob(row: JobRow): CrawlJobRecord {
   };
 }
 
-const JOB_COLUMNS = 'id, owner, url, options, status, error, created_at, updated_at, finished_at, expires_at';
+const JOB_COLUMNS = 'id, owner, url, options, status, error, created_at, updated_at, finished_at, expires_at, kind';
 
 export function sqliteCrawlJobStore(db: Database.Database): CrawlJobStore {
   const q = {
-    insertJob: db.prepare(`INSERT INTO crawl_jobs (${JOB_COLUMNS}) VALUES (?, ?, ?, ?, 'scraping', NULL, ?, ?, NULL, ?)`),
+    insertJob: db.prepare(`INSERT INTO crawl_jobs (${JOB_COLUMNS}, idempotency_key) VALUES (?, ?, ?, ?, 'scraping', NULL, ?, ?, NULL, ?, ?, ?)`),
+    byIdempotency: db.prepare<[string, string, string], JobRow>(`SELECT ${JOB_COLUMNS} FROM crawl_jobs WHERE owner = ? AND kind = ? AND idempotency_key = ?`),
+    reopen: db.prepare("UPDATE crawl_jobs SET status = 'scraping', error = NULL, finished_at = NULL, updated_at = ?, expires_at = ? WHERE id = ?"),
     job: db.prepare<[string], JobRow>(`SELECT ${JOB_COLUMNS} FROM crawl_jobs WHERE id = ?`),
     jobsAll: db.prepare<[], JobRow>(`SELECT ${JOB_COLUMNS} FROM crawl_jobs ORDER BY created_at DESC, rowid DESC`),
     jobsByOwner: db.prepare<[string], JobRow>(`SELECT ${JOB_COLUMNS} FROM crawl_jobs WHERE owner = ? ORDER BY created_at DESC, rowid DESC`),
@@ -174,6 +194,26 @@ export function sqliteCrawlJobStore(db: Database.Database): CrawlJobStore {
     return added;
   });
 
+  const create = db.transaction((job: NewCrawlJob, urls: readonly CrawlUrlEntry[]): JobRow => {
+    const kind = job.kind ?? 'crawl';
+    if (job.idempotencyKey !== undefined) {
+      const existing = q.byIdempotency.get(job.owner, kind, job.idempotencyKey);
+      if (existing) return existing;
+    }
+    const now = new Date().toISOString();
+    q.insertJob.run(job.id, job.owner, job.url, job.options, now, now, job.expiresAt.toISOString(), kind, job.idempotencyKey ?? null);
+    for (const e of urls) q.insertUrl.run(job.id, e.url, e.depth, 'queued');
+    const row = q.job.get(job.id);
+    if (!row) throw new Error('crawl job insert did not persist');
+    return row;
+  });
+
+  const append = db.transaction((jobId: string, entries: readonly CrawlUrlEntry[], expiresAt: Date) => {
+    const added = entries.filter((e) => q.insertUrl.run(jobId, e.url, e.depth, 'queued').changes === 1);
+    if (added.length > 0) q.reopen.run(new Date().toISOString(), expiresAt.toISOString(), jobId);
+    return added.map((e) => ({ url: e.url, depth: e.depth }));
+  });
+
   const claim = db.transaction((jobId: string, n: number) => {
     const rows = q.queued.all(jobId, n);
     for (const r of rows) q.setRunning.run(r.id);
@@ -185,12 +225,11 @@ export function sqliteCrawlJobStore(db: Database.Database): CrawlJobStore {
   });
 
   return {
-    async createCrawlJob(job) {
-      const now = new Date().toISOString();
-      q.insertJob.run(job.id, job.owner, job.url, job.options, now, now, job.expiresAt.toISOString());
-      const row = q.job.get(job.id);
-      if (!row) throw new Error('crawl job insert did not persist');
-      return toJob(row);
+    async createCrawlJob(job, urls = []) {
+      return toJob(create.immediate(job, urls));
+    },
+    async appendCrawlUrls(jobId, entries, expiresAt) {
+      return append.immediate(jobId, entries, expiresAt);
     },
     async getCrawlJob(id) {
       const row = q.job.get(id);
@@ -202,7 +241,7 @@ export function sqliteCrawlJobStore(db: Database.Database): CrawlJobStore {
       else if (filter.owner !== undefined) rows = q.jobsByOwner.all(filter.owner);
       else if (filter.status !== undefined) rows = q.jobsByStatus.all(filter.status);
       else rows = q.jobsAll.all();
-      return rows.map(toJob);
+      return rows.map(toJob).filter((j) => filter.kind === undefined || j.kind === filter.kind);
     },
     async finishCrawlJob(id, status, error, expiresAt) {
       const now = new Date().toISOString();

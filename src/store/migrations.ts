@@ -122,4 +122,13 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, description: 'OAuth clients registered through RFC 7591', sql: OAUTH_CLIENTS_SQL },
   { version: 7, description: 'local accounts, team members, browser sessions, pending authorization requests', sql: ACCOUNTS_SQL },
   { version: 8, description: 'OAuth authorization codes and refresh tokens', sql: OAUTH_TOKENS_SQL },
+  {
+    version: 9,
+    description: 'batch scrape jobs on the crawl job machinery: job kind, idempotency key',
+    sql: `
+      ALTER TABLE crawl_jobs ADD COLUMN kind TEXT NOT NULL DEFAULT 'crawl' CHECK (kind IN ('crawl', 'batch'));
+      ALTER TABLE crawl_jobs ADD COLUMN idempotency_key TEXT;
+      CREATE UNIQUE INDEX crawl_jobs_idempotency ON crawl_jobs(owner, kind, idempotency_key) WHERE idempotency_key IS NOT NULL;
+    `,
+  },
 ];

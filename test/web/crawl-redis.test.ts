@@ -172,6 +172,39 @@ describe('crawl jobs on Redis (BullMQ)', () => {
     site.requests.push = push;
   });
 
+  it('batch scrape on Redis: two services share one batch, every URL once, and it survives stopping both; its watcher streams it', async () => {
+    const a = await startInstance();
+    const b = await startInstance();
+    const urls = Array.from({ length: 30 }, (_, i) => `${site.url}/pages/${i + 1}.html?batch=1`);
+    const job = await a.client.batchScrape(urls, { pollInterval: 1, timeout: 60 });
+    expect(job.status).toBe('completed');
+    expect(sourceUrls(job.data).sort()).toEqual([...urls].sort());
+    expect(a.pagesScraped()).toBeGreaterThan(0);
+    expect(b.pagesScraped()).toBeGreaterThan(0);
+    expect(a.pagesScraped() + b.pagesScraped()).toBe(30);
+    const fetched = site.requests.filter((r) => r.includes('?batch=1'));
+    expect(fetched.length).toBe(30);
+
+    const slow = Array.from({ length: 16 }, (_, i) => `${site.url}/slow?ms=100&n=${i}`);
+    const { id } = await b.client.startBatchScrape(slow, { maxConcurrency: 2 });
+    await waitFor(() => a.client.getBatchScrapeStatus(id), (s) => s.completed >= 3);
+    await stopAll();
+    const c = await startInstance();
+    const docs: unknown[] = [];
+    const watcher = c.client.watcher(id, { kind: 'batch', timeout: 60 });
+    watcher.on('document', (d: unknown) => docs.push(d));
+    const done = await new Promise<{ status: string }>((resolve, reject) => {
+      watcher.on('done', resolve);
+      watcher.on('error', reject);
+      void watcher.start();
+    });
+    expect(done.status).toBe('completed');
+    expect(docs).toHaveLength(16);
+    const end = await c.client.getBatchScrapeStatus(id);
+    expect(end.completed).toBe(16);
+    expect(sourceUrls(end.data).sort()).toEqual([...slow].sort());
+  });
+
   it('an unreachable REDIS_URL fails the start with a message naming it, without the password', async () => {
     const port = await freePort();
     const config = configFor({ REDIS_URL: `redis://folio:s3cret-pass@127.0.0.1:${port}/0` });

@@ -72,4 +72,34 @@ describe('crawl across a restart', () => {
     expect(urls).toContain(`${site.url}/article.html`);
     expect(job.completed).toBe(urls.length);
   });
+
+  it('finishes a batch scrape that was running when the service stopped, each URL once', async () => {
+    const first = await start();
+    const key = generateApiKey();
+    const team = await first.store.ensureTeam('restart-batch-team');
+    await first.store.createApiKey({ teamId: team.id, keyHash: hashApiKey(key), prefix: apiKeyDisplayPrefix(key) });
+    const urls = Array.from({ length: 12 }, (_, i) => `${site.url}/slow?ms=150&n=${i}`);
+    const firstClient = new Firecrawl({ apiKey: key, apiUrl: first.url });
+    const { id } = await firstClient.startBatchScrape(urls, { maxConcurrency: 1 });
+    let before = await firstClient.getBatchScrapeStatus(id);
+    while (before.completed < 2) {
+      await new Promise((r) => setTimeout(r, 50));
+      before = await firstClient.getBatchScrapeStatus(id);
+    }
+    await first.shutdown();
+    expect(before.status).toBe('scraping');
+
+    const second = await start();
+    const client = new Firecrawl({ apiKey: key, apiUrl: second.url });
+    const until = Date.now() + 30_000;
+    let job = await client.getBatchScrapeStatus(id);
+    while (job.status === 'scraping' && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 100));
+      job = await client.getBatchScrapeStatus(id);
+    }
+    expect(job.status).toBe('completed');
+    expect(job.total).toBe(12);
+    const got = job.data.map((d) => d.metadata?.sourceURL ?? '');
+    expect(got.sort()).toEqual([...urls].sort());
+  });
 });

@@ -18,9 +18,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DelayedError, Queue, Worker, type Job } from 'bullmq';
-import type { CrawlJobStore, CrawlUrlEntry } from '../../store/crawl-jobs.ts';
+import type { CrawlJobStore, CrawlUrlEntry, JobKind } from '../../store/crawl-jobs.ts';
 import type { Fetcher } from '../fetch/types.ts';
 import { RobotsCache } from '../robots.ts';
+import type { JobEventSink } from '../webhooks/index.ts';
 import { CancelledError, ShutdownError, type CrawlQueue } from './queue.ts';
 import { deserializeCrawlRequest, type CrawlRequest } from './request.ts';
 import { checkRedisReachable, openRedis, redactRedisUrl } from './redis-connection.ts';
@@ -65,6 +66,8 @@ export interface BullmqCrawlQueueDeps {
   /** A page this process scraped (for the debug log: which worker did what). */
   onPage?: (detail: { crawlId: string; worker: string }) => void;
   onError: (detail: { jobId?: string; err: unknown }, message: string) => void;
+  /** Job events (webhooks), from the process that stored the page or finished the job. */
+  events?: JobEventSink;
 }
 
 export interface BullmqCrawlQueue extends CrawlQueue {
@@ -73,6 +76,7 @@ export interface BullmqCrawlQueue extends CrawlQueue {
 }
 
 interface JobContext {
+  kind: JobKind;
   request: CrawlRequest;
   page: CrawlPageContext;
   concurrency: number;
@@ -119,6 +123,7 @@ export async function createBullmqCrawlQueue(deps: BullmqCrawlQueueDeps): Promis
     const controller = new AbortController();
     const robots = new RobotsCache(deps.fetcher, { timeoutMs: DISCOVERY_TIMEOUT_MS, signal: controller.signal });
     ctx = {
+      kind: record.kind,
       request,
       controller,
       inFlight: 0,
@@ -130,6 +135,8 @@ export async function createBullmqCrawlQueue(deps: BullmqCrawlQueueDeps): Promis
         jobId: crawlId,
         request,
         rules: crawlScopeRules(request),
+        kind: record.kind,
+        ...(deps.events ? { events: deps.events } : {}),
         onError: (id, err) => deps.onError({ jobId: id, err }, 'crawl page failed unexpectedly'),
       },
     };
@@ -156,7 +163,8 @@ export async function createBullmqCrawlQueue(deps: BullmqCrawlQueueDeps): Promis
   const settle = async (crawlId: string) => {
     const c = await deps.store.crawlCounts(crawlId);
     if (c.queued + c.running > 0) return;
-    await finishDrainedCrawlJob(deps.store, crawlId, deps.resultTtlMs);
+    const record = await deps.store.getCrawlJob(crawlId);
+    await finishDrainedCrawlJob(deps.store, crawlId, deps.resultTtlMs, record?.kind ?? 'crawl', deps.events);
     dropContext(crawlId, new CancelledError());
     await report(crawlId);
   };
@@ -214,7 +222,7 @@ export async function createBullmqCrawlQueue(deps: BullmqCrawlQueueDeps): Promis
         await job.updateData({ crawlId, url: entry.url, depth: entry.depth });
       }
       const target = entry;
-      const rules = await ctx.page.robots.rulesFor(target.url).catch(() => undefined);
+      const rules = ctx.kind === 'batch' ? undefined : await ctx.page.robots.rulesFor(target.url).catch(() => undefined);
       const delayMs = (ctx.request.delay ?? rules?.crawlDelaySeconds() ?? 0) * 1000;
       if (delayMs > 0) {
         const h = new URL(target.url).host;

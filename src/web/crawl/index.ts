@@ -9,8 +9,9 @@ import { createInProcessCrawlQueue, type CrawlQueue } from './queue.ts';
 import { runCrawlJob, type PageScraper } from './runner.ts';
 import { CRAWL_RESULT_TTL_MS, CrawlProgressHub, createCrawlService, type CrawlService } from './service.ts';
 import { Slots } from './slots.ts';
+import type { JobEventSink } from '../webhooks/index.ts';
 
-export type { CrawlService, CrawlStatusPage, CrawlErrors, ActiveCrawl } from './service.ts';
+export type { CrawlService, CrawlStatusPage, CrawlErrors, ActiveCrawl, BatchStarted } from './service.ts';
 export type { PageScraper, CrawlProgress } from './runner.ts';
 
 export interface CrawlingDeps {
@@ -26,6 +27,8 @@ export interface CrawlingDeps {
   onPage?: (detail: { crawlId: string; worker: string }) => void;
   /** Unexpected failures (bugs), for the log; never the page bodies. */
   onError: (detail: { jobId?: string; err: unknown }, message: string) => void;
+  /** Job events: the webhook dispatcher. */
+  events?: JobEventSink;
 }
 
 /** Builds the crawl service and resumes the jobs a previous process left unfinished. */
@@ -43,6 +46,7 @@ export async function startCrawling(deps: CrawlingDeps): Promise<CrawlService> {
         resultTtlMs,
         onProgress: (p) => progress.emit(p),
         ...(deps.onPage ? { onPage: deps.onPage } : {}),
+        ...(deps.events ? { events: deps.events } : {}),
         onError: deps.onError,
       })
     : createInProcessCrawlQueue(
@@ -58,14 +62,19 @@ export async function startCrawling(deps: CrawlingDeps): Promise<CrawlService> {
           resultTtlMs,
           onProgress: (p) => progress.emit(p),
           onError: (id, err) => deps.onError({ jobId: id, err }, 'crawl page failed unexpectedly'),
+          ...(deps.events ? { events: deps.events } : {}),
         },
         signal,
       ),
     (jobId, err) => {
       deps.onError({ jobId, err }, 'crawl job failed unexpectedly');
       // A job whose runner broke must not poll as `scraping` forever.
+      const error = 'The job stopped on an unexpected error; it has been logged.';
       deps.store
-        .finishCrawlJob(jobId, 'failed', 'The crawl stopped on an unexpected error; it has been logged.', new Date(Date.now() + resultTtlMs))
+        .finishCrawlJob(jobId, 'failed', error, new Date(Date.now() + resultTtlMs))
+        .then((moved) => {
+          if (moved) deps.events?.finished(jobId, 'failed', error);
+        })
         .catch(() => undefined);
     },
   );
@@ -75,6 +84,7 @@ export async function startCrawling(deps: CrawlingDeps): Promise<CrawlService> {
     progress,
     resultTtlMs,
     onSweepError: (err) => deps.onError({ err }, 'crawl expiry sweep failed'),
+    ...(deps.events ? { events: deps.events } : {}),
   });
   await service.sweepExpired();
   await service.resumeUnfinished();

@@ -33,10 +33,16 @@ export class CancelledError extends Error {
 
 export function createInProcessCrawlQueue(run: JobRunner, onError: (jobId: string, err: unknown) => void): CrawlQueue {
   const jobs = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  /** Jobs enqueued again while running (a batch appended to): run once more after. */
+  const again = new Set<string>();
   let closed = false;
-  return {
+  const queue: CrawlQueue = {
     async enqueue(jobId) {
-      if (closed || jobs.has(jobId)) return;
+      if (closed) return;
+      if (jobs.has(jobId)) {
+        again.add(jobId);
+        return;
+      }
       const controller = new AbortController();
       const done = (async () => {
         // Off the caller's stack: POST /v2/crawl answers before the first fetch.
@@ -47,6 +53,7 @@ export function createInProcessCrawlQueue(run: JobRunner, onError: (jobId: strin
           if (!controller.signal.aborted) onError(jobId, err);
         } finally {
           jobs.delete(jobId);
+          if (again.delete(jobId) && !controller.signal.aborted) void queue.enqueue(jobId);
         }
       })();
       jobs.set(jobId, { controller, done });
@@ -67,4 +74,5 @@ export function createInProcessCrawlQueue(run: JobRunner, onError: (jobId: strin
       await Promise.allSettled(all.map((j) => j.done));
     },
   };
+  return queue;
 }

@@ -8,6 +8,7 @@ import { ServiceError } from '../../errors.ts';
 import { HttpUrlSchema } from '../map.ts';
 import { refuseUnsupportedScrapeFeatures, ScrapeOptionsSchema } from '../scrape-options.ts';
 import { parseBody, unknownFields, unknownFieldsWarning } from '../validate.ts';
+import { WebhookSchema } from '../webhooks/index.ts';
 import { compilePathPatterns } from './path-patterns.ts';
 
 export const CRAWL_DEFAULT_LIMIT = 10_000;
@@ -42,7 +43,7 @@ export const CrawlRequestSchema = z.object({
   robotsUserAgent: z.string().max(256).nullish(),
   integration: z.string().max(256).nullish(),
   origin: z.string().max(256).optional(),
-  webhook: z.unknown().optional(),
+  webhook: WebhookSchema,
 });
 
 export type CrawlRequest = z.output<typeof CrawlRequestSchema>;
@@ -59,9 +60,6 @@ export function parseCrawlRequest(input: unknown): CrawlRequest {
   if (request.prompt) {
     throw new ServiceError('NOT_YET_SUPPORTED', '`prompt` (crawl options from a natural-language prompt) needs a language model, which this folio build does not have. Give the options themselves; POST /v2/crawl/params-preview (the SDK\'s crawlParamsPreview) shows the ones folio can read from the prompt\'s explicit paths, page counts and depth.');
   }
-  if (request.webhook !== undefined && request.webhook !== null) {
-    throw new ServiceError('NOT_YET_SUPPORTED', '`webhook` is not supported by this folio build yet. Poll GET /v2/crawl/{id} instead.');
-  }
   return request;
 }
 
@@ -75,7 +73,7 @@ export function crawlRequestWarning(body: unknown): string | undefined {
 
 /** The request as stored with the job (JSON), and back. Stored values were validated once. */
 export function serializeCrawlRequest(request: CrawlRequest): string {
-  const { webhook: _w, prompt: _p, ...rest } = request;
+  const { prompt: _p, ...rest } = request;
   return JSON.stringify(rest);
 }
 

@@ -7,15 +7,20 @@
  * scope, new, within maxDiscoveryDepth and under `limit`; robots.txt disallowed ones are recorded
  * as blocked. Everything is written to the store as it happens, so a job stopped with the process
  * resumes where it was (URLs left running are queued again).
+ *
+ * A batch scrape is a job of kind `batch`: its frontier is filled with its URLs when it is
+ * created, no robots.txt or link discovery applies (each page is scraped as POST /v2/scrape
+ * would, 4xx/5xx pages included as data), and it ends `completed` (page failures are errors).
  */
 import { isServiceError } from '../../errors.ts';
 import type { ParseData } from '../../parse/index.ts';
-import type { CrawlJobStore, CrawlUrlEntry } from '../../store/crawl-jobs.ts';
+import type { CrawlJobStore, CrawlUrlEntry, JobKind } from '../../store/crawl-jobs.ts';
 import type { Fetcher } from '../fetch/types.ts';
 import { extractLinks, normalizeUrl } from '../links.ts';
 import { similarUrls } from './similar-urls.ts';
 import { RobotsCache } from '../robots.ts';
 import { collectSitemapUrls, sitemapSeeds } from '../sitemap.ts';
+import type { JobEventSink } from '../webhooks/index.ts';
 import { compilePathPatterns } from './path-patterns.ts';
 import { deserializeCrawlRequest, type CrawlRequest } from './request.ts';
 import { checkScope, type ScopeRules } from './scope.ts';
@@ -44,6 +49,8 @@ export interface CrawlRunnerDeps {
   resultTtlMs: number;
   onProgress?: (progress: CrawlProgress) => void;
   onError?: (jobId: string, err: unknown) => void;
+  /** Job events (webhooks): a page stored, the job finished. */
+  events?: JobEventSink;
 }
 
 /** robots.txt and sitemap fetches of a crawl wait at most this long each. */
@@ -139,16 +146,22 @@ export async function seedCrawlFrontier(
   return [...added, ...(await admitCrawlUrls(store, robots, jobId, request.limit, inScope, signal, request.deduplicateSimilarURLs))];
 }
 
-/** The job's end once its frontier is drained: `failed` when no page could be crawled. */
-export async function finishDrainedCrawlJob(store: CrawlJobStore, jobId: string, resultTtlMs: number): Promise<void> {
+/**
+ * The job's end once its frontier is drained: a crawl is `failed` when no page could be crawled;
+ * a batch is `completed` (its failed pages are in its errors). Only the call that moves the job
+ * out of `scraping` reports it to `events`.
+ */
+export async function finishDrainedCrawlJob(store: CrawlJobStore, jobId: string, resultTtlMs: number, kind: JobKind = 'crawl', events?: JobEventSink): Promise<void> {
   const end = await store.crawlCounts(jobId);
+  if (end.queued + end.running > 0) return;
   const expiresAt = new Date(Date.now() + resultTtlMs);
-  if (end.done === 0 && end.failed + end.blocked > 0) {
+  if (kind === 'crawl' && end.done === 0 && end.failed + end.blocked > 0) {
     const first = (await store.crawlErrors(jobId))[0];
     const reason = first ? first.error : 'robots.txt disallows the start URL for user agent folio';
-    await store.finishCrawlJob(jobId, 'failed', `No page could be crawled: ${reason}`, expiresAt);
-  } else {
-    await store.finishCrawlJob(jobId, 'completed', null, expiresAt);
+    const error = `No page could be crawled: ${reason}`;
+    if (await store.finishCrawlJob(jobId, 'failed', error, expiresAt)) events?.finished(jobId, 'failed', error);
+  } else if (await store.finishCrawlJob(jobId, 'completed', null, expiresAt)) {
+    events?.finished(jobId, 'completed', null);
   }
 }
 
@@ -159,6 +172,9 @@ export interface CrawlPageContext {
   jobId: string;
   request: CrawlRequest;
   rules: ScopeRules;
+  /** Default `crawl`; a `batch` follows no links. */
+  kind?: JobKind;
+  events?: JobEventSink;
   onError?: (jobId: string, err: unknown) => void;
 }
 
@@ -170,11 +186,12 @@ export interface CrawlPageContext {
  */
 export async function crawlPage(ctx: CrawlPageContext, entry: CrawlUrlEntry, signal: AbortSignal): Promise<CrawlUrlEntry[]> {
   const { store, request, jobId } = ctx;
+  const batch = ctx.kind === 'batch';
   try {
-    const { options, strip } = withRawHtml(request.scrapeOptions);
+    const { options, strip } = batch ? { options: request.scrapeOptions, strip: false } : withRawHtml(request.scrapeOptions);
     const data = await ctx.scrapePage(entry.url, options, { signal });
     const norm = { ignoreQueryParameters: request.ignoreQueryParameters };
-    const links = request.sitemap === 'only' || typeof data.rawHtml !== 'string' ? [] : extractLinks(data.rawHtml, data.metadata.url ?? entry.url, norm);
+    const links = batch || request.sitemap === 'only' || typeof data.rawHtml !== 'string' ? [] : extractLinks(data.rawHtml, data.metadata.url ?? entry.url, norm);
     if (strip) delete data.rawHtml;
     const depth = entry.depth + 1;
     let added: CrawlUrlEntry[] = [];
@@ -183,15 +200,20 @@ export async function crawlPage(ctx: CrawlPageContext, entry: CrawlUrlEntry, sig
       added = await admitCrawlUrls(store, ctx.robots, jobId, request.limit, inScope, signal, request.deduplicateSimilarURLs);
     }
     const status = data.metadata.statusCode;
-    if (typeof status === 'number' && status >= 400) {
-      await store.failCrawlUrl(jobId, entry.url, `The page answered HTTP ${status}.`);
+    if (!batch && typeof status === 'number' && status >= 400) {
+      const error = `The page answered HTTP ${status}.`;
+      await store.failCrawlUrl(jobId, entry.url, error);
+      ctx.events?.pageFailed(jobId, entry.url, error);
     } else {
       await store.completeCrawlUrl(jobId, entry.url, JSON.stringify(data));
+      ctx.events?.page(jobId, data);
     }
     return added;
   } catch (err) {
     if (signal.aborted) throw signal.reason;
-    await store.failCrawlUrl(jobId, entry.url, describeError(err));
+    const error = describeError(err);
+    await store.failCrawlUrl(jobId, entry.url, error);
+    ctx.events?.pageFailed(jobId, entry.url, error);
     if (!isServiceError(err)) ctx.onError?.(jobId, err);
     return [];
   }
@@ -219,6 +241,8 @@ export async function runCrawlJob(jobId: string, deps: CrawlRunnerDeps, signal: 
     jobId,
     request,
     rules,
+    kind: job.kind,
+    ...(deps.events ? { events: deps.events } : {}),
     ...(deps.onError ? { onError: deps.onError } : {}),
   };
 
@@ -237,7 +261,7 @@ export async function runCrawlJob(jobId: string, deps: CrawlRunnerDeps, signal: 
     let leave: (() => void) | undefined;
     try {
       const host = new URL(entry.url).host;
-      const rules0 = await robots.rulesFor(entry.url).catch(() => undefined);
+      const rules0 = job.kind === 'batch' ? undefined : await robots.rulesFor(entry.url).catch(() => undefined);
       const delayS = request.delay ?? rules0?.crawlDelaySeconds() ?? 0;
       leave = await gate.enter(host, delayS * 1000, signal);
       release = await deps.slots.acquire(signal);
@@ -253,20 +277,24 @@ export async function runCrawlJob(jobId: string, deps: CrawlRunnerDeps, signal: 
     await report();
   };
 
-  while (!signal.aborted) {
-    const room = concurrency - inFlight.size;
-    const claimed = room > 0 ? await deps.store.claimCrawlUrls(jobId, room) : [];
-    for (const entry of claimed) {
-      const task: Promise<void> = scrapeOne(entry).finally(() => inFlight.delete(task));
-      inFlight.add(task);
+  for (;;) {
+    while (!signal.aborted) {
+      const room = concurrency - inFlight.size;
+      const claimed = room > 0 ? await deps.store.claimCrawlUrls(jobId, room) : [];
+      for (const entry of claimed) {
+        const task: Promise<void> = scrapeOne(entry).finally(() => inFlight.delete(task));
+        inFlight.add(task);
+      }
+      if (inFlight.size === 0) break;
+      // Wait for one page to finish: it may have queued more URLs.
+      await Promise.race(inFlight);
     }
-    if (inFlight.size === 0) break;
-    // Wait for one page to finish: it may have queued more URLs.
-    await Promise.race(inFlight);
+    await Promise.allSettled(inFlight);
+    if (signal.aborted) return;
+    // URLs appended (batch appendToId) after the last claim: go on with them.
+    if ((await deps.store.crawlCounts(jobId)).queued === 0) break;
   }
-  await Promise.allSettled(inFlight);
-  if (signal.aborted) return;
 
-  await finishDrainedCrawlJob(deps.store, jobId, deps.resultTtlMs);
+  await finishDrainedCrawlJob(deps.store, jobId, deps.resultTtlMs, job.kind, deps.events);
   await report();
 }

@@ -1,6 +1,8 @@
 /**
- * The crawl operations every door calls (HTTP routes, MCP tools): start, status (paged), cancel,
- * errors, active. Jobs are owner-bound: another owner's job id answers as if it did not exist.
+ * The crawl and batch scrape operations every door calls (HTTP routes, MCP tools): start,
+ * startBatch, status (paged), cancel, errors, active. A batch is a job of kind `batch` on the
+ * same machinery; each operation names the kind it expects, and a job of the other kind answers
+ * as unknown. Jobs are owner-bound: another owner's job id answers as if it did not exist.
  * Finished jobs' results are kept for `resultTtlMs` (24 h by default) and then deleted by a
  * sweep that runs at start and every few minutes.
  */
@@ -8,7 +10,9 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { ServiceError } from '../../errors.ts';
 import type { ParseData } from '../../parse/index.ts';
-import type { CrawlJobRecord, CrawlJobStore, CrawlStatus } from '../../store/crawl-jobs.ts';
+import type { CrawlJobRecord, CrawlJobStore, CrawlStatus, JobKind } from '../../store/crawl-jobs.ts';
+import type { JobEventSink } from '../webhooks/index.ts';
+import { parseBatchRequest } from './batch-request.ts';
 import type { CrawlQueue } from './queue.ts';
 import { crawlRequestWarning, parseCrawlRequest, serializeCrawlRequest } from './request.ts';
 import type { CrawlProgress } from './runner.ts';
@@ -44,12 +48,23 @@ export interface ActiveCrawl {
   options: Record<string, unknown>;
 }
 
+export interface BatchStarted {
+  id: string;
+  /** With `ignoreInvalidURLs`: the entries skipped as not valid URLs. */
+  invalidURLs: string[];
+}
+
 export interface CrawlService {
   /** `warning` names the fields of the body folio does not know (ignored). */
   start(owner: string, body: unknown): Promise<{ id: string; warning?: string }>;
-  status(owner: string, id: string, page?: { skip?: number; limit?: number }): Promise<CrawlStatusPage>;
-  cancel(owner: string, id: string): Promise<CrawlStatus>;
-  errors(owner: string, id: string): Promise<CrawlErrors>;
+  /**
+   * Starts a batch scrape (or, with `appendToId`, adds its URLs to that batch of the owner). The
+   * same `idempotencyKey` from the same owner answers the job it first created.
+   */
+  startBatch(owner: string, body: unknown, idempotencyKey?: string): Promise<BatchStarted>;
+  status(owner: string, id: string, page?: { skip?: number; limit?: number }, kind?: JobKind): Promise<CrawlStatusPage>;
+  cancel(owner: string, id: string, kind?: JobKind): Promise<CrawlStatus>;
+  errors(owner: string, id: string, kind?: JobKind): Promise<CrawlErrors>;
   active(owner: string): Promise<ActiveCrawl[]>;
   /** Progress of a job as pages finish; returns the unsubscribe function. */
   onProgress(id: string, listener: (progress: CrawlProgress) => void): () => void;
@@ -67,6 +82,8 @@ export interface CrawlServiceDeps {
   progress: CrawlProgressHub;
   resultTtlMs?: number;
   onSweepError?: (err: unknown) => void;
+  /** Job events (webhooks): `started` is sent from here. */
+  events?: JobEventSink;
 }
 
 export class CrawlProgressHub {
@@ -83,8 +100,10 @@ export class CrawlProgressHub {
   }
 }
 
-function notFound(): ServiceError {
-  return new ServiceError('NOT_FOUND', 'No crawl job with this id for your team. Results are kept 24 hours after a crawl finishes.');
+function notFound(kind: JobKind = 'crawl'): ServiceError {
+  return kind === 'batch'
+    ? new ServiceError('NOT_FOUND', 'No batch scrape job with this id for your team. Results are kept 24 hours after a batch finishes.')
+    : new ServiceError('NOT_FOUND', 'No crawl job with this id for your team. Results are kept 24 hours after a crawl finishes.');
 }
 
 const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -92,11 +111,11 @@ const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 export function createCrawlService(deps: CrawlServiceDeps): CrawlService {
   const ttl = deps.resultTtlMs ?? CRAWL_RESULT_TTL_MS;
 
-  const owned = async (owner: string, id: string): Promise<CrawlJobRecord> => {
-    if (!ID_PATTERN.test(id)) throw notFound();
+  const owned = async (owner: string, id: string, kind: JobKind = 'crawl'): Promise<CrawlJobRecord> => {
+    if (!ID_PATTERN.test(id)) throw notFound(kind);
     const job = await deps.store.getCrawlJob(id);
-    if (!job || job.owner !== owner) throw notFound();
-    if (job.status !== 'scraping' && Date.parse(job.expiresAt) < Date.now()) throw notFound();
+    if (!job || job.owner !== owner || job.kind !== kind) throw notFound(kind);
+    if (job.status !== 'scraping' && Date.parse(job.expiresAt) < Date.now()) throw notFound(kind);
     return job;
   };
 
@@ -118,13 +137,44 @@ export function createCrawlService(deps: CrawlServiceDeps): CrawlService {
         // Pushed to finish + TTL when the job ends.
         expiresAt: new Date(Date.now() + ttl),
       });
+      deps.events?.started(id);
       await deps.queue.enqueue(id);
       const warning = crawlRequestWarning(body);
       return warning ? { id, warning } : { id };
     },
 
-    async status(owner, id, page = {}) {
-      const job = await owned(owner, id);
+    async startBatch(owner, body, idempotencyKey) {
+      const request = parseBatchRequest(body);
+      const entries = request.urls.map((url) => ({ url, depth: 0 }));
+      if (request.appendToId) {
+        const job = await owned(owner, request.appendToId, 'batch');
+        if (job.status === 'cancelled') throw new ServiceError('BAD_REQUEST', `Batch ${job.id} was cancelled: start a new batch instead of appending to it.`);
+        const added = await deps.store.appendCrawlUrls(job.id, entries, new Date(Date.now() + ttl));
+        if (added.length > 0) await deps.queue.enqueue(job.id);
+        return { id: job.id, invalidURLs: request.invalidURLs };
+      }
+      const id = randomUUID();
+      const job = await deps.store.createCrawlJob(
+        {
+          id,
+          kind: 'batch',
+          owner,
+          url: request.job.url,
+          options: serializeCrawlRequest(request.job),
+          expiresAt: new Date(Date.now() + ttl),
+          ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+        },
+        entries,
+      );
+      if (job.id === id) {
+        deps.events?.started(id);
+        await deps.queue.enqueue(id);
+      }
+      return { id: job.id, invalidURLs: request.invalidURLs };
+    },
+
+    async status(owner, id, page = {}, kind = 'crawl') {
+      const job = await owned(owner, id, kind);
       const counts = await deps.store.crawlCounts(id);
       const skip = Math.max(0, Math.floor(page.skip ?? 0));
       const limit = Math.min(CRAWL_PAGE_MAX, Math.max(1, Math.floor(page.limit ?? CRAWL_PAGE_DEFAULT)));
@@ -141,22 +191,26 @@ export function createCrawlService(deps: CrawlServiceDeps): CrawlService {
       };
     },
 
-    async cancel(owner, id) {
-      const job = await owned(owner, id);
+    async cancel(owner, id, kind = 'crawl') {
+      const job = await owned(owner, id, kind);
       if (job.status !== 'scraping') return job.status;
       await deps.store.finishCrawlJob(id, 'cancelled', null, new Date(Date.now() + ttl));
       await deps.queue.cancel(id);
       return 'cancelled';
     },
 
-    async errors(owner, id) {
-      await owned(owner, id);
+    async errors(owner, id, kind = 'crawl') {
+      await owned(owner, id, kind);
       return { errors: await deps.store.crawlErrors(id), robotsBlocked: await deps.store.robotsBlockedUrls(id) };
     },
 
     async active(owner) {
-      const jobs = await deps.store.listCrawlJobs({ owner, status: 'scraping' });
-      return jobs.map((j) => ({ id: j.id, url: j.url, options: JSON.parse(j.options) as Record<string, unknown> }));
+      const jobs = await deps.store.listCrawlJobs({ owner, status: 'scraping', kind: 'crawl' });
+      return jobs.map((j) => {
+        // The webhook's headers may hold the receiver's credentials: not listed back.
+        const { webhook: _w, ...options } = JSON.parse(j.options) as Record<string, unknown>;
+        return { id: j.id, url: j.url, options };
+      });
     },
 
     onProgress(id, listener) {

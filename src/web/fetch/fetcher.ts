@@ -230,6 +230,7 @@ export function createFetcher(options: FetcherOptions): ClosableFetcher {
     return request(url, {
       method: req.method ?? 'GET',
       headers,
+      ...(req.body !== undefined ? { body: req.body } : {}),
       signal,
       dispatcher: dispatcherFor(req.skipTlsVerification ?? false, viaProxy),
       headersTimeout: req.timeoutMs,

@@ -6,7 +6,9 @@
 
 export interface FetchRequest {
   url: string;
-  method?: 'GET' | 'HEAD';
+  method?: 'GET' | 'HEAD' | 'POST';
+  /** A POST body (webhook deliveries); POSTs should set maxRedirects: 0. */
+  body?: string;
   headers?: Record<string, string>;
   timeoutMs: number;
   /** Body cap; the fetch fails with FILE_TOO_LARGE past it. Default 50 MB. */
