@@ -5,7 +5,7 @@ import { readCorpus } from '../helpers/corpus.ts';
 
 const page = readCorpus('html', 'readability', 'wikipedia', 'source.html');
 const unexpected: string[] = [];
-const pool = createParsePool({ size: 1, maxQueue: 2, workerMemoryMb: 512, onUnexpectedError: (d) => unexpected.push(d) });
+const pool = createParsePool({ size: 1, maxQueue: 2, workerMemoryMb: 1536, onUnexpectedError: (d) => unexpected.push(d) });
 
 afterAll(async () => {
   await pool.close();
@@ -62,7 +62,7 @@ describe('parse pool', () => {
   });
 
   it('is warm before the first parse: every reader loaded, no cold start on the request path', async () => {
-    const fresh = createParsePool({ size: 1, maxQueue: 1, workerMemoryMb: 512 });
+    const fresh = createParsePool({ size: 1, maxQueue: 1, workerMemoryMb: 1536 });
     try {
       await fresh.ready();
       const started = performance.now();
@@ -90,7 +90,7 @@ describe('parse pool', () => {
 
   it('hands what a worker prints to onWorkerOutput instead of the process output', async () => {
     const lines: string[] = [];
-    const chatty = createParsePool({ size: 1, maxQueue: 1, workerMemoryMb: 512, onWorkerOutput: (line) => lines.push(line) });
+    const chatty = createParsePool({ size: 1, maxQueue: 1, workerMemoryMb: 1536, onWorkerOutput: (line) => lines.push(line) });
     try {
       await chatty.ready();
       // One flipped byte inside a BIFF record of this workbook makes SheetJS print
