@@ -2,8 +2,9 @@
  * The parse pool: parse() runs in child processes, so that the operating system can bound and
  * reclaim what a parse takes (DESIGN.md "Bad input", docs/parse-isolation.md):
  *
- * - memory: the pool reads each busy child's resident set (/proc/PID/status VmRSS) every
- *   `rssSampleMs` and kills the child (its whole process group: OCR's tesseract too) past
+ * - memory: the pool reads each busy child's resident set (/proc/PID/status VmRSS, plus the
+ *   programs it started: OCR's pdftoppm and tesseract) every `rssSampleMs` and kills the child
+ *   (its whole process group) past
  *   `workerMemoryMb`; the job is answered CORRUPT_FILE ("needs more than N MB"). An OS limit was
  *   measured and rejected: RLIMIT_AS breaks V8's address-space reservations, RLIMIT_DATA counts
  *   committed-but-untouched pages and aborts the process from inside an allocation.
@@ -155,6 +156,22 @@ export function processRssMb(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Resident set of a process and the programs it started (pdftoppm and tesseract for OCR decode
+ * the same hostile image), in MB; undefined where /proc cannot tell.
+ */
+export function processTreeRssMb(pid: number, depth = 0): number | undefined {
+  const own = processRssMb(pid);
+  if (own === undefined || depth > 4) return own;
+  let children: string[] = [];
+  try {
+    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);
+  } catch {
+    // no children file (an old kernel): the process's own RSS is what can be watched
+  }
+  return children.reduce((sum, child) => sum + (processTreeRssMb(Number(child), depth + 1) ?? 0), own);
 }
 
 export function createParsePool(opts: ParsePoolOptions): ParsePool {
@@ -335,7 +352,7 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
       const pid = slot.proc?.child.pid;
       if (!job || pid === undefined) continue;
       busy = true;
-      const rss = processRssMb(pid);
+      const rss = processTreeRssMb(pid);
       if (rss === undefined || rss <= capMb) continue;
       finish(slot, job);
       replace(slot);
