@@ -3,13 +3,13 @@
  *
  * Builds, then starts the compiled server as `npm start` does (`node dist/src/main.js serve`: free
  * port, temp DATA_DIR, an API key made with the CLI) as a child process, then from this process:
- *   1. autocannon, 16 connections for 10 s (3 s with --quick) after 64 warm-up requests that
- *      start the parse workers, POST /v2/parse with a 20 KB HTML upload (the multipart body is built
- *      once) → requests/s and latency percentiles. The same load runs, in the same run, against a
- *      baseline build: git REF (default: the last commit whose parse pool ran worker threads,
- *      before parse isolation) exported with `git archive` into a temp dir and compiled there.
- *      The two servers take turns (baseline, current, baseline, current) so that a change in the
- *      machine's load hits both; the table shows each side's mean and the change;
+ *   1. autocannon, 16 connections, POST /v2/parse with a 20 KB HTML upload (the multipart body is
+ *      built once) → requests/s and latency percentiles. The same load runs, in the same run,
+ *      against a baseline build: git REF (default: the last commit whose parse pool ran worker
+ *      threads, before parse isolation) exported with `git archive` into a temp dir and compiled
+ *      there. After 64 warm-up requests each, the two servers take 6 turns of 4 s each (4 of 2 s
+ *      with --quick) in ABBA order, so that the drifting load of a shared machine falls on both;
+ *      the table shows each side's mean and median and the change;
  *   2. one 50 MB HTML upload streamed to the current server while its RSS (/proc/<pid>/status
  *      VmRSS, the server and its parse processes) is sampled every 20 ms → baseline, peak while the body arrives, peak until the answer, and
  *      the growth compared with the file size.
@@ -57,7 +57,9 @@ function buildBaseline(ref: string, into: string): string {
 }
 const baselineArg = process.argv.find((a) => a.startsWith('--baseline='))?.slice('--baseline='.length);
 const quick = process.argv.includes('--quick');
-const DURATION_S = quick ? 3 : 10;
+/** Seconds per turn; turns alternate between the baseline and the current build, in ABBA order. */
+const DURATION_S = quick ? 2 : 4;
+const TURNS = quick ? 4 : 6;
 const CONNECTIONS = 16;
 const WARMUP_REQUESTS = 4 * CONNECTIONS;
 const SMALL_BYTES = 20 * 1024;
@@ -140,23 +142,30 @@ async function startServer(dataDir: string, dir = root): Promise<{ child: ChildP
   return { child, url, pid: child.pid ?? 0 };
 }
 
-async function loadTest(url: string, key: string, warm = true) {
+function loadOptions(url: string, key: string) {
   const body = Buffer.concat([Buffer.from(partHead('article.html')), articleHtml(SMALL_BYTES), Buffer.from(PART_TAIL)]);
-  // Check once that the request is answered 200 before measuring.
-  const check = await fetch(`${url}/v2/parse`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, body });
-  if (check.status !== 200) throw new Error(`the 20 KB upload was answered ${check.status}: ${await check.text()}`);
-  const base = {
+  return {
     url: `${url}/v2/parse`,
     method: 'POST' as const,
     connections: CONNECTIONS,
     headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
     body,
   };
-  // Warm-up, not measured: every parse worker starts (and compiles its modules) on first use. A
-  // fixed number of requests, not a duration: a timed run ends by dropping its in-flight
-  // requests, and a parse whose client went away stops its worker, which then has to restart.
-  if (warm) await autocannon({ ...base, amount: WARMUP_REQUESTS });
-  return autocannon({ ...base, duration: DURATION_S });
+}
+
+/**
+ * Warm-up, not measured: every parse process compiles its modules on first use. A fixed number
+ * of requests, not a duration: a timed run ends by dropping its in-flight requests.
+ */
+async function warmUp(url: string, key: string): Promise<void> {
+  const base = loadOptions(url, key);
+  const check = await fetch(base.url, { method: 'POST', headers: base.headers, body: new Uint8Array(base.body) });
+  if (check.status !== 200) throw new Error(`the 20 KB upload was answered ${check.status}: ${await check.text()}`);
+  await autocannon({ ...base, amount: WARMUP_REQUESTS });
+}
+
+function loadTest(url: string, key: string) {
+  return autocannon({ ...loadOptions(url, key), duration: DURATION_S });
 }
 
 interface UploadMemory {
@@ -265,11 +274,14 @@ async function main(): Promise<number> {
     await new Promise((r) => setTimeout(r, 1000));
     const idle = rssBytes(server.pid);
     const baseIdle = rssBytes(baseline.pid);
-    // Turns: baseline, current, baseline, current; the first turn of each warms it up.
+    // Warm-up of each, then turns in ABBA order, so that the machine's load (shared, and it
+    // drifts) falls on both sides alike.
+    await warmUp(baseline.url, baseKey);
+    await warmUp(server.url, key);
     const runs: { base: LoadResult[]; current: LoadResult[] } = { base: [], current: [] };
-    for (let turn = 0; turn < 2; turn++) {
-      runs.base.push(await loadTest(baseline.url, baseKey, turn === 0));
-      runs.current.push(await loadTest(server.url, key, turn === 0));
+    for (let turn = 0; turn < TURNS; turn++) {
+      const order = turn % 2 === 0 ? (['base', 'current'] as const) : (['current', 'base'] as const);
+      for (const side of order) runs[side].push(side === 'base' ? await loadTest(baseline.url, baseKey) : await loadTest(server.url, key));
     }
     const baseLoaded = rssBytes(baseline.pid);
     const loaded = rssBytes(server.pid);
@@ -283,6 +295,10 @@ async function main(): Promise<number> {
     const memory = await bigUpload(server.url, key, server.pid, settle);
     const fmt = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
     const rps = (rs: LoadResult[]) => mean(rs.map((r) => r.requests.average));
+    const median = (rs: LoadResult[]) => {
+      const xs = rs.map((r) => r.requests.average).sort((a, b) => a - b);
+      return xs.length % 2 ? (xs[(xs.length - 1) / 2] as number) : ((xs[xs.length / 2 - 1] as number) + (xs[xs.length / 2] as number)) / 2;
+    };
     const p = (rs: LoadResult[], k: 'p50' | 'p99') => mean(rs.map((r) => r.latency[k])).toFixed(0);
     const count = (rs: LoadResult[]) => `${rs.reduce((a, r) => a + r['2xx'], 0)} / ${rs.reduce((a, r) => a + r.non2xx, 0)} / ${rs.reduce((a, r) => a + r.errors, 0)}`;
     const change = (rps(runs.current) - rps(runs.base)) / rps(runs.base);
@@ -290,9 +306,10 @@ async function main(): Promise<number> {
     const lines = [
       `folio server benchmark (${os.cpus().length} CPUs, Node ${process.version}${quick ? ', --quick' : ''})`,
       '',
-      `POST /v2/parse, 20 KB HTML upload, ${CONNECTIONS} connections, 2 × ${DURATION_S} s per side (turns alternate) after ${WARMUP_REQUESTS} warm-up requests`,
+      `POST /v2/parse, 20 KB HTML upload, ${CONNECTIONS} connections, ${TURNS} turns of ${DURATION_S} s per side (ABBA order) after ${WARMUP_REQUESTS} warm-up requests each`,
       row('', col(`baseline ${commit}`, 'current (parse processes)')),
       row('requests/s (mean of the turns)', col(rps(runs.base).toFixed(1), `${rps(runs.current).toFixed(1)} (${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)}%)`)),
+      row('requests/s (median of the turns)', col(median(runs.base).toFixed(1), `${median(runs.current).toFixed(1)} (${((median(runs.current) / median(runs.base) - 1) * 100).toFixed(1)}%)`)),
       row('requests/s per turn', col(runs.base.map((r) => r.requests.average.toFixed(1)).join(', '), runs.current.map((r) => r.requests.average.toFixed(1)).join(', '))),
       row('latency p50 / p99', col(`${p(runs.base, 'p50')} / ${p(runs.base, 'p99')} ms`, `${p(runs.current, 'p50')} / ${p(runs.current, 'p99')} ms`)),
       row('requests (2xx / non-2xx / errors)', col(count(runs.base), count(runs.current))),

@@ -4,7 +4,7 @@
  *
  * - memory: the pool reads each busy child's resident set (/proc/PID/status VmRSS, plus the
  *   programs it started: OCR's pdftoppm and tesseract) every `rssSampleMs` and kills the child
- *   (its whole process group) past
+ *   (and those programs) past
  *   `workerMemoryMb`; the job is answered CORRUPT_FILE ("needs more than N MB"). An OS limit was
  *   measured and rejected: RLIMIT_AS breaks V8's address-space reservations, RLIMIT_DATA counts
  *   committed-but-untouched pages and aborts the process from inside an allocation.
@@ -165,13 +165,22 @@ export function processRssMb(pid: number): number | undefined {
 export function processTreeRssMb(pid: number, depth = 0): number | undefined {
   const own = processRssMb(pid);
   if (own === undefined || depth > 4) return own;
-  let children: string[] = [];
+  return childPids(pid).reduce((sum, child) => sum + (processTreeRssMb(child, depth + 1) ?? 0), own);
+}
+
+/** The processes a process started (Linux /proc; none where it cannot tell). */
+function childPids(pid: number): number[] {
   try {
-    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
   } catch {
-    // no children file (an old kernel): the process's own RSS is what can be watched
+    return []; // gone, or no children file (not Linux, an old kernel)
   }
-  return children.reduce((sum, child) => sum + (processTreeRssMb(Number(child), depth + 1) ?? 0), own);
+}
+
+/** Every process below `pid`, children before grandchildren. */
+function descendantPids(pid: number, depth = 0): number[] {
+  if (depth > 4) return [];
+  return childPids(pid).flatMap((child) => [child, ...descendantPids(child, depth + 1)]);
 }
 
 export function createParsePool(opts: ParsePoolOptions): ParsePool {
@@ -205,8 +214,9 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
       serialization: 'advanced',
       // Captured rather than inherited: library chatter must not land in the server's log stream.
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      // Its own process group, so that a kill takes the programs it started (pdftoppm, tesseract).
-      detached: true,
+      // Same session and process group as the server (one scheduling unit, as the worker threads
+      // were); the programs it starts are found through /proc when it is killed.
+      detached: false,
     });
     const proc: Proc = {
       child,
@@ -248,17 +258,26 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
     });
   }
 
-  /** Kills a child and its process group now. Its slot is detached from it at once. */
+  /**
+   * Kills a child and the programs it started (pdftoppm, tesseract) now. Its slot is detached
+   * from it at once. The child first, so that it starts nothing more; then the others, by the
+   * pids read just before (where /proc cannot list them, their pipes close with the child and
+   * they end on their own: docs/pdf-ocr.md).
+   */
   function kill(slot: Slot): void {
     const proc = slot.proc;
     slot.proc = undefined;
     slot.ready = false;
     if (!proc) return;
     const pid = proc.child.pid;
-    try {
-      if (pid !== undefined) process.kill(-pid, 'SIGKILL');
-    } catch {
-      proc.child.kill('SIGKILL');
+    const below = pid === undefined ? [] : descendantPids(pid);
+    proc.child.kill('SIGKILL');
+    for (const other of below) {
+      try {
+        process.kill(other, 'SIGKILL');
+      } catch {
+        // already gone
+      }
     }
   }
 

@@ -16,6 +16,10 @@ function reply(message: WorkerReply): void {
 
 // The pool is gone (it crashed or closed the channel): nobody will read an answer.
 process.on('disconnect', () => process.exit(0));
+// Ctrl-C and a service manager's SIGTERM reach the whole process group: the server shuts down
+// gracefully, lets running parses finish and then ends this process itself.
+process.on('SIGINT', () => undefined);
+process.on('SIGTERM', () => undefined);
 
 // Load every reader before taking work, so no request pays for a cold start.
 await preloadReaders();

@@ -127,6 +127,16 @@ describe('parse pool', () => {
 });
 
 describe('parse processes', () => {
+  it('sends progress from the child process as pages are read (MCP progress notifications)', async () => {
+    const seen: { done: number; total: number }[] = [];
+    const data = await pool.run({ bytes: readCorpus('pdf', 'pdfjs', 'tracemonkey.pdf'), filename: 't.pdf' }, parseOptions({}), {
+      onProgress: (p) => seen.push({ done: p.done, total: p.total }),
+    });
+    expect(data.metadata.numPages).toBe(14);
+    expect(seen.length).toBeGreaterThan(1);
+    expect(seen.at(-1)).toEqual({ done: 14, total: 14 });
+  });
+
   it('replaces a process that grew past the recycle threshold, in the background, with its temp folder removed', async () => {
     // A tsx child idles above 128 MB, so every job recycles its process.
     const recycling = createParsePool({ size: 1, maxQueue: 1, workerMemoryMb: 1536, recycleMb: 128 });
