@@ -302,14 +302,15 @@ async function main(): Promise<number> {
     const p = (rs: LoadResult[], k: 'p50' | 'p99') => mean(rs.map((r) => r.latency[k])).toFixed(0);
     const count = (rs: LoadResult[]) => `${rs.reduce((a, r) => a + r['2xx'], 0)} / ${rs.reduce((a, r) => a + r.non2xx, 0)} / ${rs.reduce((a, r) => a + r.errors, 0)}`;
     const change = (rps(runs.current) - rps(runs.base)) / rps(runs.base);
-    const col = (a: string, b: string) => `${a.padEnd(24)}${b}`;
+    const col = (a: string, b: string) => `${a.padEnd(Math.max(24, a.length + 2))}${b}`;
+    const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
     const lines = [
       `folio server benchmark (${os.cpus().length} CPUs, Node ${process.version}${quick ? ', --quick' : ''})`,
       '',
       `POST /v2/parse, 20 KB HTML upload, ${CONNECTIONS} connections, ${TURNS} turns of ${DURATION_S} s per side (ABBA order) after ${WARMUP_REQUESTS} warm-up requests each`,
       row('', col(`baseline ${commit}`, 'current (parse processes)')),
-      row('requests/s (mean of the turns)', col(rps(runs.base).toFixed(1), `${rps(runs.current).toFixed(1)} (${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)}%)`)),
-      row('requests/s (median of the turns)', col(median(runs.base).toFixed(1), `${median(runs.current).toFixed(1)} (${((median(runs.current) / median(runs.base) - 1) * 100).toFixed(1)}%)`)),
+      row('requests/s (mean of the turns)', col(rps(runs.base).toFixed(1), `${rps(runs.current).toFixed(1)} (${pct(change)})`)),
+      row('requests/s (median of the turns)', col(median(runs.base).toFixed(1), `${median(runs.current).toFixed(1)} (${pct(median(runs.current) / median(runs.base) - 1)})`)),
       row('requests/s per turn', col(runs.base.map((r) => r.requests.average.toFixed(1)).join(', '), runs.current.map((r) => r.requests.average.toFixed(1)).join(', '))),
       row('latency p50 / p99', col(`${p(runs.base, 'p50')} / ${p(runs.base, 'p99')} ms`, `${p(runs.current, 'p50')} / ${p(runs.current, 'p99')} ms`)),
       row('requests (2xx / non-2xx / errors)', col(count(runs.base), count(runs.current))),

@@ -506,6 +506,9 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
         }
         kill(slot);
       }
+      // Children are unref'd so that an idle pool keeps nobody alive; here the event loop must
+      // stay up until their exits are seen (an awaited close would otherwise never settle).
+      for (const p of live) p.child.ref();
       await Promise.all([...live].map((p) => p.exited));
     },
   };
