@@ -1,13 +1,17 @@
 /**
- * Server benchmark (`npx tsx bench/server.ts [--quick]`).
+ * Server benchmark (`npx tsx bench/server.ts [--quick] [--baseline=REF]`).
  *
  * Builds, then starts the compiled server as `npm start` does (`node dist/src/main.js serve`: free
  * port, temp DATA_DIR, an API key made with the CLI) as a child process, then from this process:
- *   1. autocannon, 16 connections for 10 s (3 s with --quick) after 64 warm-up requests that
- *      start the parse workers, POST /v2/parse with a 20 KB HTML upload (the multipart body is built
- *      once) → requests/s and latency percentiles;
- *   2. one 50 MB HTML upload streamed to the server while its RSS (/proc/<pid>/status VmRSS) is
- *      sampled every 20 ms → baseline, peak while the body arrives, peak until the answer, and
+ *   1. autocannon, 16 connections, POST /v2/parse with a 20 KB HTML upload (the multipart body is
+ *      built once) → requests/s and latency percentiles. The same load runs, in the same run,
+ *      against a baseline build: git REF (default: the last commit whose parse pool ran worker
+ *      threads, before parse isolation) exported with `git archive` into a temp dir and compiled
+ *      there. After 64 warm-up requests each, the two servers take 6 turns of 4 s each (4 of 2 s
+ *      with --quick) in ABBA order, so that the drifting load of a shared machine falls on both;
+ *      the table shows each side's mean and median and the change;
+ *   2. one 50 MB HTML upload streamed to the current server while its RSS (/proc/<pid>/status
+ *      VmRSS, the server and its parse processes) is sampled every 20 ms → baseline, peak while the body arrives, peak until the answer, and
  *      the growth compared with the file size.
  * Prints a small table and exits 0 (1 when a phase fails).
  */
@@ -21,15 +25,41 @@ import autocannon from 'autocannon';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tsc = path.join(root, 'node_modules', '.bin', 'tsc');
-const mainJs = path.join(root, 'dist', 'src', 'main.js');
+const mainOf = (dir: string) => path.join(dir, 'dist', 'src', 'main.js');
 
 /** The same build `npm start` runs first, so the benchmark measures what users run. */
-function build(): void {
-  const run = spawnSync(tsc, ['-p', 'tsconfig.build.json'], { cwd: root, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`build failed: ${run.stdout}${run.stderr}`);
+function build(dir = root): void {
+  const run = spawnSync(tsc, ['-p', 'tsconfig.build.json'], { cwd: dir, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`build failed in ${dir}: ${run.stdout}${run.stderr}`);
 }
+
+function git(args: string[]): string {
+  const run = spawnSync('git', args, { cwd: root, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${run.stderr}`);
+  return run.stdout.trim();
+}
+
+/** The commit before parse isolation: the parent of the last commit that took worker threads out of the pool. */
+function defaultBaseline(): string {
+  const change = git(['log', '-1', '--format=%H', '-S', "from 'node:worker_threads'", '--', 'src/limits/parse-pool.ts']);
+  if (!change) throw new Error('no commit changed the parse pool from worker threads; pass --baseline=REF');
+  return `${change}^`;
+}
+
+/** REF's tree, exported into a temp dir beside this checkout's node_modules, and compiled. */
+function buildBaseline(ref: string, into: string): string {
+  const commit = git(['rev-parse', '--short', ref]);
+  const archive = spawnSync('sh', ['-c', `git archive ${commit} | tar -x -C "${into}"`], { cwd: root, encoding: 'utf8' });
+  if (archive.status !== 0) throw new Error(`git archive ${commit} failed: ${archive.stderr}`);
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(into, 'node_modules'));
+  build(into);
+  return commit;
+}
+const baselineArg = process.argv.find((a) => a.startsWith('--baseline='))?.slice('--baseline='.length);
 const quick = process.argv.includes('--quick');
-const DURATION_S = quick ? 3 : 10;
+/** Seconds per turn; turns alternate between the baseline and the current build, in ABBA order. */
+const DURATION_S = quick ? 2 : 4;
+const TURNS = quick ? 4 : 6;
 const CONNECTIONS = 16;
 const WARMUP_REQUESTS = 4 * CONNECTIONS;
 const SMALL_BYTES = 20 * 1024;
@@ -56,22 +86,36 @@ function partHead(filename: string): string {
 }
 const PART_TAIL = `\r\n--${BOUNDARY}--\r\n`;
 
-function createKey(dataDir: string): string {
-  const run = spawnSync(process.execPath, [mainJs, 'keys', 'create', '--team', 'bench'], { cwd: root, env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' });
+function createKey(dataDir: string, dir = root): string {
+  const run = spawnSync(process.execPath, [mainOf(dir), 'keys', 'create', '--team', 'bench'], { cwd: dir, env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8' });
   const key = run.stdout.trim();
   if (run.status !== 0 || !/^folio_/.test(key)) throw new Error(`keys create failed: ${run.stderr}`);
   return key;
 }
 
-function rssBytes(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = /VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1];
-  return kb ? Number(kb) * 1024 : NaN;
+function ownRss(pid: number): number {
+  try {
+    const kb = /VmRSS:\s+(\d+)\s+kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) * 1024 : 0;
+  } catch {
+    return 0; // gone meanwhile
+  }
 }
 
-async function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string; pid: number }> {
-  const child = spawn(process.execPath, [mainJs, 'serve'], {
-    cwd: root,
+/** RSS of the server and every process below it (its parse processes and what they start). */
+function rssBytes(pid: number, depth = 0): number {
+  let children: string[] = [];
+  try {
+    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);
+  } catch {
+    // gone, or a kernel without the children file: the process alone
+  }
+  return ownRss(pid) + (depth > 4 ? 0 : children.reduce((sum, c) => sum + rssBytes(Number(c), depth + 1), 0));
+}
+
+async function startServer(dataDir: string, dir = root): Promise<{ child: ChildProcess; url: string; pid: number }> {
+  const child = spawn(process.execPath, [mainOf(dir), 'serve'], {
+    cwd: dir,
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -98,23 +142,30 @@ async function startServer(dataDir: string): Promise<{ child: ChildProcess; url:
   return { child, url, pid: child.pid ?? 0 };
 }
 
-async function loadTest(url: string, key: string) {
+function loadOptions(url: string, key: string) {
   const body = Buffer.concat([Buffer.from(partHead('article.html')), articleHtml(SMALL_BYTES), Buffer.from(PART_TAIL)]);
-  // Check once that the request is answered 200 before measuring.
-  const check = await fetch(`${url}/v2/parse`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, body });
-  if (check.status !== 200) throw new Error(`the 20 KB upload was answered ${check.status}: ${await check.text()}`);
-  const base = {
+  return {
     url: `${url}/v2/parse`,
     method: 'POST' as const,
     connections: CONNECTIONS,
     headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
     body,
   };
-  // Warm-up, not measured: every parse worker starts (and compiles its modules) on first use. A
-  // fixed number of requests, not a duration: a timed run ends by dropping its in-flight
-  // requests, and a parse whose client went away stops its worker, which then has to restart.
+}
+
+/**
+ * Warm-up, not measured: every parse process compiles its modules on first use. A fixed number
+ * of requests, not a duration: a timed run ends by dropping its in-flight requests.
+ */
+async function warmUp(url: string, key: string): Promise<void> {
+  const base = loadOptions(url, key);
+  const check = await fetch(base.url, { method: 'POST', headers: base.headers, body: new Uint8Array(base.body) });
+  if (check.status !== 200) throw new Error(`the 20 KB upload was answered ${check.status}: ${await check.text()}`);
   await autocannon({ ...base, amount: WARMUP_REQUESTS });
-  return autocannon({ ...base, duration: DURATION_S });
+}
+
+function loadTest(url: string, key: string) {
+  return autocannon({ ...loadOptions(url, key), duration: DURATION_S });
 }
 
 interface UploadMemory {
@@ -193,15 +244,49 @@ function row(label: string, value: string): string {
   return `  ${label.padEnd(44)}${value}`;
 }
 
+type Server = Awaited<ReturnType<typeof startServer>>;
+type LoadResult = Awaited<ReturnType<typeof loadTest>>;
+
+async function stopServer(server: Server | undefined): Promise<void> {
+  if (!server) return;
+  const exited = new Promise((r) => server.child.once('exit', r));
+  server.child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
 async function main(): Promise<number> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-'));
-  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  const baseDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-base-'));
+  const baseTree = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-tree-'));
+  let server: Server | undefined;
+  let baseline: Server | undefined;
   try {
     build();
+    const ref = baselineArg ?? defaultBaseline();
+    const commit = buildBaseline(ref, baseTree);
     const key = createKey(dataDir);
+    const baseKey = createKey(baseDataDir, baseTree);
+    baseline = await startServer(baseDataDir, baseTree);
     server = await startServer(dataDir);
+    // Idle: both started, workers loaded, nothing parsed yet.
+    await new Promise((r) => setTimeout(r, 1000));
     const idle = rssBytes(server.pid);
-    const load = await loadTest(server.url, key);
+    const baseIdle = rssBytes(baseline.pid);
+    // Warm-up of each, then turns in ABBA order, so that the machine's load (shared, and it
+    // drifts) falls on both sides alike.
+    await warmUp(baseline.url, baseKey);
+    await warmUp(server.url, key);
+    const runs: { base: LoadResult[]; current: LoadResult[] } = { base: [], current: [] };
+    for (let turn = 0; turn < TURNS; turn++) {
+      const order = turn % 2 === 0 ? (['base', 'current'] as const) : (['current', 'base'] as const);
+      for (const side of order) runs[side].push(side === 'base' ? await loadTest(baseline.url, baseKey) : await loadTest(server.url, key));
+    }
+    const baseLoaded = rssBytes(baseline.pid);
+    const loaded = rssBytes(server.pid);
+    await stopServer(baseline);
+    baseline = undefined;
     const small = Buffer.concat([Buffer.from(partHead('article.html')), articleHtml(SMALL_BYTES), Buffer.from(PART_TAIL)]);
     const settle = async () => {
       const headers = { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` };
@@ -209,30 +294,43 @@ async function main(): Promise<number> {
     };
     const memory = await bigUpload(server.url, key, server.pid, settle);
     const fmt = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
+    const rps = (rs: LoadResult[]) => mean(rs.map((r) => r.requests.average));
+    const median = (rs: LoadResult[]) => {
+      const xs = rs.map((r) => r.requests.average).sort((a, b) => a - b);
+      return xs.length % 2 ? (xs[(xs.length - 1) / 2] as number) : ((xs[xs.length / 2 - 1] as number) + (xs[xs.length / 2] as number)) / 2;
+    };
+    const p = (rs: LoadResult[], k: 'p50' | 'p99') => mean(rs.map((r) => r.latency[k])).toFixed(0);
+    const count = (rs: LoadResult[]) => `${rs.reduce((a, r) => a + r['2xx'], 0)} / ${rs.reduce((a, r) => a + r.non2xx, 0)} / ${rs.reduce((a, r) => a + r.errors, 0)}`;
+    const change = (rps(runs.current) - rps(runs.base)) / rps(runs.base);
+    const col = (a: string, b: string) => `${a.padEnd(Math.max(24, a.length + 2))}${b}`;
+    const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}%`;
     const lines = [
       `folio server benchmark (${os.cpus().length} CPUs, Node ${process.version}${quick ? ', --quick' : ''})`,
       '',
-      `POST /v2/parse, 20 KB HTML upload, ${CONNECTIONS} connections, ${load.duration.toFixed(1)} s after ${WARMUP_REQUESTS} warm-up requests`,
-      row('requests/s (mean)', load.requests.average.toFixed(1)),
-      row('latency p50 / p99 / max', `${load.latency.p50} / ${load.latency.p99} / ${load.latency.max} ms`),
-      row('requests (2xx / non-2xx / errors)', `${load['2xx']} / ${load.non2xx} / ${load.errors}`),
+      `POST /v2/parse, 20 KB HTML upload, ${CONNECTIONS} connections, ${TURNS} turns of ${DURATION_S} s per side (ABBA order) after ${WARMUP_REQUESTS} warm-up requests each`,
+      row('', col(`baseline ${commit}`, 'current (parse processes)')),
+      row('requests/s (mean of the turns)', col(rps(runs.base).toFixed(1), `${rps(runs.current).toFixed(1)} (${pct(change)})`)),
+      row('requests/s (median of the turns)', col(median(runs.base).toFixed(1), `${median(runs.current).toFixed(1)} (${pct(median(runs.current) / median(runs.base) - 1)})`)),
+      row('requests/s per turn', col(runs.base.map((r) => r.requests.average.toFixed(1)).join(', '), runs.current.map((r) => r.requests.average.toFixed(1)).join(', '))),
+      row('latency p50 / p99', col(`${p(runs.base, 'p50')} / ${p(runs.base, 'p99')} ms`, `${p(runs.current, 'p50')} / ${p(runs.current, 'p99')} ms`)),
+      row('requests (2xx / non-2xx / errors)', col(count(runs.base), count(runs.current))),
+      row('RSS idle after start (server + children)', col(fmt(baseIdle), fmt(idle))),
+      row('RSS after the load (server + children)', col(fmt(baseLoaded), fmt(loaded))),
       '',
-      `One 50 MB HTML upload (answered ${memory.status}), server RSS sampled every 20 ms`,
-      row('RSS idle after start', fmt(idle)),
+      `One 50 MB HTML upload to the current server (answered ${memory.status}), RSS (server + children) sampled every 20 ms`,
       row('RSS baseline before the upload', fmt(memory.baseline)),
       row('peak RSS while the body arrives', `${fmt(memory.peakDuringUpload)} (+${fmt(memory.peakDuringUpload - memory.baseline)}, ${((memory.peakDuringUpload - memory.baseline) / BIG_BYTES).toFixed(2)}× the file)`),
       row('peak RSS until the answer (incl. parse)', `${fmt(memory.peakUntilAnswer)} (+${fmt(memory.peakUntilAnswer - memory.baseline)}, ${((memory.peakUntilAnswer - memory.baseline) / BIG_BYTES).toFixed(2)}× the file)`),
       row('upload time / time to answer', `${memory.uploadMs.toFixed(0)} / ${memory.totalMs.toFixed(0)} ms`),
     ];
+    if (change < -0.1) lines.push('', `WARNING: small-file throughput fell by ${(-change * 100).toFixed(1)}% against the baseline (the bound is 10%).`);
     process.stdout.write(`${lines.join('\n')}\n`);
-    return load.non2xx === 0 && load.errors === 0 && memory.status === 200 ? 0 : 1;
+    const failed = [...runs.base, ...runs.current].some((r) => r.non2xx !== 0 || r.errors !== 0);
+    return !failed && memory.status === 200 ? 0 : 1;
   } finally {
-    if (server) {
-      const exited = new Promise((r) => server?.child.once('exit', r));
-      server.child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await stopServer(baseline);
+    await stopServer(server);
+    for (const dir of [dataDir, baseDataDir, baseTree]) fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 

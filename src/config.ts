@@ -18,12 +18,14 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Parses running at once (one worker thread each); further requests wait in a queue. */
+  /** Parses running at once (one child process each); further requests wait in a queue. */
   FOLIO_MAX_CONCURRENT_PARSES: z.coerce.number().int().min(1).max(256).default(Math.max(2, os.availableParallelism())),
   /** Parses waiting for a worker before new requests get 429. */
   FOLIO_MAX_QUEUED_PARSES: z.coerce.number().int().min(0).max(100_000).default(64),
-  /** Heap limit of one parse worker, in MB: a hostile file exhausts its worker, not the server. */
-  FOLIO_PARSE_WORKER_MEMORY_MB: z.coerce.number().int().min(64).max(65_536).default(2048),
+  /** Memory cap of one parse process, in MB: its whole RSS. Past it the process is killed and the file refused (400). */
+  FOLIO_PARSE_WORKER_MEMORY_MB: z.coerce.number().int().min(256).max(65_536).default(2048),
+  /** A parse process whose RSS is above this many MB after a job is replaced, so its memory returns to the system. */
+  FOLIO_PARSE_WORKER_RECYCLE_MB: z.coerce.number().int().min(128).max(65_536).default(768),
 
   /** The base URL clients reach this server at (upload URLs, OAuth metadata). Default: the listening address. */
   FOLIO_PUBLIC_URL: optionalUrl,
@@ -93,6 +95,7 @@ export interface Config {
   readonly maxConcurrentParses: number;
   readonly maxQueuedParses: number;
   readonly parseWorkerMemoryMb: number;
+  readonly parseWorkerRecycleMb: number;
   /** Without a trailing slash; undefined → the listening URL (known once the server listens). */
   readonly publicUrl: string | undefined;
   readonly mcpUrl: string | undefined;
@@ -157,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxConcurrentParses: e.FOLIO_MAX_CONCURRENT_PARSES,
     maxQueuedParses: e.FOLIO_MAX_QUEUED_PARSES,
     parseWorkerMemoryMb: e.FOLIO_PARSE_WORKER_MEMORY_MB,
+    parseWorkerRecycleMb: e.FOLIO_PARSE_WORKER_RECYCLE_MB,
     publicUrl: trimSlash(e.FOLIO_PUBLIC_URL),
     mcpUrl: trimSlash(e.FOLIO_MCP_URL ?? e.FOLIO_PUBLIC_URL),
     authMetadataUrl: e.FOLIO_AUTH_METADATA_URL,

@@ -80,8 +80,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
         size: config.maxConcurrentParses,
         maxQueue: config.maxQueuedParses,
         workerMemoryMb: config.parseWorkerMemoryMb,
+        recycleMb: config.parseWorkerRecycleMb,
         onUnexpectedError: (detail) => logger.error({ detail }, 'parse failed unexpectedly'),
-        onWorkerOutput: (line) => logger.debug({ worker: line }, 'parse worker output'),
+        onWorkerOutput: (line) => logger.debug({ worker: line }, 'parse process output'),
         ocr: { languages: config.ocrLanguages },
       });
   // Workers load every reader before they take work; listening before that would hand the

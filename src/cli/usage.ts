@@ -41,7 +41,8 @@ Commands:
   help                                    Show this text.
 
 Environment: PORT (3002), HOST (127.0.0.1), DATA_DIR (./data), LOG_LEVEL (info),
-  FOLIO_MAX_CONCURRENT_PARSES, FOLIO_MAX_QUEUED_PARSES, FOLIO_PARSE_WORKER_MEMORY_MB;
+  FOLIO_MAX_CONCURRENT_PARSES, FOLIO_MAX_QUEUED_PARSES, FOLIO_PARSE_WORKER_MEMORY_MB,
+  FOLIO_PARSE_WORKER_RECYCLE_MB;
   for mcp: FOLIO_ALLOWED_DIRS, FOLIO_API_URL and FOLIO_API_KEY (parse on that folio server).
 
 Exit codes: 0 success, 1 failure, 2 usage error.

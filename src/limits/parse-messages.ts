@@ -1,4 +1,4 @@
-/** The messages between the parse pool and its worker threads. */
+/** The messages between the parse pool and its child processes (IPC with `serialization: 'advanced'`). */
 import type { ErrorCode } from '../errors.ts';
 import type { Progress } from '../parse/document.ts';
 import type { ParseData } from '../parse/index.ts';
@@ -21,5 +21,6 @@ export type WorkerReply =
   /** Sent once, when every reader is loaded and the worker can take jobs. */
   | { id: 0; type: 'ready' }
   | { id: number; type: 'done'; data: ParseData }
-  | { id: number; type: 'failed'; error: { code: ErrorCode; message: string } | null }
+  /** `error: null` is a bug, not the client's input: `detail` is for the log. */
+  | { id: number; type: 'failed'; error: { code: ErrorCode; message: string } | null; detail?: string }
   | { id: number; type: 'progress'; progress: Progress };

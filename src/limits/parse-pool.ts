@@ -1,13 +1,33 @@
 /**
- * The parse pool: parse() runs in worker threads so that a parse past its `timeout` can be
- * stopped for real (the worker is terminated and replaced) and a hostile file that exhausts
- * memory takes down one worker, not the server (DESIGN.md "Bad input").
+ * The parse pool: parse() runs in child processes, so that the operating system can bound and
+ * reclaim what a parse takes (DESIGN.md "Bad input", docs/parse-isolation.md):
+ *
+ * - memory: the pool reads each busy child's resident set (/proc/PID/status VmRSS, plus the
+ *   programs it started: OCR's pdftoppm and tesseract) every `rssSampleMs` and kills the child
+ *   (and those programs) past
+ *   `workerMemoryMb`; the job is answered CORRUPT_FILE ("needs more than N MB"). An OS limit was
+ *   measured and rejected: RLIMIT_AS breaks V8's address-space reservations, RLIMIT_DATA counts
+ *   committed-but-untouched pages and aborts the process from inside an allocation.
+ * - time: a job past its `timeout` has its child killed (408 SCRAPE_TIMEOUT). A job is one
+ *   single-threaded parse, so its CPU time never exceeds that wall-clock budget.
+ * - reclaim: a child whose RSS is above `recycleMb` after a job is replaced, so the memory goes
+ *   back to the system (a V8 heap never shrinks its RSS by much on its own).
+ * - temp files: each child writes its temporary files (OCR) into its own folder, removed when the
+ *   child ends, however it ends.
+ *
+ * Warm: every slot has a child that has loaded its readers before it takes work; a replacement is
+ * started in the background as soon as one goes, so no request waits for a spawn unless every
+ * child was replaced at once.
  *
  * Bounded: `size` parses run at once, at most `maxQueue` wait; beyond that a request is answered
- * 429 at once. A request that waited for a slot carries `metadata.concurrencyLimited` and
- * `concurrencyQueueDurationMs`, as the spec's Limits section says.
+ * 429 at once, with `Retry-After`. A request that waited for a slot carries
+ * `metadata.concurrencyLimited` and `concurrencyQueueDurationMs`, as the spec's Limits section says.
  */
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ServiceError } from '../errors.ts';
 import { readingDeadline } from '../parse/deadline.ts';
 import type { Progress } from '../parse/document.ts';
@@ -16,17 +36,21 @@ import type { ParseOptions } from '../parse/options.ts';
 import type { ParseJobMessage, WorkerReply } from './parse-messages.ts';
 
 export interface ParsePoolOptions {
-  /** Parses running at once. */
+  /** Parses running at once (one child process each). */
   size: number;
   /** Parses waiting for a slot before new ones are refused with 429. */
   maxQueue: number;
-  /** Heap limit of one worker, in MB. */
+  /** Memory cap of one parse process, in MB: its whole resident set (JS heap, buffers, native). */
   workerMemoryMb: number;
+  /** A child whose RSS is above this many MB after a job is replaced by a fresh one. Default: half the cap. */
+  recycleMb?: number;
+  /** How often a busy child's RSS is read, in ms. Default 50. */
+  rssSampleMs?: number;
   /** Called with the details of an unexpected failure (a bug, not the client's input). */
   onUnexpectedError?: (detail: string) => void;
-  /** What a worker's libraries print (SheetJS and pdf.js talk on the console), line by line. */
+  /** What a child's libraries print (SheetJS and pdf.js talk on the console), line by line. */
   onWorkerOutput?: (line: string) => void;
-  /** PDF OCR settings (FOLIO_OCR_LANGUAGES), handed to every worker. */
+  /** PDF OCR settings (FOLIO_OCR_LANGUAGES), handed to every child. */
   ocr?: OcrSettings;
 }
 
@@ -34,23 +58,26 @@ export interface ParseRunOptions {
   onProgress?: (progress: Progress) => void;
   /**
    * The client went away. A parse still waiting is dropped; one already running finishes
-   * within its timeout, because replacing a worker costs seconds of start-up for everyone.
+   * within its timeout (its child stays warm for the next request).
    */
   signal?: AbortSignal;
 }
 
 export interface ParsePool {
   run(input: ParseInput, options: ParseOptions, runOptions?: ParseRunOptions): Promise<ParseData>;
-  /** Resolves when every worker has loaded its readers (start-up waits for this). */
+  /** Resolves when every child has loaded its readers (start-up waits for this). */
   ready(): Promise<void>;
   /** Parses running and waiting right now. */
   load(): { running: number; queued: number };
+  /** The process ids of the live children (tests and benchmarks read their memory). */
+  pids(): number[];
   close(): Promise<void>;
 }
 
 interface Job {
   id: number;
   message: ParseJobMessage;
+  timeoutMs: number;
   enqueuedAt: number;
   /** True when no slot was free at submission: the spec's `concurrencyLimited`. */
   waited: boolean;
@@ -62,60 +89,156 @@ interface Job {
   reject: (err: unknown) => void;
 }
 
+/** One child process and what belongs to it. */
+interface Proc {
+  child: ChildProcess;
+  /** Its private temporary folder, removed when it exits. */
+  tempDir: string;
+  /** The last lines it printed on stderr: how a V8 heap abort is recognised. */
+  stderrTail: string;
+  exited: Promise<void>;
+}
+
 interface Slot {
-  worker?: Worker;
-  /** The worker has loaded every reader and said so. */
+  proc?: Proc;
+  /** The child has loaded every reader and said so. */
   ready: boolean;
   job?: Job;
 }
 
-/** A worker that dies this many times in a row before it is ready means the build is broken. */
+/** A child that dies this many times in a row before it is ready means the build is broken. */
 const MAX_BOOT_FAILURES = 3;
+const TEMP_PREFIX = 'folio-parse-';
+/** What a V8 or C++ allocation failure prints before the process aborts. */
+const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|std::bad_alloc|Allocation failed/;
 
 /**
- * Compiled (`npm start` runs dist/), the worker is plain JavaScript. From the TypeScript sources
- * (tests, `tsx`), a bootstrap teaches the worker thread TypeScript first.
+ * Compiled (`npm start` runs dist/), the child runs plain JavaScript. From the TypeScript sources
+ * (tests, `tsx`), a bootstrap teaches the child TypeScript first.
  */
-const workerUrl = import.meta.url.endsWith('.ts')
-  ? new URL('./parse-worker-bootstrap.mjs', import.meta.url)
-  : new URL('./parse-worker.js', import.meta.url);
+const workerPath = fileURLToPath(
+  import.meta.url.endsWith('.ts') ? new URL('./parse-worker-bootstrap.mjs', import.meta.url) : new URL('./parse-worker.js', import.meta.url),
+);
 
-export function timeoutError(timeoutMs: number): ServiceError {
+export function timeoutError(timeoutMs: number, queuedMs = 0): ServiceError {
+  const waited = queuedMs >= 1000 ? ` (${Math.round(queuedMs)} ms of it waiting in the queue for a free parser)` : '';
   return new ServiceError(
     'SCRAPE_TIMEOUT',
-    `The parse did not finish within its timeout of ${timeoutMs} ms and was stopped. Raise \`timeout\` (at most 300000) or send a smaller file.`,
+    `The parse did not finish within its timeout of ${timeoutMs} ms${waited} and was stopped. Raise \`timeout\` (at most 300000) or send a smaller file.`,
   );
+}
+
+/**
+ * A job that never left the queue: the file was not at fault, the server was busy. 429 with
+ * `Retry-After`, because what a client should do is try again later, not raise its timeout or
+ * shrink its file (docs/parse-isolation.md).
+ */
+export function queueTimeoutError(timeoutMs: number, retryAfterSeconds: number): ServiceError {
+  return new ServiceError(
+    'RATE_LIMITED',
+    `The parse waited in the queue for its whole timeout of ${timeoutMs} ms without a free parser: the server is busy. Retry in ${retryAfterSeconds} s.`,
+    { retryAfterSeconds },
+  );
+}
+
+export function memoryError(capMb: number): ServiceError {
+  return new ServiceError(
+    'CORRUPT_FILE',
+    `This file needs more than ${capMb} MB of memory to read, the limit for one document on this server, and its parse was stopped. It may be damaged or built to exhaust parsers; a server operator can raise FOLIO_PARSE_WORKER_MEMORY_MB.`,
+  );
+}
+
+/** Resident set of a process in MB, or undefined where /proc cannot tell (not Linux, already gone). */
+export function processRssMb(pid: number): number | undefined {
+  try {
+    const kb = /VmRSS:\s+(\d+)\s+kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? undefined : Number(kb) / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Resident set of a process and the programs it started (pdftoppm and tesseract for OCR decode
+ * the same hostile image), in MB; undefined where /proc cannot tell.
+ */
+export function processTreeRssMb(pid: number, depth = 0): number | undefined {
+  const own = processRssMb(pid);
+  if (own === undefined || depth > 4) return own;
+  return childPids(pid).reduce((sum, child) => sum + (processTreeRssMb(child, depth + 1) ?? 0), own);
+}
+
+/** The processes a process started (Linux /proc; none where it cannot tell). */
+function childPids(pid: number): number[] {
+  try {
+    return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  } catch {
+    return []; // gone, or no children file (not Linux, an old kernel)
+  }
+}
+
+/** Every process below `pid`, children before grandchildren. */
+function descendantPids(pid: number, depth = 0): number[] {
+  if (depth > 4) return [];
+  return childPids(pid).flatMap((child) => [child, ...descendantPids(child, depth + 1)]);
 }
 
 export function createParsePool(opts: ParsePoolOptions): ParsePool {
   const slots: Slot[] = Array.from({ length: opts.size }, () => ({ ready: false }));
+  const capMb = opts.workerMemoryMb;
+  const recycleMb = opts.recycleMb ?? Math.floor(capMb / 2);
   const queue: Job[] = [];
+  const live = new Set<Proc>();
   let nextId = 1;
   let closed = false;
   let bootFailures = 0;
+  /** Recent parse time (moving average), for Retry-After estimates. */
+  let averageRunMs = 1000;
+  let sampler: NodeJS.Timeout | undefined;
   const readyWaiters: { resolve: () => void; reject: (err: Error) => void }[] = [];
 
   function notifyIfAllReady(): void {
     if (slots.every((s) => s.ready)) for (const waiter of readyWaiters.splice(0)) waiter.resolve();
   }
 
-  function spawn(slot: Slot): Worker {
-    const worker = new Worker(workerUrl, {
-      resourceLimits: { maxOldGenerationSizeMb: opts.workerMemoryMb },
-      workerData: { ocr: opts.ocr ?? {} },
+  function retryAfterSeconds(): number {
+    const waves = queue.length / opts.size + 1;
+    return Math.min(60, Math.max(1, Math.ceil((averageRunMs * waves) / 1000)));
+  }
+
+  function spawn(slot: Slot): void {
+    const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), TEMP_PREFIX));
+    const child = fork(workerPath, [JSON.stringify({ ocr: { ...opts.ocr, tempDir } })], {
+      // The JS heap alone may not pass the cap either: a heap past it fails inside V8, not later.
+      execArgv: [`--max-old-space-size=${capMb}`],
+      serialization: 'advanced',
       // Captured rather than inherited: library chatter must not land in the server's log stream.
-      stdout: true,
-      stderr: true,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      // Same session and process group as the server (one scheduling unit, as the worker threads
+      // were); the programs it starts are found through /proc when it is killed.
+      detached: false,
     });
-    worker.unref();
-    for (const stream of [worker.stdout, worker.stderr]) {
+    const proc: Proc = {
+      child,
+      tempDir,
+      stderrTail: '',
+      exited: new Promise((resolve) => child.once('exit', () => resolve())),
+    };
+    live.add(proc);
+    child.unref();
+    child.channel?.unref();
+    for (const [stream, isErr] of [[child.stdout, false], [child.stderr, true]] as const) {
+      if (!stream) continue;
       stream.setEncoding('utf8');
       stream.on('data', (chunk: string) => {
+        if (isErr) proc.stderrTail = (proc.stderrTail + chunk).slice(-4096);
         for (const line of chunk.split('\n')) if (line.trim()) opts.onWorkerOutput?.(line);
       });
     }
+    slot.proc = proc;
     slot.ready = false;
-    worker.on('message', (reply: WorkerReply & { detail?: string }) => {
+    child.on('message', (reply: WorkerReply) => {
+      if (slot.proc !== proc) return;
       if (reply.type === 'ready') {
         slot.ready = true;
         bootFailures = 0;
@@ -125,19 +248,47 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
         onReply(slot, reply);
       }
     });
-    worker.on('error', (err: Error & { code?: string }) => onWorkerDeath(slot, worker, err));
-    worker.on('exit', () => onWorkerDeath(slot, worker));
-    slot.worker = worker;
-    return worker;
+    child.on('error', (err) => {
+      if (slot.proc === proc) opts.onUnexpectedError?.(`parse process error: ${err.stack ?? err.message}`);
+    });
+    child.once('exit', (code, signal) => {
+      live.delete(proc);
+      fs.rmSync(tempDir, { recursive: true, force: true });
+      onUnexpectedExit(slot, proc, code, signal);
+    });
+  }
+
+  /**
+   * Kills a child and the programs it started (pdftoppm, tesseract) now. Its slot is detached
+   * from it at once. The child first, so that it starts nothing more; then the others, by the
+   * pids read just before (where /proc cannot list them, their pipes close with the child and
+   * they end on their own: docs/pdf-ocr.md).
+   */
+  function kill(slot: Slot): void {
+    const proc = slot.proc;
+    slot.proc = undefined;
+    slot.ready = false;
+    if (!proc) return;
+    const pid = proc.child.pid;
+    const below = pid === undefined ? [] : descendantPids(pid);
+    proc.child.kill('SIGKILL');
+    for (const other of below) {
+      try {
+        process.kill(other, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
   }
 
   function finish(slot: Slot | undefined, job: Job): void {
     if (job.timer) clearTimeout(job.timer);
     job.detachSignal?.();
     if (slot && slot.job === job) slot.job = undefined;
+    if (job.startedAt !== undefined) averageRunMs = 0.8 * averageRunMs + 0.2 * (Date.now() - job.startedAt);
   }
 
-  function onReply(slot: Slot, reply: Exclude<WorkerReply, { type: 'ready' }> & { detail?: string }): void {
+  function onReply(slot: Slot, reply: Exclude<WorkerReply, { type: 'ready' }>): void {
     const job = slot.job;
     if (!job || job.id !== reply.id) return;
     if (reply.type === 'progress') {
@@ -155,39 +306,40 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
     } else if (reply.error) {
       job.reject(new ServiceError(reply.error.code, reply.error.message));
     } else {
-      opts.onUnexpectedError?.(reply.detail ?? 'parse worker failed without details');
+      opts.onUnexpectedError?.(reply.detail ?? 'parse process failed without details');
       job.reject(new Error('parse failed unexpectedly'));
     }
+    // A child that grew during this job gives its memory back by being replaced.
+    const pid = slot.proc?.child.pid;
+    const rss = pid === undefined ? undefined : processRssMb(pid);
+    if (rss !== undefined && rss > recycleMb) replace(slot);
     dispatch();
   }
 
-  /** A worker that dies takes its job with it; the slot gets a fresh worker on next use. */
-  function onWorkerDeath(slot: Slot, worker: Worker, err?: Error & { code?: string }): void {
-    if (slot.worker !== worker) return;
+  /** A child that exits on its own (a crash, V8 out of heap) takes its job with it; the slot gets a fresh one. */
+  function onUnexpectedExit(slot: Slot, proc: Proc, code: number | null, signal: NodeJS.Signals | null): void {
+    if (slot.proc !== proc) return;
     const wasReady = slot.ready;
-    slot.worker = undefined;
+    slot.proc = undefined;
     slot.ready = false;
+    const how = signal ? `signal ${signal}` : `code ${code}`;
     const job = slot.job;
     if (job) {
       finish(slot, job);
-      if (err?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        job.reject(
-          new ServiceError(
-            'CORRUPT_FILE',
-            'The file could not be parsed within the memory limit for one document; it may be damaged or built to exhaust parsers.',
-          ),
-        );
+      // SIGKILL that the pool did not send is the kernel's OOM killer.
+      if (OUT_OF_MEMORY.test(proc.stderrTail) || signal === 'SIGKILL') {
+        job.reject(memoryError(capMb));
       } else {
-        opts.onUnexpectedError?.(err ? (err.stack ?? err.message) : 'parse worker exited');
-        job.reject(new Error('parse worker died'));
+        opts.onUnexpectedError?.(`parse process exited (${how}) during a parse: ${proc.stderrTail.slice(-1000)}`);
+        job.reject(new Error('parse process died'));
       }
     }
     if (!wasReady && !job) {
       bootFailures++;
-      opts.onUnexpectedError?.(`parse worker failed to start: ${err ? (err.stack ?? err.message) : 'it exited'}`);
+      opts.onUnexpectedError?.(`parse process failed to start (${how}): ${proc.stderrTail.slice(-2000)}`);
       if (bootFailures >= MAX_BOOT_FAILURES) {
         // Respawning would loop: fail what waits, and try again only when new work comes.
-        const cannotStart = new Error(`parse workers cannot start: ${err?.message ?? 'they exit while loading'}`);
+        const cannotStart = new Error(`parse processes cannot start: they exit (${how}) while loading`);
         for (const waiting of queue.splice(0)) {
           finish(undefined, waiting);
           waiting.reject(cannotStart);
@@ -199,43 +351,75 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
     if (!closed) replenish();
   }
 
-  /** Every slot without a worker gets one, so boot cost is paid before work arrives. */
+  /** Kills the slot's child and starts its replacement in the background. */
+  function replace(slot: Slot): void {
+    kill(slot);
+    if (!closed) replenish();
+  }
+
+  /** Every slot without a child gets one, so start-up cost is paid before work arrives. */
   function replenish(): void {
-    for (const slot of slots) if (!slot.worker && !closed) spawn(slot);
+    for (const slot of slots) if (!slot.proc && !closed) spawn(slot);
     dispatch();
   }
 
-  /** Stops the job wherever it is: still queued, or running (its worker is terminated). */
-  function cancel(job: Job, reason: unknown): void {
+  /** Reads the RSS of every busy child; one past the cap is killed and its job answered. */
+  function sample(): void {
+    let busy = false;
+    for (const slot of slots) {
+      const job = slot.job;
+      const pid = slot.proc?.child.pid;
+      if (!job || pid === undefined) continue;
+      busy = true;
+      const rss = processTreeRssMb(pid);
+      if (rss === undefined || rss <= capMb) continue;
+      finish(slot, job);
+      replace(slot);
+      job.reject(memoryError(capMb));
+    }
+    if (!busy && sampler) {
+      clearInterval(sampler);
+      sampler = undefined;
+    }
+  }
+
+  function watchMemory(): void {
+    if (sampler) return;
+    sampler = setInterval(sample, opts.rssSampleMs ?? 50);
+    sampler.unref();
+  }
+
+  /** The job's timeout: still queued, it is refused as busy; running, its child is killed. */
+  function expire(job: Job): void {
     const queued = queue.indexOf(job);
     if (queued >= 0) {
       queue.splice(queued, 1);
       finish(undefined, job);
-      job.reject(reason);
+      job.reject(queueTimeoutError(job.timeoutMs, retryAfterSeconds()));
       return;
     }
     const slot = slots.find((s) => s.job === job);
     if (!slot) return;
     finish(slot, job);
-    const worker = slot.worker;
-    slot.worker = undefined;
-    slot.ready = false;
-    void worker?.terminate();
-    job.reject(reason);
-    replenish();
+    replace(slot);
+    job.reject(timeoutError(job.timeoutMs, (job.startedAt ?? job.enqueuedAt) - job.enqueuedAt));
   }
 
   function dispatch(): void {
     for (const slot of slots) {
       if (closed || queue.length === 0) return;
-      if (!slot.worker) spawn(slot);
-      if (slot.job || !slot.ready || !slot.worker) continue;
+      if (!slot.proc) spawn(slot);
+      if (slot.job || !slot.ready || !slot.proc) continue;
       const job = queue.shift() as Job;
       slot.job = job;
       job.startedAt = Date.now();
-      const worker = slot.worker;
-      const { bytes } = job.message;
-      worker.postMessage(job.message, [bytes.buffer as ArrayBuffer]);
+      const message = job.message;
+      // The bytes are copied into the channel; the pool keeps no second copy while the child parses.
+      job.message = { ...message, bytes: new Uint8Array(0) };
+      slot.proc.child.send(message, (err) => {
+        if (err && slot.job === job) opts.onUnexpectedError?.(`could not hand a job to a parse process: ${err.message}`);
+      });
+      watchMemory();
     }
   }
 
@@ -246,13 +430,14 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
       if (bootFailures >= MAX_BOOT_FAILURES) bootFailures = 0;
       if (closed) return Promise.reject(new ServiceError('UNKNOWN_ERROR', 'The server is shutting down.'));
       if (queue.length >= opts.maxQueue) {
+        const seconds = retryAfterSeconds();
         return Promise.reject(
-          new ServiceError('RATE_LIMITED', `Too many parses are waiting (${opts.maxQueue}); retry in a few seconds.`),
+          new ServiceError('RATE_LIMITED', `Too many parses are waiting (${opts.maxQueue}); retry in ${seconds} s.`, { retryAfterSeconds: seconds }),
         );
       }
       runOptions.signal?.throwIfAborted();
       return new Promise<ParseData>((resolve, reject) => {
-        // A private copy whose buffer is transferred to the worker, not cloned.
+        // A private copy of exactly the file: a view into a larger buffer would send all of it.
         const bytes = new Uint8Array(input.bytes.byteLength);
         bytes.set(input.bytes);
         const job: Job = {
@@ -268,6 +453,7 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
             options,
             deadline: 0,
           },
+          timeoutMs: options.timeout,
           enqueuedAt: Date.now(),
           waited: !slots.some((s) => s.ready && s.job === undefined) || queue.length > 0,
           resolve,
@@ -276,11 +462,15 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
         };
         job.message.id = job.id;
         job.message.deadline = readingDeadline(job.enqueuedAt, options.timeout);
-        job.timer = setTimeout(() => cancel(job, timeoutError(options.timeout)), options.timeout);
+        job.timer = setTimeout(() => expire(job), options.timeout);
         const signal = runOptions.signal;
         if (signal) {
           const onAbort = () => {
-            if (queue.includes(job)) cancel(job, signal.reason);
+            const queued = queue.indexOf(job);
+            if (queued < 0) return;
+            queue.splice(queued, 1);
+            finish(undefined, job);
+            job.reject(signal.reason);
           };
           signal.addEventListener('abort', onAbort, { once: true });
           job.detachSignal = () => signal.removeEventListener('abort', onAbort);
@@ -296,27 +486,30 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
     load() {
       return { running: slots.filter((s) => s.job).length, queued: queue.length };
     },
+    pids() {
+      return [...live].flatMap((p) => (p.child.pid === undefined || p.child.exitCode !== null || p.child.signalCode !== null ? [] : [p.child.pid]));
+    },
     async close() {
       closed = true;
+      if (sampler) clearInterval(sampler);
       for (const waiter of readyWaiters.splice(0)) waiter.resolve();
       const shutdown = new ServiceError('UNKNOWN_ERROR', 'The server is shutting down.');
       for (const job of queue.splice(0)) {
         finish(undefined, job);
         job.reject(shutdown);
       }
-      await Promise.all(
-        slots.map(async (slot) => {
-          const worker = slot.worker;
-          slot.worker = undefined;
-          slot.ready = false;
-          if (slot.job) {
-            const job = slot.job;
-            finish(slot, job);
-            job.reject(shutdown);
-          }
-          await worker?.terminate();
-        }),
-      );
+      for (const slot of slots) {
+        const job = slot.job;
+        if (job) {
+          finish(slot, job);
+          job.reject(shutdown);
+        }
+        kill(slot);
+      }
+      // Children are unref'd so that an idle pool keeps nobody alive; here the event loop must
+      // stay up until their exits are seen (an awaited close would otherwise never settle).
+      for (const p of live) p.child.ref();
+      await Promise.all([...live].map((p) => p.exited));
     },
   };
 }

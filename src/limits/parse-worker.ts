@@ -1,22 +1,31 @@
-/** A parse worker thread: runs parse() for one job at a time and posts the outcome back. */
-import { parentPort, workerData } from 'node:worker_threads';
+/**
+ * A parse child process (forked by src/limits/parse-pool.ts): runs parse() for one job at a time
+ * and sends the outcome back over the IPC channel. Its settings come as one JSON argument.
+ */
 import { isServiceError } from '../errors.ts';
 import { parse, preloadReaders, type OcrSettings } from '../parse/index.ts';
 import type { ParseJobMessage, WorkerReply } from './parse-messages.ts';
 
-const port = parentPort;
-const { ocr } = (workerData ?? {}) as { ocr?: OcrSettings };
-if (!port) throw new Error('parse-worker must run in a worker thread');
+const send = process.send?.bind(process);
+if (!send) throw new Error('parse-worker must run as a child process with an IPC channel');
+const { ocr } = JSON.parse(process.argv[2] ?? '{}') as { ocr?: OcrSettings };
 
 function reply(message: WorkerReply): void {
-  port?.postMessage(message);
+  if (process.connected) send?.(message);
 }
+
+// The pool is gone (it crashed or closed the channel): nobody will read an answer.
+process.on('disconnect', () => process.exit(0));
+// Ctrl-C and a service manager's SIGTERM reach the whole process group: the server shuts down
+// gracefully, lets running parses finish and then ends this process itself.
+process.on('SIGINT', () => undefined);
+process.on('SIGTERM', () => undefined);
 
 // Load every reader before taking work, so no request pays for a cold start.
 await preloadReaders();
 reply({ id: 0, type: 'ready' });
 
-port.on('message', (job: ParseJobMessage) => {
+process.on('message', (job: ParseJobMessage) => {
   const bytes = Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength);
   parse(
     {
@@ -37,7 +46,7 @@ port.on('message', (job: ParseJobMessage) => {
       } else {
         // The pool logs it; the client sees UNKNOWN_ERROR without internals.
         const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
-        port?.postMessage({ id: job.id, type: 'failed', error: null, detail } satisfies WorkerReply & { detail: string });
+        reply({ id: job.id, type: 'failed', error: null, detail });
       }
     },
   );

@@ -1,9 +1,10 @@
 /**
  * The parse runner every door calls (HTTP routes, MCP tools, scrape): `parse()` behind whatever
  * runs it. `serve` injects the
- * worker-thread pool (src/limits/parse-pool.ts), which enforces `timeout` by stopping the worker;
- * `inProcessRunner` runs parse() in this thread (tests, the CLI) and enforces `timeout`
- * cooperatively through the abort signal.
+ * child-process pool (src/limits/parse-pool.ts), which enforces `timeout` and a memory cap by
+ * killing the process; `inProcessRunner` runs parse() in this process (tests, the CLI
+ * `folio parse`, stdio MCP without FOLIO_API_URL) and enforces `timeout` cooperatively through the
+ * abort signal, with no memory cap beyond Node's own heap limit (docs/parse-isolation.md).
  */
 import { timeoutError } from './parse-pool.ts';
 import { parse, type OcrSettings, type ParseData, type ParseInput } from '../parse/index.ts';

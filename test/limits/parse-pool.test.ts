@@ -1,11 +1,15 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createParsePool } from '../../src/limits/parse-pool.ts';
 import { parseOptions } from '../../src/parse/options.ts';
 import { readCorpus } from '../helpers/corpus.ts';
+import { descendants, parseChildren, parseChildTempDir } from '../helpers/process-tree.ts';
+import { buildPdf, ocrChildren } from '../parse/pdf-ocr-fixtures.ts';
 
 const page = readCorpus('html', 'readability', 'wikipedia', 'source.html');
 const unexpected: string[] = [];
-const pool = createParsePool({ size: 1, maxQueue: 2, workerMemoryMb: 512, onUnexpectedError: (d) => unexpected.push(d) });
+const pool = createParsePool({ size: 1, maxQueue: 2, workerMemoryMb: 1536, onUnexpectedError: (d) => unexpected.push(d) });
 
 afterAll(async () => {
   await pool.close();
@@ -16,7 +20,7 @@ beforeAll(async () => {
 });
 
 describe('parse pool', () => {
-  it('parses in a worker thread and returns the data object', async () => {
+  it('parses in a child process and returns the data object', async () => {
     const data = await pool.run({ bytes: page, filename: 'wikipedia.html' }, parseOptions({ formats: ['markdown'] }));
     expect(data.metadata.contentType).toBe('text/html');
     expect(data.metadata.sourceURL).toBe('file:///wikipedia.html');
@@ -56,13 +60,18 @@ describe('parse pool', () => {
 
   it('answers 429 when the queue is full, and loses none of the queued work', async () => {
     const runs = Array.from({ length: 3 }, (_, i) => pool.run({ bytes: page, filename: `q${i}.html` }, parseOptions({})));
-    await expect(pool.run({ bytes: page, filename: 'over.html' }, parseOptions({}))).rejects.toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+    const over = pool.run({ bytes: page, filename: 'over.html' }, parseOptions({}));
+    await expect(over).rejects.toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+    // The HTTP door turns this into `Retry-After`.
+    const seconds = await over.catch((err: { retryAfterSeconds?: number }) => err.retryAfterSeconds);
+    expect(seconds).toBeGreaterThanOrEqual(1);
+    expect(seconds).toBeLessThanOrEqual(60);
     const done = await Promise.all(runs);
     expect(done.map((d) => d.metadata.sourceURL)).toEqual(['file:///q0.html', 'file:///q1.html', 'file:///q2.html']);
   });
 
   it('is warm before the first parse: every reader loaded, no cold start on the request path', async () => {
-    const fresh = createParsePool({ size: 1, maxQueue: 1, workerMemoryMb: 512 });
+    const fresh = createParsePool({ size: 1, maxQueue: 1, workerMemoryMb: 1536 });
     try {
       await fresh.ready();
       const started = performance.now();
@@ -90,7 +99,7 @@ describe('parse pool', () => {
 
   it('hands what a worker prints to onWorkerOutput instead of the process output', async () => {
     const lines: string[] = [];
-    const chatty = createParsePool({ size: 1, maxQueue: 1, workerMemoryMb: 512, onWorkerOutput: (line) => lines.push(line) });
+    const chatty = createParsePool({ size: 1, maxQueue: 1, workerMemoryMb: 1536, onWorkerOutput: (line) => lines.push(line) });
     try {
       await chatty.ready();
       // One flipped byte inside a BIFF record of this workbook makes SheetJS print
@@ -104,4 +113,75 @@ describe('parse pool', () => {
       await chatty.close();
     }
   });
+
+  it('answers a parse that waited in the queue for its whole timeout 429 with a retry time, not "did not finish"', async () => {
+    const big = Buffer.concat(Array.from({ length: 40 }, () => page));
+    const running = pool.run({ bytes: big, filename: 'big.html' }, parseOptions({}));
+    const waiting = pool.run({ bytes: page, filename: 'waiting.html' }, parseOptions({ timeout: 50 }));
+    const err = (await waiting.catch((e: unknown) => e)) as { code?: string; status?: number; message?: string; retryAfterSeconds?: number };
+    expect(err).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+    expect(err.message).toContain('waited in the queue for its whole timeout of 50 ms');
+    expect(err.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    await expect(running).resolves.toMatchObject({ metadata: { sourceURL: 'file:///big.html' } });
+  });
+});
+
+describe('parse processes', () => {
+  it('sends progress from the child process as pages are read (MCP progress notifications)', async () => {
+    const seen: { done: number; total: number }[] = [];
+    const data = await pool.run({ bytes: readCorpus('pdf', 'pdfjs', 'tracemonkey.pdf'), filename: 't.pdf' }, parseOptions({}), {
+      onProgress: (p) => seen.push({ done: p.done, total: p.total }),
+    });
+    expect(data.metadata.numPages).toBe(14);
+    expect(seen.length).toBeGreaterThan(1);
+    expect(seen.at(-1)).toEqual({ done: 14, total: 14 });
+  });
+
+  it('replaces a process that grew past the recycle threshold, in the background, with its temp folder removed', async () => {
+    // A tsx child idles above 128 MB, so every job recycles its process.
+    const recycling = createParsePool({ size: 1, maxQueue: 1, workerMemoryMb: 1536, recycleMb: 128 });
+    try {
+      await recycling.ready();
+      const [first] = recycling.pids();
+      const firstDir = parseChildTempDir(descendants().find((p) => p.pid === first) ?? parseChildren()[0]!);
+      expect(firstDir && fs.existsSync(firstDir)).toBe(true);
+      await recycling.run({ bytes: page, filename: 'one.html' }, parseOptions({}));
+      const data = await recycling.run({ bytes: page, filename: 'two.html' }, parseOptions({}));
+      expect(data.markdown).toContain('Wikipedia');
+      // The old process is killed as its job ends and reaped soon after.
+      const end = Date.now() + 5000;
+      while ((recycling.pids().length !== 1 || fs.existsSync(firstDir as string)) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      expect(recycling.pids()).toHaveLength(1);
+      expect(recycling.pids()[0]).not.toBe(first);
+      expect(fs.existsSync(firstDir as string)).toBe(false);
+    } finally {
+      await recycling.close();
+    }
+  });
+
+  it('a process killed mid-OCR takes its OCR programs and temp files with it, and leaves no zombie', async () => {
+    const scans = buildPdf([1, 2, 3, 4].map((n) => ({ scan: { file: ['pdf', 'docling', 'multi_page.pdf'], page: n } })));
+    const ocr = createParsePool({ size: 1, maxQueue: 1, workerMemoryMb: 4096, ocr: { concurrency: 1 } });
+    await ocr.ready();
+    const [pid] = ocr.pids();
+    const child = descendants().find((p) => p.pid === pid);
+    const dir = child ? parseChildTempDir(child) : undefined;
+    expect(dir).toBeDefined();
+    const job = ocr.run({ bytes: scans, filename: 'scan.pdf' }, parseOptions({ parsers: [{ type: 'pdf', mode: 'ocr' }] }));
+    job.catch(() => undefined);
+    // Wait for OCR's temporary copy of the PDF inside the child's own folder.
+    const end = Date.now() + 30_000;
+    const ocrFolder = () => fs.readdirSync(dir as string).find((n) => n.startsWith('folio-ocr-'));
+    while (!ocrFolder() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    expect(ocrFolder()).toBeDefined();
+    expect(fs.existsSync(path.join(dir as string, ocrFolder() as string, 'input.pdf'))).toBe(true);
+    await ocr.close();
+    await expect(job).rejects.toMatchObject({ code: 'UNKNOWN_ERROR' });
+    expect(fs.existsSync(dir as string)).toBe(false);
+    // The process group was killed: no tesseract or pdftoppm is left running, nothing is a zombie.
+    const deadline = Date.now() + 5000;
+    while ((ocrChildren().length > 0 || descendants().some((p) => p.state === 'Z')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(ocrChildren()).toEqual([]);
+    expect(descendants().filter((p) => p.state === 'Z')).toEqual([]);
+  }, 60_000);
 });

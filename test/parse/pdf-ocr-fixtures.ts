@@ -5,6 +5,7 @@
  * as a scanner's PDF does. Text pages (Helvetica) can be mixed in.
  */
 import { execFileSync } from 'node:child_process';
+import { descendants } from '../helpers/process-tree.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -115,13 +116,9 @@ export function buildPdf(pages: FixturePage[]): Buffer {
   return Buffer.concat(chunks);
 }
 
-/** The OCR programs this test process started that are still running (pgrep over its children). */
+/** The OCR programs started below this test process that are still running (parse children start them now, not this process). */
 export function ocrChildren(): string[] {
-  try {
-    return execFileSync('pgrep', ['-l', '-P', String(process.pid)], { encoding: 'utf8' })
-      .split('\n')
-      .filter((l) => /tesseract|pdftoppm|\benv\b/.test(l));
-  } catch {
-    return []; // pgrep exits 1 when nothing matches
-  }
+  return descendants()
+    .filter((p) => p.state !== 'Z' && /tesseract|pdftoppm|^env$/.test(p.name))
+    .map((p) => `${p.pid} ${p.name}`);
 }

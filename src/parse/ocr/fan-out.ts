@@ -55,6 +55,8 @@ export interface PageOcrOptions {
   /** tesseract's `-l`: installed languages joined by `+`. */
   languages: string;
   concurrency: number;
+  /** The folder temporary files go in; default os.tmpdir(). */
+  tempDir?: string;
   /** Aborting kills the running children and drops the pages still waiting. */
   signal: AbortSignal;
   /** Called as each page ends, in completion order. Not called for pages dropped by an abort. */
@@ -76,7 +78,7 @@ export function createPageOcr(options: PageOcrOptions): PageOcr {
   function pdfFile(): Promise<string> {
     dir ??= (async () => {
       void sweepStale();
-      const folder = await mkdtemp(path.join(os.tmpdir(), TEMP_PREFIX));
+      const folder = await mkdtemp(path.join(options.tempDir ?? os.tmpdir(), TEMP_PREFIX));
       await writeFile(path.join(folder, 'input.pdf'), options.bytes, { mode: 0o600 });
       return folder;
     })();

@@ -7,4 +7,9 @@ export interface OcrSettings {
   languages?: string;
   /** Pages OCRed at once by one parse; default min(cores, 4). */
   concurrency?: number;
+  /**
+   * Where OCR writes its temporary files; default the system's. Each parse process gets its own
+   * folder, removed by the pool when the process ends (src/limits/parse-pool.ts).
+   */
+  tempDir?: string;
 }

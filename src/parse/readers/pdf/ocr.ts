@@ -117,6 +117,7 @@ export function createOcrStage(options: OcrStageOptions): OcrStage {
         bytes: options.bytes,
         languages: languages.use,
         concurrency: options.ocr?.concurrency ?? defaultOcrConcurrency(),
+        ...(options.ocr?.tempDir ? { tempDir: options.ocr.tempDir } : {}),
         signal,
         onPage: onOcrPage,
       });
