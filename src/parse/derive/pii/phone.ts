@@ -32,8 +32,8 @@ function validInternational(value: string): boolean {
   return parsed !== undefined && parsed.isValid();
 }
 
-function validNational(value: string): boolean {
-  for (const country of NATIONAL_COUNTRIES) {
+function validNational(value: string, countries: CountryCode[] = NATIONAL_COUNTRIES): boolean {
+  for (const country of countries) {
     const parsed = parsePhoneNumberFromString(value, country);
     if (parsed && parsed.isValid()) return true;
   }
@@ -62,8 +62,11 @@ export function findPhones(text: string): PiiSpan[] {
     } else {
       const before = text.slice(Math.max(0, start - 40), start);
       const cued = CUE.test(before);
-      if (!cued && !phoneGrouping(value)) continue;
-      valid = validNational(value);
+      // Uncued, only the national shapes of phone numbers: a trunk 0 ("020 7946 0958") or the
+      // North American "(415) 555-0132" / "415-555-0132" / "415.555.0132".
+      const northAmerican = /^(?:\(\d{3}\) ?|\d{3}[-.])\d{3}[-.]\d{4}$/.test(value);
+      if (!cued && !(phoneGrouping(value) && (/^\(?0/.test(value) || northAmerican))) continue;
+      valid = northAmerican ? validNational(value, ['US', 'CA']) : validNational(value);
       if (valid && !cued && /^\d{1,3}(?:[ ,]\d{3})+$/.test(value)) valid = false; // "1 234 567" is a quantity
     }
     if (valid) out.push({ start, end: start + value.length, group: 'PHONE' });

@@ -48,9 +48,9 @@ const PROVIDER_TOKENS: RegExp[] = [
 const PRIVATE_KEY = /-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----/g;
 const JWT = /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g;
 const URL_PASSWORD = /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@<>"']{1,64}:([^\s@/<>"']{1,128})@/dgi;
-const PASSWORD_ASSIGNMENT = /\b(?:[a-z0-9]+[_-])*(?:password|passwd|passwort|mot de passe|contraseña|pwd|pass|passphrase|secret|passcode)["']?\s*(?:[:=]|=>)\s*["'`]?([^\s"'`,;<>]{4,128})/dgi;
+const PASSWORD_ASSIGNMENT = /(?<![A-Za-z0-9])(?:password|passwd|passwort|mot de passe|contraseña|pwd|pass|passphrase|secret|passcode)["']?\s*(?:[:=]|=>)\s*["'`]?([^\s"'`,;<>]{4,128})/dgi;
 const PASSWORD_IS = /\b(?:password|passwd|passphrase|passcode|passwort|mot de passe)\s+(?:is|was|ist|est)\s*:?\s*["'`]?([^\s"'`,;<>]{4,128})/dgi;
-const KEY_ASSIGNMENT = /\b(?:[a-z0-9]+[_-])*(?:api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|secret[_-]?key|private[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|token|credentials?|signing[_-]?key|encryption[_-]?key|key)["']?\s*(?:[:=]|=>|\bis\b)\s*["'`]?([A-Za-z0-9_\-+/=.~]{16,256})/dgi;
+const KEY_ASSIGNMENT = /(?<![A-Za-z0-9])(?:api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|secret[_-]?key|private[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|token|credentials?|signing[_-]?key|encryption[_-]?key|key)["']?\s*(?:[:=]|=>|\bis\b)\s*["'`]?([A-Za-z0-9_\-+/=.~]{16,256})/dgi;
 const BEARER = /\b(?:Bearer|Basic|token)\s+([A-Za-z0-9_\-+/=.~]{16,512})/dg;
 
 /** Shannon entropy in bits per character. */
@@ -95,10 +95,40 @@ export function findSecretsByPattern(text: string): PiiSpan[] {
 }
 
 /** The secretlint recommended preset's findings (async; it runs on the whole text once). */
+/** Lines that can hold a credential: a run of 16+ token characters, a key block, or `user:pass@`. */
+const CANDIDATE_LINE = /^.*(?:[A-Za-z0-9_\-+/=]{16}|-----BEGIN|:\/\/[^\s/@]*:[^\s/@]*@).*$/gm;
+
+/**
+ * The secretlint recommended preset's findings. It runs once, on the candidate lines only
+ * (joined; offsets mapped back), which keeps its cost proportional to token-like text.
+ */
 export async function findSecretsBySecretlint(text: string): Promise<PiiSpan[]> {
+  const starts: number[] = [];
+  const origins: number[] = [];
+  let content = '';
+  CANDIDATE_LINE.lastIndex = 0;
+  for (let m = CANDIDATE_LINE.exec(text); m !== null; m = CANDIDATE_LINE.exec(text)) {
+    // A private key block spans lines: take everything up to its end marker.
+    let line = m[0];
+    if (line.includes('-----BEGIN')) {
+      const end = text.indexOf('-----END', m.index);
+      const stop = end < 0 ? m.index + line.length : text.indexOf('\n', end) < 0 ? text.length : text.indexOf('\n', end);
+      line = text.slice(m.index, stop);
+      CANDIDATE_LINE.lastIndex = stop;
+    }
+    starts.push(content.length);
+    origins.push(m.index);
+    content += `${line}\n`;
+  }
+  if (content === '') return [];
   const result = await lintSource({
-    source: { content: text, filePath: '/document.txt', ext: '.txt', contentType: 'text' },
+    source: { content, filePath: '/document.txt', ext: '.txt', contentType: 'text' },
     options: { config: SECRETLINT_CONFIG },
   });
-  return result.messages.map((m) => ({ start: m.range[0], end: m.range[1], group: 'SECRET' as const }));
+  return result.messages.map((msg) => {
+    let i = starts.length - 1;
+    while (i > 0 && (starts[i] ?? 0) > msg.range[0]) i -= 1;
+    const shift = (origins[i] ?? 0) - (starts[i] ?? 0);
+    return { start: msg.range[0] + shift, end: msg.range[1] + shift, group: 'SECRET' as const };
+  });
 }

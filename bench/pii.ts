@@ -1,0 +1,96 @@
+/**
+ * bench:pii (docs/pii.md): per-group precision and recall of the baseline (plain regexes), `fast`
+ * and `aggressive` on the labelled set (bench/pii/dataset.ts), tuning and held-out parts side by
+ * side; then redaction throughput on the markdown of the shared corpus (one core).
+ *
+ * Matching: a predicted span is correct when it overlaps a gold span of the same group; a gold
+ * span is found when a predicted span of its group overlaps it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findPii, PII_GROUPS, piiSettings, redactText, type PiiGroup, type PiiSpan } from '../src/parse/derive/pii/index.ts';
+import { baselineSpans } from './pii/baseline.ts';
+import { labelledSet, type LabelledSentence } from './pii/dataset.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const corpus = path.resolve(root, '..', 'shared', 'corpus');
+const ALL = new Set<PiiGroup>(PII_GROUPS);
+
+type Detector = (text: string) => Promise<PiiSpan[]>;
+const detectors: Record<string, Detector> = {
+  baseline: async (text) => baselineSpans(text, ALL),
+  fast: (text) => findPii(text, { mode: 'fast', groups: ALL }),
+  aggressive: (text) => findPii(text, { mode: 'aggressive', groups: ALL }),
+};
+
+interface Tally { tp: number; predicted: number; found: number; gold: number }
+const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }): boolean => a.start < b.end && b.start < a.end;
+
+async function score(sentences: LabelledSentence[], detect: Detector): Promise<Record<PiiGroup, Tally>> {
+  const tally = Object.fromEntries(PII_GROUPS.map((g) => [g, { tp: 0, predicted: 0, found: 0, gold: 0 }])) as Record<PiiGroup, Tally>;
+  for (const s of sentences) {
+    const predicted = await detect(s.text);
+    for (const p of predicted) {
+      const t = tally[p.group];
+      t.predicted += 1;
+      if (s.spans.some((g) => g.group === p.group && overlaps(g, p))) t.tp += 1;
+      else if (process.env.PII_BENCH_VERBOSE) console.log(`  FP ${p.group}: ${JSON.stringify(s.text.slice(p.start, p.end))} in ${JSON.stringify(s.text)}`);
+    }
+    for (const g of s.spans) {
+      const t = tally[g.group];
+      t.gold += 1;
+      if (predicted.some((p) => p.group === g.group && overlaps(g, p))) t.found += 1;
+      else if (process.env.PII_BENCH_VERBOSE) console.log(`  FN ${g.group}: ${JSON.stringify(s.text.slice(g.start, g.end))}`);
+    }
+  }
+  return tally;
+}
+
+const fmt = (n: number, d: number): string => (d === 0 ? '  -  ' : (n / d).toFixed(3));
+
+async function accuracy(): Promise<void> {
+  const set = labelledSet();
+  const parts = { tuning: set.filter((s) => s.part === 'tuning'), 'held-out': set.filter((s) => s.part === 'held-out') };
+  console.log(`labelled set: ${set.length} sentences (tuning ${parts.tuning.length}, held-out ${parts['held-out'].length}); P = precision, R = recall`);
+  for (const [partName, sentences] of Object.entries(parts)) {
+    const results = Object.fromEntries(await Promise.all(Object.entries(detectors).map(async ([n, d]) => [n, await score(sentences, d)] as const)));
+    console.log(`\n${partName}`);
+    console.log(`group      gold | ${Object.keys(detectors).map((n) => n.padEnd(13)).join(' | ')}`);
+    console.log(`                | ${Object.keys(detectors).map(() => '  P      R   ').join(' | ')}`);
+    for (const g of PII_GROUPS) {
+      const cells = Object.keys(detectors).map((n) => {
+        const t = results[n]?.[g];
+        return t ? `${fmt(t.tp, t.predicted)}  ${fmt(t.found, t.gold)}` : '';
+      });
+      console.log(`${g.padEnd(10)} ${String(results.fast?.[g].gold ?? 0).padStart(4)} | ${cells.map((c) => c.padEnd(13)).join(' | ')}`);
+    }
+  }
+}
+
+function corpusMarkdown(): string[] {
+  return fs.readdirSync(corpus, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => fs.readFileSync(path.join(corpus, f), 'utf8'));
+}
+
+async function throughput(): Promise<void> {
+  const docs = corpusMarkdown();
+  const bytes = docs.reduce((n, d) => n + Buffer.byteLength(d), 0);
+  console.log(`\nthroughput on the corpus markdown: ${docs.length} files, ${(bytes / 1e6).toFixed(2)} MB, one core`);
+  for (const mode of ['fast', 'aggressive'] as const) {
+    const settings = piiSettings({ mode, replaceStyle: 'tag' });
+    if (!settings) continue;
+    const t0 = performance.now();
+    let spans = 0;
+    for (const d of docs) {
+      const { counts } = await redactText(d, settings);
+      spans += Object.values(counts).reduce((a, b) => a + b, 0);
+    }
+    const s = (performance.now() - t0) / 1000;
+    console.log(`${mode.padEnd(10)} ${(bytes / 1e6 / s).toFixed(1).padStart(6)} MB/s  (${s.toFixed(2)} s, ${spans} spans redacted)`);
+  }
+}
+
+await accuracy();
+if (!process.env.PII_BENCH_VERBOSE) await throughput();
