@@ -91,8 +91,13 @@ function gazetteerSpans(text: string): PiiSpan[] {
   const out: PiiSpan[] = [];
   CAPITALISED_PAIR.lastIndex = 0;
   for (let m = CAPITALISED_PAIR.exec(text); m !== null; m = CAPITALISED_PAIR.exec(text)) {
-    const first = (m[1] ?? '').toLowerCase();
-    if (GIVEN_NAMES.has(first)) out.push({ start: m.index, end: m.index + m[0].length, group: 'PERSON' });
+    // "Contact Wanjiru Kamau": the name starts at the first known given name followed by a word.
+    const words = m[0].split(/[ \u00a0]/);
+    const at = words.findIndex((w, i) => i < words.length - 1 && GIVEN_NAMES.has(w.toLowerCase()));
+    if (at >= 0) {
+      const start = m.index + words.slice(0, at).join(' ').length + (at > 0 ? 1 : 0);
+      out.push({ start, end: m.index + m[0].length, group: 'PERSON' });
+    }
   }
   PLACE_WORDS.lastIndex = 0;
   for (let m = PLACE_WORDS.exec(text); m !== null; m = PLACE_WORDS.exec(text)) {
