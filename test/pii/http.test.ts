@@ -61,7 +61,7 @@ describe('redactPII over HTTP and MCP', () => {
   });
 
   it('Firecrawl SDK scrape(): the fetched page is redacted through the same core', async () => {
-    const doc = await client.scrape(`http://${hostPort}/support.html`, { formats: ['markdown'], redactPII: { mode: 'fast', entities: ['EMAIL'] } } as Parameters<Firecrawl['scrape']>[1]);
+    const doc = await client.scrape(`http://${hostPort}/support.html`, { formats: ['markdown'], redactPII: { mode: 'fast', entities: ['EMAIL'] } });
     expect(doc.markdown).toContain('Write to \\<EMAIL> or call +44 20 7946 0958.');
     expect(doc.metadata?.piiRedacted).toEqual(['EMAIL:1']);
   });
