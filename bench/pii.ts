@@ -27,7 +27,7 @@ const detectors: Record<string, Detector> = {
 interface Tally { tp: number; predicted: number; found: number; gold: number }
 const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }): boolean => a.start < b.end && b.start < a.end;
 
-async function score(sentences: LabelledSentence[], detect: Detector): Promise<Record<PiiGroup, Tally>> {
+async function score(sentences: LabelledSentence[], detect: Detector, name: string): Promise<Record<PiiGroup, Tally>> {
   const tally = Object.fromEntries(PII_GROUPS.map((g) => [g, { tp: 0, predicted: 0, found: 0, gold: 0 }])) as Record<PiiGroup, Tally>;
   for (const s of sentences) {
     const predicted = await detect(s.text);
@@ -35,13 +35,13 @@ async function score(sentences: LabelledSentence[], detect: Detector): Promise<R
       const t = tally[p.group];
       t.predicted += 1;
       if (s.spans.some((g) => g.group === p.group && overlaps(g, p))) t.tp += 1;
-      else if (process.env.PII_BENCH_VERBOSE) console.log(`  FP ${p.group}: ${JSON.stringify(s.text.slice(p.start, p.end))} in ${JSON.stringify(s.text)}`);
+      else if (process.env.PII_BENCH_VERBOSE === name) console.log(`  FP ${p.group}: ${JSON.stringify(s.text.slice(p.start, p.end))} in ${JSON.stringify(s.text)}`);
     }
     for (const g of s.spans) {
       const t = tally[g.group];
       t.gold += 1;
       if (predicted.some((p) => p.group === g.group && overlaps(g, p))) t.found += 1;
-      else if (process.env.PII_BENCH_VERBOSE) console.log(`  FN ${g.group}: ${JSON.stringify(s.text.slice(g.start, g.end))}`);
+      else if (process.env.PII_BENCH_VERBOSE === name) console.log(`  FN ${g.group}: ${JSON.stringify(s.text.slice(g.start, g.end))}`);
     }
   }
   return tally;
@@ -54,7 +54,7 @@ async function accuracy(): Promise<void> {
   const parts = { tuning: set.filter((s) => s.part === 'tuning'), 'held-out': set.filter((s) => s.part === 'held-out') };
   console.log(`labelled set: ${set.length} sentences (tuning ${parts.tuning.length}, held-out ${parts['held-out'].length}); P = precision, R = recall`);
   for (const [partName, sentences] of Object.entries(parts)) {
-    const results = Object.fromEntries(await Promise.all(Object.entries(detectors).map(async ([n, d]) => [n, await score(sentences, d)] as const)));
+    const results = Object.fromEntries(await Promise.all(Object.entries(detectors).map(async ([n, d]) => [n, await score(sentences, d, n)] as const)));
     console.log(`\n${partName}`);
     console.log(`group      gold | ${Object.keys(detectors).map((n) => n.padEnd(13)).join(' | ')}`);
     console.log(`                | ${Object.keys(detectors).map(() => '  P      R   ').join(' | ')}`);
@@ -81,14 +81,23 @@ async function throughput(): Promise<void> {
   for (const mode of ['fast', 'aggressive'] as const) {
     const settings = piiSettings({ mode, replaceStyle: 'tag' });
     if (!settings) continue;
-    const t0 = performance.now();
+    // One warm-up pass (JIT, lazy module loading), then the best of three timed passes. CPU time
+    // is reported beside wall time: on a shared machine the wall clock also counts other jobs.
+    const rounds = mode === 'fast' ? 4 : 2;
+    let best = { wall: Infinity, cpu: Infinity };
     let spans = 0;
-    for (const d of docs) {
-      const { counts } = await redactText(d, settings);
-      spans += Object.values(counts).reduce((a, b) => a + b, 0);
+    for (let round = 0; round < rounds; round += 1) {
+      const t0 = performance.now();
+      const c0 = process.cpuUsage();
+      spans = 0;
+      for (const d of docs) {
+        const { counts } = await redactText(d, settings);
+        spans += Object.values(counts).reduce((a, b) => a + b, 0);
+      }
+      const c = process.cpuUsage(c0);
+      if (round > 0) best = { wall: Math.min(best.wall, (performance.now() - t0) / 1000), cpu: Math.min(best.cpu, (c.user + c.system) / 1e6) };
     }
-    const s = (performance.now() - t0) / 1000;
-    console.log(`${mode.padEnd(10)} ${(bytes / 1e6 / s).toFixed(1).padStart(6)} MB/s  (${s.toFixed(2)} s, ${spans} spans redacted)`);
+    console.log(`${mode.padEnd(10)} ${(bytes / 1e6 / best.cpu).toFixed(1).padStart(6)} MB/s of CPU time, ${(bytes / 1e6 / best.wall).toFixed(1).padStart(6)} MB/s wall  (${spans} spans redacted)`);
   }
 }
 

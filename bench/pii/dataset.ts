@@ -146,8 +146,17 @@ const F: Record<string, Filler> = {
   UUID: (r) => [`${chars(r, 8, HEX)}-${chars(r, 4, HEX)}-4${chars(r, 3, HEX)}-a${chars(r, 3, HEX)}-${chars(r, 12, HEX)}`, undefined],
   IP: (r) => [`${10 + Math.floor(r() * 200)}.${Math.floor(r() * 255)}.${Math.floor(r() * 255)}.${Math.floor(r() * 255)}`, undefined],
   ISBN: (r) => [`978-${digits(r, 1)}-${digits(r, 4)}-${digits(r, 4)}-${digits(r, 1)}`, undefined],
+  PROPER: (r, h) => [pick(r, PROPER_NOUNS, h), undefined],
   AMOUNT: (r) => [`$${Math.floor(r() * 999)},${digits(r, 3)},${digits(r, 3)}`, undefined],
 };
+
+/** Capitalised words that are neither people nor places: the hard negatives of PERSON/LOCATION. */
+const PROPER_NOUNS = [
+  'Red Hat', 'Stack Overflow', 'Visual Studio Code', 'Apple Watch', 'Google Chrome', 'General Electric', 'Deutsche Bahn',
+  'Air France', 'Linux Foundation', 'Machine Learning', 'Annual Report', 'Quarterly Review', 'Terms of Service', 'Privacy Policy',
+  'Black Friday', 'Product Hunt', 'Pull Request', 'Release Notes', 'Customer Success', 'Data Protection Officer', 'Open Source',
+  'Service Level Agreement', 'Getting Started', 'Frequently Asked Questions',
+];
 
 const TOKEN_MAKERS: ((r: Rng) => string)[] = [
   (r) => `gh${'p'}_${chars(r, 36, ALNUM)}`,
@@ -222,6 +231,10 @@ const TEMPLATES = [
   'Order {NEG:ORDER} for {NEG:AMOUNT}, tracking {NEG:UUID}.',
   'Our {COUNTRY} office: {ADDRESS}.',
   'Reply to {EMAIL} or call {PHONE}; account no. {ACCOUNT}.',
+  'See the {NEG:PROPER} page and the {NEG:PROPER} section before Monday.',
+  'The {NEG:PROPER} team met {PERSON} in {CITY}.',
+  '{NEG:PROPER} and {NEG:PROPER} were updated in March.',
+  'Our {NEG:PROPER} guide explains {NEG:PROPER} for new users.',
 ];
 
 function fill(template: string, r: Rng, heldOut: boolean): { text: string; spans: GoldSpan[] } {

@@ -62,17 +62,17 @@ export function ibanValid(compact: string): boolean {
 const IBAN = /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}(?![A-Za-z0-9])/g;
 
 const LABEL_END = String.raw`(?:\s*(?:no\.?|number|nr\.?|#|code))?\s*[:#=]?\s*`;
-const BIC = new RegExp(String.raw`\b(?:SWIFT|BIC)(?:\s*/\s*(?:SWIFT|BIC))?${LABEL_END}([A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)\b`, 'gdi');
+const BIC = new RegExp(String.raw`\b(?:SWIFT|BIC)(?:\s*/\s*(?:SWIFT|BIC))?\b${LABEL_END}([A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?)\b`, 'gdi');
 
 const SSN = /(?<![\w-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w-])/g;
 const SSN_LABELLED = /\b(?:SSN|social security(?: number| no\.?)?)\s*[:#]?\s*((?!000|666|9\d\d)\d{3} ?(?!00)\d{2} ?(?!0000)\d{4})\b/dgi;
 const NINO = /\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b/g;
 const NATIONAL_ID_LABELLED = new RegExp(
-  String.raw`\b(?:SIN|social insurance number|Aadhaar|TFN|tax file number|BSN|NIR|INSEE|Steuer-?ID|codice fiscale|DNI|NIE|CPF|PESEL|national id(?:entity)?(?: number| no\.?)?|passport(?: number| no\.?)?|tax id)${LABEL_END}([A-Z0-9][A-Z0-9 .\/-]{6,22}[A-Z0-9])`,
+  String.raw`\b(?:SIN|social insurance number|Aadhaar|TFN|tax file number|BSN|NIR|INSEE|Steuer-?ID|codice fiscale|DNI|NIE|CPF|PESEL|national id(?:entity)?(?: number| no\.?)?|passport(?: number| no\.?)?|tax id)\b${LABEL_END}([A-Z0-9][A-Z0-9 .\/-]{6,22}[A-Z0-9])`,
   'gdi',
 );
 const ACCOUNT_LABELLED = new RegExp(
-  String.raw`\b(?:account|acct|a\/c|bank account|checking account|savings account|routing|ABA|sort code|BSB|Kontonummer|Konto|IBAN|compte|num[eé]ro de compte|cuenta|conto)${LABEL_END}(\d[\d -]{3,24}\d)(?![\w-])`,
+  String.raw`\b(?:account|acct|a\/c|bank account|checking account|savings account|routing|ABA|sort code|BSB|Kontonummer|Konto|IBAN|compte|num[eé]ro de compte|cuenta|conto)\b${LABEL_END}(\d[\d -]{3,24}\d)(?![\w-])`,
   'gdi',
 );
 

@@ -23,7 +23,7 @@ const PERSON_CUES = [
   new RegExp(String.raw`\b(?:Dear|Hi|Hello|Hey|Bonjour|Hallo|Hola|Liebe|Lieber|Cher|Chère|Caro|Cara)\s+(?:${HONORIFIC}\s+)?(${NAME})`, 'gdu'),
   new RegExp(String.raw`\b${HONORIFIC}\s+(${NAME})`, 'gdu'),
   new RegExp(String.raw`\b(?:Regards|Sincerely|Best|Cheers|Thanks|Yours truly|Cordialement|Mit freundlichen Grüßen|Saludos),?\s*\n\s*(${NAME})`, 'gdu'),
-  new RegExp(String.raw`\b${caseless(String.raw`(?:my name is|i am|i'm|this is|named|called|signed|met with|spoke with|spoke to|talked to|written by|according to|per)`)}\s+(${NAME})`, 'gdu'),
+  new RegExp(String.raw`\b${caseless(String.raw`(?:my name is|i am|i'm|this is|named|called|signed|meet|met|met with|meeting with|ask|invite|thank|spoke with|spoke to|talked to|written by|according to|per)`)}\s+(${NAME})`, 'gdu'),
 ];
 
 const STREET_TYPE = String.raw`(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Square|Sq|Terrace|Crescent|Close|Highway|Hwy|Parkway|Pkwy|Circle|Row|Walk|Gardens|Grove|Mews)\.?`;
@@ -76,6 +76,7 @@ function compromiseSpans(text: string): PiiSpan[] {
       const first = t.text.trim().split(/\s/)[0] ?? '';
       if (STOP_NAMES.has(first.replace(/[^\p{L}]/gu, ''))) continue;
       if (!/\p{Lu}/u.test(t.text)) continue; // lower-case "will", "may" tagged as names
+      if (!/\p{Ll}/u.test(t.text)) continue; // acronyms and codes ("ORD-", "NASA")
       out.push({ start: t.offset.start, end: t.offset.start + t.offset.length, group });
     }
   };

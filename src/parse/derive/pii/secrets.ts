@@ -5,53 +5,65 @@
  */
 import { lintSource } from '@secretlint/core';
 import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
-import { regexSpans, type PiiSpan } from './spans.ts';
+import { linesMatching, regexSpans, type PiiSpan } from './spans.ts';
 
 const SECRETLINT_CONFIG = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommendedPreset }] };
 
-/** Provider token shapes (prefixes are documented by each provider; lengths as gitleaks has them). */
-const PROVIDER_TOKENS: RegExp[] = [
-  /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|APKA)[A-Z0-9]{16}\b/g, // AWS access key id
-  /\bgh[pousr]_[A-Za-z0-9]{36,255}\b/g, // GitHub
-  /\bgithub_pat_[A-Za-z0-9_]{60,255}\b/g,
-  /\bglpat-[A-Za-z0-9_-]{20,}\b/g, // GitLab
-  /\bgl(?:ptt|dt|rt|cbt|imt|agent|oas)-[A-Za-z0-9_-]{20,}\b/g,
-  /\bxox[abposr]-(?:\d+-){0,3}[A-Za-z0-9-]{10,}\b/g, // Slack
-  /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9+/]{20,}/g,
-  /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}\b/g, // Stripe
-  /\bwhsec_[A-Za-z0-9]{24,}\b/g,
-  /\bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{40,}\b/g, // Anthropic
-  /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}(?:T3BlbkFJ[A-Za-z0-9_-]{20,})?\b/g, // OpenAI
-  /\bAIza[0-9A-Za-z_-]{35}\b/g, // Google API key
-  /\bya29\.[0-9A-Za-z_-]{30,}\b/g, // Google OAuth access token
-  /\bGOCSPX-[0-9A-Za-z_-]{28}\b/g,
-  /\bnpm_[A-Za-z0-9]{36}\b/g, // npm
-  /\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}\b/g, // PyPI
-  /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b/g, // SendGrid
-  /\b(?:AC|SK)[0-9a-f]{32}\b/g, // Twilio
-  /\bhf_[A-Za-z]{34}\b/g, // Hugging Face
-  /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g, // Shopify
-  /\bdop_v1_[a-f0-9]{64}\b/g, // DigitalOcean
-  /\bkey-[0-9a-z]{32}\b/g, // Mailgun
-  /\bdckr_pat_[A-Za-z0-9_-]{27,}\b/g, // Docker Hub
-  /\b(?:lin_api|lin_oauth)_[A-Za-z0-9]{40}\b/g, // Linear
-  /\bnfp_[A-Za-z0-9]{36}\b/g, // Netlify
-  /\bvercel_[A-Za-z0-9]{24}\b/g,
-  /\bATATT3xFfGF0[A-Za-z0-9_=-]{100,}\b/g, // Atlassian
-  /\bEAA[A-Za-z0-9]{90,}\b/g, // Meta
-  /\bM[A-Za-z\d]{23,25}\.[\w-]{6}\.[\w-]{27,38}\b/g, // Discord bot
-  /\bdapi[a-f0-9]{32}\b/g, // Databricks
-  /\bglc_[A-Za-z0-9+/]{32,}={0,2}/g, // Grafana
-  /\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b/g, // Airtable
+/** Provider token shapes (prefixes documented by each provider; lengths as gitleaks has them), each with the literals one of which it must contain. */
+const PROVIDER_TOKENS: [string[], RegExp][] = [
+  [['AKIA', 'ASIA', 'ABIA', 'ACCA', 'AGPA', 'AIDA', 'AROA', 'ANPA', 'ANVA', 'APKA'], /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|APKA)[A-Z0-9]{16}\b/g], // AWS access key id
+  [['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], /\bgh[pousr]_[A-Za-z0-9]{36,255}\b/g], // GitHub
+  [['github_pat_'], /\bgithub_pat_[A-Za-z0-9_]{60,255}\b/g],
+  [['glpat-'], /\bglpat-[A-Za-z0-9_-]{20,}\b/g], // GitLab
+  [['glptt-', 'gldt-', 'glrt-', 'glcbt-', 'glimt-', 'glagent-', 'gloas-'], /\bgl(?:ptt|dt|rt|cbt|imt|agent|oas)-[A-Za-z0-9_-]{20,}\b/g],
+  [['xox'], /\bxox[abposr]-(?:\d+-){0,3}[A-Za-z0-9-]{10,}\b/g], // Slack
+  [['hooks.slack.com'], /https:\/\/hooks\.slack\.com\/(?:services|workflows)\/[A-Za-z0-9+/]{20,}/g],
+  [['_live_', '_test_'], /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}\b/g], // Stripe
+  [['whsec_'], /\bwhsec_[A-Za-z0-9]{24,}\b/g],
+  [['sk-ant-'], /\bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{40,}\b/g], // Anthropic
+  [['sk-'], /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}(?:T3BlbkFJ[A-Za-z0-9_-]{20,})?\b/g], // OpenAI
+  [['AIza'], /\bAIza[0-9A-Za-z_-]{35}\b/g], // Google API key
+  [['ya29.'], /\bya29\.[0-9A-Za-z_-]{30,}\b/g], // Google OAuth access token
+  [['GOCSPX-'], /\bGOCSPX-[0-9A-Za-z_-]{28}\b/g],
+  [['npm_'], /\bnpm_[A-Za-z0-9]{36}\b/g], // npm
+  [['pypi-AgEIcHlwaS5vcmc'], /\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}\b/g], // PyPI
+  [['SG.'], /\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b/g], // SendGrid
+  [['AC', 'SK'], /\b(?:AC|SK)[0-9a-f]{32}\b/g], // Twilio
+  [['hf_'], /\bhf_[A-Za-z]{34}\b/g], // Hugging Face
+  [['shpat_', 'shpca_', 'shppa_', 'shpss_'], /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g], // Shopify
+  [['dop_v1_'], /\bdop_v1_[a-f0-9]{64}\b/g], // DigitalOcean
+  [['key-'], /\bkey-[0-9a-z]{32}\b/g], // Mailgun
+  [['dckr_pat_'], /\bdckr_pat_[A-Za-z0-9_-]{27,}\b/g], // Docker Hub
+  [['lin_api_', 'lin_oauth_'], /\b(?:lin_api|lin_oauth)_[A-Za-z0-9]{40}\b/g], // Linear
+  [['nfp_'], /\bnfp_[A-Za-z0-9]{36}\b/g], // Netlify
+  [['vercel_'], /\bvercel_[A-Za-z0-9]{24}\b/g],
+  [['ATATT3xFfGF0'], /\bATATT3xFfGF0[A-Za-z0-9_=-]{100,}\b/g], // Atlassian
+  [['EAA'], /\bEAA[A-Za-z0-9]{90,}\b/g], // Meta
+  [['M'], /\bM[A-Za-z\d]{23,25}\.[\w-]{6}\.[\w-]{27,38}\b/g], // Discord bot
+  [['dapi'], /\bdapi[a-f0-9]{32}\b/g], // Databricks
+  [['glc_'], /\bglc_[A-Za-z0-9+/]{32,}={0,2}/g], // Grafana
+  [['pat'], /\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b/g], // Airtable
 ];
+
+/** One scan finds which provider literals occur; literals shorter than 3 characters are too common to scan for, so their patterns always run. */
+const PROVIDER_LITERALS = new RegExp(
+  [...new Set(PROVIDER_TOKENS.flatMap(([literals]) => literals.filter((l) => l.length >= 3)))]
+    .sort((a, b) => b.length - a.length)
+    .map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|'),
+  'g',
+);
 
 const PRIVATE_KEY = /-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----/g;
 const JWT = /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g;
-const URL_PASSWORD = /\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@<>"']{1,64}:([^\s@/<>"']{1,128})@/dgi;
+const URL_PASSWORD = /:\/\/[^\s:/@<>"']{1,64}:([^\s@/<>"']{1,128})@/dg;
 const PASSWORD_ASSIGNMENT = /(?<![A-Za-z0-9])(?:password|passwd|passwort|mot de passe|contraseña|pwd|pass|passphrase|secret|passcode)["']?\s*(?:[:=]|=>)\s*["'`]?([^\s"'`,;<>]{4,128})/dgi;
 const PASSWORD_IS = /\b(?:password|passwd|passphrase|passcode|passwort|mot de passe)\s+(?:is|was|ist|est)\s*:?\s*["'`]?([^\s"'`,;<>]{4,128})/dgi;
 const KEY_ASSIGNMENT = /(?<![A-Za-z0-9])(?:api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|secret[_-]?key|private[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|token|credentials?|signing[_-]?key|encryption[_-]?key|key)["']?\s*(?:[:=]|=>|\bis\b)\s*["'`]?([A-Za-z0-9_\-+/=.~]{16,256})/dgi;
 const BEARER = /\b(?:Bearer|Basic|token)\s+([A-Za-z0-9_\-+/=.~]{16,512})/dg;
+
+/** Every assignment and bearer pattern names one of these words: the lines they can match. */
+const ASSIGNMENT_WORD = /pass|pwd|secret|key|token|credential|bearer|basic|mot de passe|contraseña/gi;
 
 /** Shannon entropy in bits per character. */
 export function entropy(value: string): number {
@@ -83,41 +95,54 @@ function notPlaceholder(value: string): boolean {
 
 export function findSecretsByPattern(text: string): PiiSpan[] {
   const out: PiiSpan[] = [];
-  for (const re of PROVIDER_TOKENS) out.push(...regexSpans(text, re, 'SECRET'));
+  const seen = new Set<string>();
+  PROVIDER_LITERALS.lastIndex = 0;
+  for (let m = PROVIDER_LITERALS.exec(text); m !== null; m = PROVIDER_LITERALS.exec(text)) seen.add(m[0]);
+  for (const [literals, re] of PROVIDER_TOKENS) {
+    if (literals.some((l) => l.length < 3 || seen.has(l))) out.push(...regexSpans(text, re, 'SECRET'));
+  }
   if (text.includes('-----BEGIN')) out.push(...regexSpans(text, PRIVATE_KEY, 'SECRET'));
   if (text.includes('eyJ')) out.push(...regexSpans(text, JWT, 'SECRET'));
   if (text.includes('://')) out.push(...regexSpans(text, URL_PASSWORD, 'SECRET', notPlaceholder, 1));
-  out.push(...regexSpans(text, PASSWORD_ASSIGNMENT, 'SECRET', (value) => notPlaceholder(value) && !/^(?:reset|change|manager|policy|strength|field|protected|required|hash|length)$/i.test(value), 1));
-  out.push(...regexSpans(text, PASSWORD_IS, 'SECRET', (value) => notPlaceholder(value) && /[\d\W_]/.test(value.replace(/[.!?]$/, '')), 1));
-  out.push(...regexSpans(text, KEY_ASSIGNMENT, 'SECRET', (value) => notPlaceholder(value) && looksRandom(value), 1));
-  out.push(...regexSpans(text, BEARER, 'SECRET', (value) => notPlaceholder(value) && looksRandom(value), 1));
+  // The assignment patterns run only on the lines that name a password, key or token.
+  for (const { start: shift, line } of linesMatching(text, ASSIGNMENT_WORD)) {
+    const found: PiiSpan[] = [];
+    found.push(...regexSpans(line, PASSWORD_ASSIGNMENT, 'SECRET', (value) => notPlaceholder(value) && !/^(?:reset|change|manager|policy|strength|field|protected|required|hash|length)$/i.test(value), 1));
+    found.push(...regexSpans(line, PASSWORD_IS, 'SECRET', (value) => notPlaceholder(value) && /[\d\W_]/.test(value.replace(/[.!?]$/, '')), 1));
+    found.push(...regexSpans(line, KEY_ASSIGNMENT, 'SECRET', (value) => notPlaceholder(value) && looksRandom(value), 1));
+    found.push(...regexSpans(line, BEARER, 'SECRET', (value) => notPlaceholder(value) && looksRandom(value), 1));
+    for (const span of found) out.push({ start: span.start + shift, end: span.end + shift, group: span.group });
+  }
   return out;
 }
 
 /** The secretlint recommended preset's findings (async; it runs on the whole text once). */
-/** Lines that can hold a credential: a run of 16+ token characters, a key block, or `user:pass@`. */
-const CANDIDATE_LINE = /^.*(?:[A-Za-z0-9_\-+/=]{16}|-----BEGIN|:\/\/[^\s/@]*:[^\s/@]*@).*$/gm;
-
 /**
- * The secretlint recommended preset's findings. It runs once, on the candidate lines only
- * (joined; offsets mapped back), which keeps its cost proportional to token-like text.
+ * The literals the recommended preset's rules (1password, aws, azure, basicauth, gcp, github,
+ * linear, npm, openai, privatekey, sendgrid, shopify, slack) look for. secretlint runs on the
+ * lines holding one of them: its per-call cost (~0.1 ms) and its scan are paid only where a
+ * finding is possible.
  */
+const SECRETLINT_HINT = /AKIA|ASIA|aws|AWS|ops_|OP_|AccountKey|SharedAccess|sig=|:\/\/[^\s/@:]+:[^\s/@]+@|private_key|service_account|gh[pousr]_|github_pat_|lin_(?:api|oauth)_|npm_|_authToken|sk-|SG\.|shp(?:at|ca|pa|ss)_|xox|hooks\.slack\.com|-----BEGIN/g;
+
+/** The secretlint recommended preset's findings, run once on the hinted lines joined (offsets mapped back). */
 export async function findSecretsBySecretlint(text: string): Promise<PiiSpan[]> {
   const starts: number[] = [];
   const origins: number[] = [];
   let content = '';
-  CANDIDATE_LINE.lastIndex = 0;
-  for (let m = CANDIDATE_LINE.exec(text); m !== null; m = CANDIDATE_LINE.exec(text)) {
+  let skipTo = 0;
+  for (const { start, line: found } of linesMatching(text, SECRETLINT_HINT)) {
+    if (start < skipTo) continue;
+    let line = found;
     // A private key block spans lines: take everything up to its end marker.
-    let line = m[0];
     if (line.includes('-----BEGIN')) {
-      const end = text.indexOf('-----END', m.index);
-      const stop = end < 0 ? m.index + line.length : text.indexOf('\n', end) < 0 ? text.length : text.indexOf('\n', end);
-      line = text.slice(m.index, stop);
-      CANDIDATE_LINE.lastIndex = stop;
+      const end = text.indexOf('-----END', start);
+      const stop = end < 0 ? start + line.length : text.indexOf('\n', end) < 0 ? text.length : text.indexOf('\n', end);
+      line = text.slice(start, stop);
+      skipTo = stop;
     }
     starts.push(content.length);
-    origins.push(m.index);
+    origins.push(start);
     content += `${line}\n`;
   }
   if (content === '') return [];

@@ -49,3 +49,17 @@ export function regexSpans(text: string, re: RegExp, group: PiiGroup, accept?: (
   }
   return out;
 }
+
+/** The lines (start offset and text) holding a match of `re` (global), each once, in order. */
+export function linesMatching(text: string, re: RegExp): { start: number; line: string }[] {
+  const out: { start: number; line: string }[] = [];
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const start = text.lastIndexOf('\n', m.index) + 1;
+    let end = text.indexOf('\n', m.index + m[0].length);
+    if (end < 0) end = text.length;
+    out.push({ start, line: text.slice(start, end) });
+    re.lastIndex = end + 1;
+  }
+  return out;
+}
