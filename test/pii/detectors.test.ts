@@ -27,6 +27,8 @@ describe('fast detectors', () => {
 
   it('PHONE hard negatives: order numbers, dates, versions, IPs, amounts', async () => {
     expect(await found('Order 4839201756 shipped 2024-03-15 (v2.14.3) from 192.168.10.20 for 1 234 567 units.')).toEqual([]);
+    // A results table (pdf/docling 2305.03393v1-pg9) and a chart axis: decimals and counts side by side.
+    expect(await found('| 6 | OTSL HTML | 0.965 0.969 | 0.934 0.927 | 0.955 0.955 |\n0 5 10 15 20')).toEqual([]);
   });
 
   it('FINANCIAL: Luhn-valid cards, mod-97 IBANs, labelled BIC/accounts, SSNs, NINOs', async () => {
@@ -36,6 +38,8 @@ describe('fast detectors', () => {
 
   it('FINANCIAL hard negatives: a Luhn-failing card, a wrong IBAN check, an unlabelled number, ISBN', async () => {
     expect(await found('Ref 4111 1111 1111 1112, DE88 3704 0044 0532 0130 00, 12345678, ISBN 978-3-16-148410-0, 000-12-3456.')).toEqual([]);
+    // An IBM i user profile name (pdf/docling redp5110) is not a National Insurance number.
+    expect(await found('the special authority SM590000 A user connects')).toEqual([]);
   });
 
   it('SECRET: provider tokens, key blocks, JWTs, URL passwords, assignments', async () => {

@@ -66,9 +66,10 @@ const BIC = new RegExp(String.raw`\b(?:SWIFT|BIC)(?:\s*/\s*(?:SWIFT|BIC))?\b${LA
 
 const SSN = /(?<![\w-])(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?![\w-])/g;
 const SSN_LABELLED = /\b(?:SSN|social security(?: number| no\.?)?)\s*[:#]?\s*((?!000|666|9\d\d)\d{3} ?(?!00)\d{2} ?(?!0000)\d{4})\b/dgi;
-const NINO = /\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b/g;
+/** UK National Insurance number as printed ("AB 12 34 56 C"); the compact form only after its label (NATIONAL_ID_LABELLED). */
+const NINO = /\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] \d{2} \d{2} \d{2} [A-D]\b/g;
 const NATIONAL_ID_LABELLED = new RegExp(
-  String.raw`\b(?:SIN|social insurance number|Aadhaar|TFN|tax file number|BSN|NIR|INSEE|Steuer-?ID|codice fiscale|DNI|NIE|CPF|PESEL|national id(?:entity)?(?: number| no\.?)?|passport(?: number| no\.?)?|tax id)\b${LABEL_END}([A-Z0-9][A-Z0-9 .\/-]{6,22}[A-Z0-9])`,
+  String.raw`\b(?:SIN|social insurance number|Aadhaar|TFN|tax file number|BSN|NIR|INSEE|Steuer-?ID|codice fiscale|DNI|NIE|CPF|PESEL|national id(?:entity)?(?: number| no\.?)?|passport(?: number| no\.?)?|tax id|national insurance(?: number| no\.?)?|NINO|NI number)\b${LABEL_END}([A-Z0-9][A-Z0-9 .\/-]{6,22}[A-Z0-9])`,
   'gdi',
 );
 const ACCOUNT_LABELLED = new RegExp(

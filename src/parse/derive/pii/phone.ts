@@ -19,7 +19,9 @@ const DATE_OR_VERSION = /^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-
 
 /** Groups of digits separated the way numbers are written: "020 7946 0958", "(415) 555-0132". */
 function phoneGrouping(value: string): boolean {
-  return /^(?:\+|00)?\(?\d{1,5}\)?(?:[ \u00a0.\-/]\(?\d{1,5}\)?){1,5}$/.test(value) && /[ \u00a0\-()]/.test(value);
+  if (!/^(?:\+|00)?\(?\d{1,5}\)?(?:[ \u00a0.\-/]\(?\d{2,5}\)?){1,5}$/.test(value) || !/[ \u00a0\-()]/.test(value)) return false;
+  // One separator style: "0.965 0.969" is two decimals in a table, not a number.
+  return !(/\./.test(value) && /[ \u00a0]/.test(value));
 }
 
 function digitsOf(value: string): string {
@@ -55,6 +57,7 @@ export function findPhones(text: string): PiiSpan[] {
     const digits = digitsOf(value);
     if (digits.length < 7 || digits.length > 15) continue;
     if (DATE_OR_VERSION.test(value) || /^\d{1,3}(?:\.\d{1,3}){3}$/.test(value)) continue;
+    if (/\d\.\d+[ \u00a0]+\d/.test(value) && !value.startsWith('+')) continue; // decimals side by side
     const international = value.startsWith('+') || (value.startsWith('00') && !value.startsWith('000'));
     let valid: boolean;
     if (international) {
