@@ -68,8 +68,12 @@ export interface RedactableRead {
   warnings: string[];
 }
 
-/** Metadata keys that name the document's origin or type, not its content. */
-const METADATA_NOT_TEXT = new Set(['language', 'sourceURL', 'url', 'contentType', 'ogLocale', 'viewport', 'charset', 'generator', 'robots']);
+/**
+ * Extra metadata keys left alone: those naming the document's origin or type, not its content,
+ * and those the response never shows (writers/metadata.ts answers title/description/keywords
+ * from their own fields), so each redaction is counted once.
+ */
+const METADATA_NOT_TEXT = new Set(['title', 'description', 'keywords', 'language', 'sourceURL', 'url', 'contentType', 'statusCode', 'ogLocale', 'viewport', 'charset', 'generator', 'robots']);
 
 function metadataSegments(metadata: RedactableRead['metadata']): Segment[] {
   const segments: Segment[] = [];
