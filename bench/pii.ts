@@ -9,43 +9,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findPii, PII_GROUPS, piiSettings, redactText, type PiiGroup, type PiiSpan } from '../src/parse/derive/pii/index.ts';
+import { findPii, PII_GROUPS, piiSettings, redactText, type PiiGroup } from '../src/parse/derive/pii/index.ts';
 import { baselineSpans } from './pii/baseline.ts';
-import { labelledSet, type LabelledSentence } from './pii/dataset.ts';
+import { labelledSet } from './pii/dataset.ts';
+import { score, type Detector } from './pii/score.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const corpus = path.resolve(root, '..', 'shared', 'corpus');
 const ALL = new Set<PiiGroup>(PII_GROUPS);
 
-type Detector = (text: string) => Promise<PiiSpan[]>;
 const detectors: Record<string, Detector> = {
   baseline: async (text) => baselineSpans(text, ALL),
   fast: (text) => findPii(text, { mode: 'fast', groups: ALL }),
   aggressive: (text) => findPii(text, { mode: 'aggressive', groups: ALL }),
 };
-
-interface Tally { tp: number; predicted: number; found: number; gold: number }
-const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }): boolean => a.start < b.end && b.start < a.end;
-
-async function score(sentences: LabelledSentence[], detect: Detector, name: string): Promise<Record<PiiGroup, Tally>> {
-  const tally = Object.fromEntries(PII_GROUPS.map((g) => [g, { tp: 0, predicted: 0, found: 0, gold: 0 }])) as Record<PiiGroup, Tally>;
-  for (const s of sentences) {
-    const predicted = await detect(s.text);
-    for (const p of predicted) {
-      const t = tally[p.group];
-      t.predicted += 1;
-      if (s.spans.some((g) => g.group === p.group && overlaps(g, p))) t.tp += 1;
-      else if (process.env.PII_BENCH_VERBOSE === name) console.log(`  FP ${p.group}: ${JSON.stringify(s.text.slice(p.start, p.end))} in ${JSON.stringify(s.text)}`);
-    }
-    for (const g of s.spans) {
-      const t = tally[g.group];
-      t.gold += 1;
-      if (predicted.some((p) => p.group === g.group && overlaps(g, p))) t.found += 1;
-      else if (process.env.PII_BENCH_VERBOSE === name) console.log(`  FN ${g.group}: ${JSON.stringify(s.text.slice(g.start, g.end))}`);
-    }
-  }
-  return tally;
-}
 
 const fmt = (n: number, d: number): string => (d === 0 ? '  -  ' : (n / d).toFixed(3));
 
