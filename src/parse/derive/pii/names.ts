@@ -5,7 +5,7 @@
  */
 import nlp from 'compromise';
 import { GIVEN_NAMES, PLACES } from './gazetteer.ts';
-import { regexSpans, type PiiGroup, type PiiSpan } from './spans.ts';
+import { linesMatching, regexSpans, type PiiGroup, type PiiSpan } from './spans.ts';
 
 /** A regex source matching `words` in any letter case, so the rest of the pattern can stay case-sensitive. */
 function caseless(words: string): string {
@@ -63,25 +63,43 @@ function cueSpans(text: string, re: RegExp, group: PiiGroup): PiiSpan[] {
 }
 
 /**
- * compromise tags about 0.1 MB/s on one core, so it reads the first COMPROMISE_BUDGET characters
- * of a text; cues, gazetteers and address patterns cover all of it (docs/pii.md).
+ * compromise tags about 0.2 MB/s on one core. It reads only the lines where a name can be: a
+ * capitalised word after another word (not only at the start of a sentence), outside table rows
+ * of numbers and code; at most COMPROMISE_BUDGET characters of them per text. Cues, gazetteers
+ * and address patterns cover the whole text (docs/pii.md).
  */
 export const COMPROMISE_BUDGET = 200_000;
+const NAME_LINE = /[\p{L},;:)'"’]\s+\p{Lu}\p{Ll}/gu;
+
+type Offset = { text: string; offset: { start: number; length: number } };
 
 function compromiseSpans(text: string): PiiSpan[] {
-  const doc = nlp(text.length > COMPROMISE_BUDGET ? text.slice(0, COMPROMISE_BUDGET) : text);
+  const starts: number[] = [];
+  const origins: number[] = [];
+  let selected = '';
+  for (const { start, line } of linesMatching(text, NAME_LINE)) {
+    if (selected.length + line.length > COMPROMISE_BUDGET) break;
+    starts.push(selected.length);
+    origins.push(start);
+    selected += `${line}\n`;
+  }
+  if (selected === '') return [];
+  const doc = nlp(selected);
   const out: PiiSpan[] = [];
-  const add = (terms: { text: string; offset: { start: number; length: number } }[], group: PiiGroup) => {
+  const add = (terms: Offset[], group: PiiGroup) => {
     for (const t of terms) {
       const first = t.text.trim().split(/\s/)[0] ?? '';
       if (STOP_NAMES.has(first.replace(/[^\p{L}]/gu, ''))) continue;
       if (!/\p{Lu}/u.test(t.text)) continue; // lower-case "will", "may" tagged as names
       if (!/\p{Ll}/u.test(t.text)) continue; // acronyms and codes ("ORD-", "NASA")
-      out.push({ start: t.offset.start, end: t.offset.start + t.offset.length, group });
+      let i = starts.length - 1;
+      while (i > 0 && (starts[i] ?? 0) > t.offset.start) i -= 1;
+      const shift = (origins[i] ?? 0) - (starts[i] ?? 0);
+      out.push({ start: t.offset.start + shift, end: t.offset.start + t.offset.length + shift, group });
     }
   };
-  add(doc.people().out('offset') as { text: string; offset: { start: number; length: number } }[], 'PERSON');
-  add(doc.places().out('offset') as { text: string; offset: { start: number; length: number } }[], 'LOCATION');
+  add(doc.people().out('offset') as Offset[], 'PERSON');
+  add(doc.places().out('offset') as Offset[], 'LOCATION');
   return out;
 }
 
