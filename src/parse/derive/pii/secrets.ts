@@ -111,7 +111,12 @@ export function findSecretsByPattern(text: string): PiiSpan[] {
     found.push(...regexSpans(line, PASSWORD_IS, 'SECRET', (value) => notPlaceholder(value) && /[\d\W_]/.test(value.replace(/[.!?]$/, '')), 1));
     found.push(...regexSpans(line, KEY_ASSIGNMENT, 'SECRET', (value) => notPlaceholder(value) && looksRandom(value), 1));
     found.push(...regexSpans(line, BEARER, 'SECRET', (value) => notPlaceholder(value) && looksRandom(value), 1));
-    for (const span of found) out.push({ start: span.start + shift, end: span.end + shift, group: span.group });
+    for (const span of found) {
+      // "password=hunter2." — the sentence's full stop is not part of the value.
+      let end = span.end;
+      while (end > span.start + 4 && /[.,;:!?)\]]/.test(line[end - 1] ?? '')) end -= 1;
+      out.push({ start: span.start + shift, end: end + shift, group: span.group });
+    }
   }
   return out;
 }
