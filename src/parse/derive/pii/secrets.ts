@@ -114,7 +114,7 @@ export function findSecretsByPattern(text: string): PiiSpan[] {
     for (const span of found) {
       // "password=hunter2." — the sentence's full stop is not part of the value.
       let end = span.end;
-      while (end > span.start + 4 && /[.,;:!?)\]]/.test(line[end - 1] ?? '')) end -= 1;
+      while (end > span.start + 4 && /[.,;)\]]/.test(line[end - 1] ?? '') && /^(?:\s|$)/.test(line.slice(end, end + 1))) end -= 1;
       out.push({ start: span.start + shift, end: end + shift, group: span.group });
     }
   }
