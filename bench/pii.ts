@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { findPii, PII_GROUPS, piiSettings, redactText, type PiiGroup } from '../src/parse/derive/pii/index.ts';
 import { baselineSpans } from './pii/baseline.ts';
 import { labelledSet } from './pii/dataset.ts';
+import { freeTextSet } from './pii/free-text.ts';
 import { score, type Detector } from './pii/score.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,7 +29,7 @@ const fmt = (n: number, d: number): string => (d === 0 ? '  -  ' : (n / d).toFix
 
 async function accuracy(): Promise<void> {
   const set = labelledSet();
-  const parts = { tuning: set.filter((s) => s.part === 'tuning'), 'held-out': set.filter((s) => s.part === 'held-out') };
+  const parts = { tuning: set.filter((s) => s.part === 'tuning'), 'held-out': set.filter((s) => s.part === 'held-out'), 'free text (hand-written, never tuned on)': freeTextSet() };
   console.log(`labelled set: ${set.length} sentences (tuning ${parts.tuning.length}, held-out ${parts['held-out'].length}); P = precision, R = recall`);
   for (const [partName, sentences] of Object.entries(parts)) {
     const results = Object.fromEntries(await Promise.all(Object.entries(detectors).map(async ([n, d]) => [n, await score(sentences, d, n)] as const)));
