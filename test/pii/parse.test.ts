@@ -86,6 +86,13 @@ describe('parse() with redactPII', () => {
     expect((out.metadata.piiRedacted as string[]).every((c) => /^(?:PERSON|PHONE):\d+$/.test(c))).toBe(true);
   });
 
+  it('fast with PERSON named in entities says that fast finds no names', async () => {
+    const out = await run({ redactPII: { mode: 'fast', entities: ['PERSON', 'EMAIL'] } });
+    expect(out.markdown).toContain('Aiko Tanaka');
+    expect(out.markdown).toContain('\\<EMAIL>');
+    expect(out.warning).toContain("mode 'fast' uses patterns only and finds no PERSON");
+  });
+
   it('remove deletes the spans and keeps the table columns', async () => {
     const out = await run({ redactPII: { mode: 'fast', replaceStyle: 'remove' } });
     expect(out.markdown).not.toMatch(/EMAIL|example\.com|4111/);

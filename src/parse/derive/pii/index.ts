@@ -24,6 +24,8 @@ export interface PiiSettings {
   /** The detectors that run. */
   mode: DetectionMode;
   groups: ReadonlySet<PiiGroup>;
+  /** The client named the groups (`entities`) rather than taking all of them. */
+  named: boolean;
   replaceStyle: ReplaceStyle;
 }
 
@@ -36,6 +38,7 @@ export function piiSettings(option: ParseOptions['redactPII']): PiiSettings | un
     // No LLM provider exists in this build: `accurate` falls back to the offline detectors.
     mode: o.mode === 'fast' ? 'fast' : 'aggressive',
     groups: new Set(o.entities ?? PII_GROUPS),
+    named: o.entities !== undefined,
     replaceStyle: o.replaceStyle,
   };
 }
@@ -109,6 +112,8 @@ export async function redactRead(read: RedactableRead, settings: PiiSettings, op
     read.rawHtml = applyRawSpans(read.rawHtml, blank, await findPii(view, settings), settings.replaceStyle);
   }
   if (settings.requested === 'accurate') read.warnings.push(NO_LLM_WARNING);
+  const unseen = settings.mode === 'fast' && settings.named ? (['PERSON', 'LOCATION'] as const).filter((g) => settings.groups.has(g)) : [];
+  if (unseen.length > 0) read.warnings.push(`redactPII: mode 'fast' uses patterns only and finds no ${unseen.join(' or ')}; use mode 'aggressive' to redact them.`);
   return counts;
 }
 
