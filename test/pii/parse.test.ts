@@ -124,4 +124,25 @@ describe('parse() with redactPII', () => {
     expect(out.markdown).toBe(plain.markdown?.replace('hello@example.com', '\\<EMAIL>'));
     expect(out.metadata.piiRedacted).toEqual(['EMAIL:1']);
   });
+
+  it('a corpus PDF (IBM redbook sample): fast redacts the author e-mail and keeps the tables', async () => {
+    const bytes = readCorpus('pdf', 'docling', 'redp5110_sampled.pdf');
+    const opts = { parsers: [{ type: 'pdf' as const, mode: 'fast' as const }] };
+    const plain = await parse({ bytes, filename: 'redp5110.pdf' }, parseOptions(opts));
+    const out = await parse({ bytes, filename: 'redp5110.pdf' }, parseOptions({ ...opts, redactPII: { mode: 'fast' } }));
+    expect(plain.markdown).toContain('hbedoya@us.ibm.com');
+    expect(out.markdown).not.toContain('hbedoya@us.ibm.com');
+    expect(out.markdown).toContain('\\<EMAIL>');
+    expect(markdownStructure(out.markdown ?? '').tables).toEqual(markdownStructure(plain.markdown ?? '').tables);
+  }, 60_000);
+
+  it('a corpus .docx with tables: aggressive redaction keeps the rows and columns of every table and every link', async () => {
+    const bytes = readCorpus('office', 'docx', 'kreuzberg-extraction_test.docx');
+    const plain = await parse({ bytes, filename: 'extraction_test.docx' }, parseOptions({}));
+    const out = await parse({ bytes, filename: 'extraction_test.docx' }, parseOptions({ redactPII: { mode: 'aggressive' } }));
+    const before = markdownStructure(plain.markdown ?? '');
+    expect(before.tables.length).toBeGreaterThan(0);
+    expect(markdownStructure(out.markdown ?? '')).toEqual(before);
+    expect(Array.isArray(out.metadata.piiRedacted)).toBe(true);
+  }, 60_000);
 });
