@@ -86,6 +86,15 @@ describe('parse() with redactPII', () => {
     expect((out.metadata.piiRedacted as string[]).every((c) => /^(?:PERSON|PHONE):\d+$/.test(c))).toBe(true);
   });
 
+  it('rawHtml keeps every tag of the input in order; only text and attribute values change', async () => {
+    const plain = await run({});
+    const out = await run({ redactPII: true });
+    const tags = (html: string) => [...html.matchAll(/<\/?([a-zA-Z][\w-]*)/g)].map((m) => m[1]);
+    expect(tags(out.rawHtml ?? '')).toEqual(tags(plain.rawHtml ?? ''));
+    expect(out.rawHtml).not.toContain('Aiko Tanaka');
+    expect(out.rawHtml).toContain('&lt;PERSON&gt;');
+  });
+
   it('fast with PERSON named in entities says that fast finds no names', async () => {
     const out = await run({ redactPII: { mode: 'fast', entities: ['PERSON', 'EMAIL'] } });
     expect(out.markdown).toContain('Aiko Tanaka');
