@@ -73,6 +73,17 @@ describe('architecture', () => {
     expect(deep).toEqual([]);
   });
 
+  it('the PII subsystem is reached only through its entry file and imports nothing else of folio but the options', () => {
+    const entry = 'src/parse/derive/pii/index.ts';
+    const inward = ['src', 'tools', 'auth', 'bench'].flatMap(sourceFiles)
+      .filter((file) => !path.relative(root, file).startsWith('src/parse/derive/pii/'))
+      .flatMap((file) => importsOf(file).filter((t) => t.startsWith('src/parse/derive/pii/') && t !== entry).map((t) => `${path.relative(root, file)} → ${t}`));
+    const outward = sourceFiles('src/parse/derive/pii').flatMap((file) =>
+      importsOf(file).filter((t) => !t.startsWith('src/parse/derive/pii/') && t !== 'src/parse/options.ts').map((t) => `${path.relative(root, file)} → ${t}`),
+    );
+    expect([...inward, ...outward]).toEqual([]);
+  });
+
   it('only src/config.ts reads process.env', () => {
     const readers = ['src', 'auth', 'tools', '.well-known']
       .flatMap(sourceFiles)

@@ -6,6 +6,7 @@
  */
 import { ServiceError } from '../errors.ts';
 import { clean } from './clean/index.ts';
+import { countsMetadata, piiSettings, redactRead } from './derive/pii/index.ts';
 import { detectLanguage, sampleText } from './derive/language.ts';
 import { detect, type Detected } from './detect.ts';
 import { readingDeadline } from './deadline.ts';
@@ -64,9 +65,6 @@ function refuseUnbuiltFeatures(options: ParseOptions): void {
       throw new ServiceError('NOT_YET_SUPPORTED', `The '${f}' format is valid but not supported by this folio build yet. Remove it from \`formats\`.`);
     }
   }
-  if (options.redactPII !== false) {
-    throw new ServiceError('NOT_YET_SUPPORTED', '`redactPII` is valid but not supported by this folio build yet. Leave it out or set it to false.');
-  }
 }
 
 export async function parse(input: ParseInput, options: ParseOptions, ctx: ParseContext = {}): Promise<ParseData> {
@@ -93,6 +91,10 @@ export async function parse(input: ParseInput, options: ParseOptions, ctx: Parse
 
   clean(read, options, detected.kind);
   read.metadata.language ??= detectLanguage(sampleText(read.document.body));
+  // redactPII works on what the writers read, so every output is redacted the same way.
+  const pii = piiSettings(options.redactPII);
+  const piiCounts = pii ? await redactRead(read, pii, { rawHtml: formats.has('rawHtml') }) : undefined;
+  signal.throwIfAborted();
 
   const data: Omit<ParseData, 'metadata'> = {};
   if (formats.has('markdown')) data.markdown = toMarkdown(read.document.body);
@@ -107,5 +109,6 @@ export async function parse(input: ParseInput, options: ParseOptions, ctx: Parse
     url: input.url ?? sourceURL,
     statusCode: input.statusCode ?? 200,
   });
+  if (piiCounts) metadata.piiRedacted = countsMetadata(piiCounts);
   return { ...data, metadata };
 }

@@ -174,8 +174,6 @@ describe('valid but not yet supported', () => {
   it.each([
     ['summary format', { formats: ['markdown', 'summary'] }, 'summary'],
     ['json format', { formats: [{ type: 'json', prompt: 'Title?', schema: { type: 'object', properties: { title: { type: 'string' } } } }] }, 'json'],
-    ['redactPII true', { redactPII: true }, 'redactPII'],
-    ['redactPII options', { redactPII: { mode: 'fast', entities: ['EMAIL'], replaceStyle: 'mask' } }, 'redactPII'],
   ])('%s → 400 NOT_YET_SUPPORTED', async (_label, options, word) => {
     const res = await postParse(service, upload('blog.html', blog, options));
     expect(res.status).toBe(400);
