@@ -19,6 +19,7 @@ import { readCoreProperties } from './metadata.ts';
 import { numberHeadings, readNumbering } from './numbering.ts';
 import { tidyNotes } from './notes.ts';
 import { DocxPackage } from './package.ts';
+import { packageLimits } from '../zip-guard.ts';
 import { patchStory } from './story-patches.ts';
 import { readStyleFacts } from './styles.ts';
 import { fillSkippedGridColumns } from './tables.ts';
@@ -76,7 +77,7 @@ function insertFurniture(document: Document, furniture: Furniture): void {
 export async function readDocx(input: ReadInput): Promise<ReadResult> {
   const { signal } = input;
   signal.throwIfAborted();
-  const pkg = new DocxPackage(input.bytes);
+  const pkg = new DocxPackage(input.bytes, packageLimits(input.limits));
   const embedImages = input.options.removeBase64Images === false;
 
   const packageRels = readRelationships(pkg.textOf('_rels/.rels'));
