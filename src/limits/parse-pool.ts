@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { ServiceError } from '../errors.ts';
 import { readingDeadline } from '../parse/deadline.ts';
 import type { Progress } from '../parse/document.ts';
-import type { OcrSettings, ParseData, ParseInput } from '../parse/index.ts';
+import type { OcrSettings, ParseData, ParseInput, SourceLimits } from '../parse/index.ts';
 import type { ParseOptions } from '../parse/options.ts';
 import type { ParseJobMessage, WorkerReply } from './parse-messages.ts';
 
@@ -28,6 +28,8 @@ export interface ParsePoolOptions {
   onWorkerOutput?: (line: string) => void;
   /** PDF OCR settings (FOLIO_OCR_LANGUAGES), handed to every worker. */
   ocr?: OcrSettings;
+  /** Limits at the source (FOLIO_MAX_UNZIPPED_MB, …), handed to every worker. */
+  limits?: Partial<SourceLimits>;
 }
 
 export interface ParseRunOptions {
@@ -102,7 +104,7 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
   function spawn(slot: Slot): Worker {
     const worker = new Worker(workerUrl, {
       resourceLimits: { maxOldGenerationSizeMb: opts.workerMemoryMb },
-      workerData: { ocr: opts.ocr ?? {} },
+      workerData: { ocr: opts.ocr ?? {}, limits: opts.limits ?? {} },
       // Captured rather than inherited: library chatter must not land in the server's log stream.
       stdout: true,
       stderr: true,

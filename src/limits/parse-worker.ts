@@ -1,11 +1,11 @@
 /** A parse worker thread: runs parse() for one job at a time and posts the outcome back. */
 import { parentPort, workerData } from 'node:worker_threads';
 import { isServiceError } from '../errors.ts';
-import { parse, preloadReaders, type OcrSettings } from '../parse/index.ts';
+import { parse, preloadReaders, type OcrSettings, type SourceLimits } from '../parse/index.ts';
 import type { ParseJobMessage, WorkerReply } from './parse-messages.ts';
 
 const port = parentPort;
-const { ocr } = (workerData ?? {}) as { ocr?: OcrSettings };
+const { ocr, limits } = (workerData ?? {}) as { ocr?: OcrSettings; limits?: Partial<SourceLimits> };
 if (!port) throw new Error('parse-worker must run in a worker thread');
 
 function reply(message: WorkerReply): void {
@@ -28,7 +28,7 @@ port.on('message', (job: ParseJobMessage) => {
       ...(job.statusCode !== undefined ? { statusCode: job.statusCode } : {}),
     },
     job.options,
-    { onProgress: (progress) => reply({ id: job.id, type: 'progress', progress }), deadline: job.deadline, ...(ocr ? { ocr } : {}) },
+    { onProgress: (progress) => reply({ id: job.id, type: 'progress', progress }), deadline: job.deadline, ...(ocr ? { ocr } : {}), ...(limits ? { limits } : {}) },
   ).then(
     (data) => reply({ id: job.id, type: 'done', data }),
     (err: unknown) => {

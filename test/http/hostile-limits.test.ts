@@ -1,0 +1,51 @@
+/**
+ * Limits at the source, over HTTP against a started service: each hostile file (built in memory
+ * by test/helpers/hostile-files.ts) is refused with a 400 naming the limit within seconds, not
+ * at the parse timeout.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SOURCE_LIMITS } from '../../src/parse/limits.ts';
+import { loadConfig } from '../../src/config.ts';
+import { docxZipBomb, htmlDeepNesting, htmlManyNodes, odtZipBomb, pdfHugeImage, pdfPathBomb, pdfRepeatedLine } from '../helpers/hostile-files.ts';
+import { postParse, request, startTestService, upload, type TestService } from './helpers.ts';
+
+/** Far below the 30 s parse timeout, generous for a loaded 2-core machine. */
+const FAST_MS = 10_000;
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startTestService();
+}, 90_000);
+afterAll(async () => {
+  await service.stop();
+});
+
+async function refused(filename: string, bytes: Buffer, limit: RegExp, code = 'CORRUPT_FILE'): Promise<number> {
+  const started = Date.now();
+  const res = await postParse(service, upload(filename, bytes, { formats: ['markdown'] }), { timeoutMs: 60_000 });
+  const ms = Date.now() - started;
+  expect(res.status, res.text.slice(0, 300)).toBe(400);
+  expect(res.json.success).toBe(false);
+  expect(res.json.code).toBe(code);
+  expect(String(res.json.error)).toMatch(limit);
+  expect(ms).toBeLessThan(FAST_MS);
+  return ms;
+}
+
+describe('limits at the source (HTTP)', () => {
+  it('the config defaults are the core defaults', () => {
+    expect(loadConfig({}).sourceLimits).toEqual(DEFAULT_SOURCE_LIMITS);
+  });
+
+  it('a .docx whose document.xml declares 200 KB and inflates to 1 GiB is refused in seconds, naming the declared size', async () => {
+    await refused('bomb.docx', docxZipBomb(), /word\/document\.xml\) expands past its declared size of 204800 bytes/);
+  }, 60_000);
+
+  it('an .odt whose content.xml declares 200 KB and inflates to 1 GiB is refused in seconds, naming the declared size', async () => {
+    await refused('bomb.odt', odtZipBomb(), /content\.xml\) expands past its declared size of 204800 bytes/);
+  }, 60_000);
+
+  it('the service answers normally afterwards', async () => {
+    expect((await request(`${service.url}/health`)).json).toEqual({ ok: true });
+  });
+});
