@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SOURCE_LIMITS } from '../../src/parse/limits.ts';
 import { loadConfig } from '../../src/config.ts';
-import { docxZipBomb, htmlDeepNesting, htmlManyNodes, odtZipBomb, pdfHugeImage, pdfPathBomb, pdfRepeatedLine } from '../helpers/hostile-files.ts';
+import { docxZipBomb, htmlDeepNesting, htmlManyNodes, odtZipBomb } from '../helpers/hostile-files.ts';
 import { postParse, request, startTestService, upload, type TestService } from './helpers.ts';
 
 /** Far below the 30 s parse timeout, generous for a loaded 2-core machine. */
@@ -43,6 +43,14 @@ describe('limits at the source (HTTP)', () => {
 
   it('an .odt whose content.xml declares 200 KB and inflates to 1 GiB is refused in seconds, naming the declared size', async () => {
     await refused('bomb.odt', odtZipBomb(), /content\.xml\) expands past its declared size of 204800 bytes/);
+  }, 60_000);
+
+  it('an HTML page of 2,000,000 elements is refused in seconds, naming FOLIO_MAX_HTML_NODES', async () => {
+    await refused('many.html', htmlManyNodes(), /more than 1000000 elements \(the limit FOLIO_MAX_HTML_NODES\)/);
+  }, 60_000);
+
+  it('an HTML page nested 100,000 deep is refused in seconds, naming FOLIO_MAX_HTML_DEPTH', async () => {
+    await refused('deep.html', htmlDeepNesting(), /nest more than 5000 deep \(the limit FOLIO_MAX_HTML_DEPTH\)/);
   }, 60_000);
 
   it('the service answers normally afterwards', async () => {
