@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SOURCE_LIMITS } from '../../src/parse/limits.ts';
 import { loadConfig } from '../../src/config.ts';
-import { docxZipBomb, htmlDeepNesting, htmlManyNodes, odtZipBomb } from '../helpers/hostile-files.ts';
+import { docxZipBomb, htmlDeepNesting, htmlManyNodes, odtZipBomb, pdfHugeImage, pdfPathBomb } from '../helpers/hostile-files.ts';
 import { postParse, request, startTestService, upload, type TestService } from './helpers.ts';
 
 /** Far below the 30 s parse timeout, generous for a loaded 2-core machine. */
@@ -51,6 +51,14 @@ describe('limits at the source (HTTP)', () => {
 
   it('an HTML page nested 100,000 deep is refused in seconds, naming FOLIO_MAX_HTML_DEPTH', async () => {
     await refused('deep.html', htmlDeepNesting(), /nest more than 5000 deep \(the limit FOLIO_MAX_HTML_DEPTH\)/);
+  }, 60_000);
+
+  it('a 0.8 MB PDF whose content stream inflates to 400 MB of path operators is refused in seconds, naming FOLIO_MAX_PDF_STREAM_MB', async () => {
+    await refused('paths.pdf', pdfPathBomb(), /one of its streams inflates to more than 256 MB \(the limit FOLIO_MAX_PDF_STREAM_MB\)/);
+  }, 60_000);
+
+  it('a PDF with one 20000×20000 image is refused in seconds, naming FOLIO_MAX_IMAGE_MEGAPIXELS', async () => {
+    await refused('image.pdf', pdfHugeImage(), /20000×20000 image, more than the 100 million pixels .*FOLIO_MAX_IMAGE_MEGAPIXELS/);
   }, 60_000);
 
   it('the service answers normally afterwards', async () => {
