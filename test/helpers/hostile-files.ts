@@ -214,9 +214,11 @@ export function pdfHugeImage(options: { side?: number } = {}): Buffer {
 
 /**
  * A PDF of `pages` pages (default 10,000), every one drawing the same single `line` in Helvetica
- * at the same place. All pages share one content stream, so the file stays small.
+ * at the same place: `y` points from the bottom of a 792-pt page (default 400, mid-page; 750 puts
+ * it in the top band where running headers sit). All pages share one content stream, so the
+ * file stays small.
  */
-export function pdfRepeatedLine(options: { pages?: number; line?: string } = {}): Buffer {
+export function pdfRepeatedLine(options: { pages?: number; line?: string; y?: number } = {}): Buffer {
   const pages = options.pages ?? 10_000;
   const line = (options.line ?? 'The same line on every page.').replace(/[()\\]/g, '\\$&');
   const first = 5; // the first page object
@@ -225,7 +227,7 @@ export function pdfRepeatedLine(options: { pages?: number; line?: string } = {})
     '<< /Type /Catalog /Pages 2 0 R >>',
     `<< /Type /Pages /Kids [${kids}] /Count ${pages} >>`,
     FONT,
-    streamObject('', Buffer.from(`BT /F1 12 Tf 72 400 Td (${line}) Tj ET\n`, 'latin1')),
+    streamObject('', Buffer.from(`BT /F1 12 Tf 72 ${options.y ?? 400} Td (${line}) Tj ET\n`, 'latin1')),
   ];
   for (let i = 0; i < pages; i++) {
     objects.push('<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>');

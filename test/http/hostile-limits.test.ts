@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SOURCE_LIMITS } from '../../src/parse/limits.ts';
 import { loadConfig } from '../../src/config.ts';
-import { docxZipBomb, htmlDeepNesting, htmlManyNodes, odtZipBomb, pdfHugeImage, pdfPathBomb } from '../helpers/hostile-files.ts';
+import { docxZipBomb, htmlDeepNesting, htmlManyNodes, odtZipBomb, pdfHugeImage, pdfPathBomb, pdfRepeatedLine } from '../helpers/hostile-files.ts';
 import { postParse, request, startTestService, upload, type TestService } from './helpers.ts';
 
 /** Far below the 30 s parse timeout, generous for a loaded 2-core machine. */
@@ -59,6 +59,24 @@ describe('limits at the source (HTTP)', () => {
 
   it('a PDF with one 20000×20000 image is refused in seconds, naming FOLIO_MAX_IMAGE_MEGAPIXELS', async () => {
     await refused('image.pdf', pdfHugeImage(), /20000×20000 image, more than the 100 million pixels .*FOLIO_MAX_IMAGE_MEGAPIXELS/);
+  }, 60_000);
+
+  it('a PDF whose every page carries the same single line in the header band keeps that line: it is each page\'s body, not a running header', async () => {
+    const res = await postParse(service, upload('same.pdf', pdfRepeatedLine({ pages: 300, y: 750 }), { formats: ['markdown'] }), { timeoutMs: 60_000 });
+    expect(res.status).toBe(200);
+    const data = res.json.data as { markdown: string; warning?: string };
+    expect(data.markdown.split('The same line on every page.').length - 1).toBe(300);
+    expect(data.warning ?? '').not.toMatch(/running headers/);
+  }, 60_000);
+
+  it('a PDF whose only text is page numbers answers with a warning saying they were removed', async () => {
+    const res = await postParse(service, upload('numbers.pdf', pdfRepeatedLine({ pages: 5, line: '12', y: 750 }), { formats: ['markdown'] }), { timeoutMs: 60_000 });
+    expect(res.status).toBe(200);
+    const data = res.json.data as { markdown: string; warning?: string };
+    expect(data.markdown.trim()).toBe('');
+    expect(data.warning).toMatch(/All the text of the document was running headers, footers or page numbers \(5 removed under onlyMainContent\)/);
+    const kept = await postParse(service, upload('numbers.pdf', pdfRepeatedLine({ pages: 5, line: '12', y: 750 }), { formats: ['markdown'], onlyMainContent: false }));
+    expect((kept.json.data as { markdown: string }).markdown).toContain('12');
   }, 60_000);
 
   it('the service answers normally afterwards', async () => {
