@@ -10,6 +10,7 @@
  * Each reader words its own errors: it passes `corrupt(reason)`, where `reason` is a clause such
  * as "it looks like a zip bomb: …", and gets back the ServiceError to throw.
  */
+import zlib from 'node:zlib';
 import { Inflate } from 'fflate';
 import type { ServiceError } from '../../errors.ts';
 import { megabytes, sourceLimits, type SourceLimits } from '../limits.ts';
@@ -238,24 +239,37 @@ export class GuardedZip {
     return true;
   }
 
-  /** Inflates one entry by its exact stored name, within the same bounds; undefined when there is none. */
+  /**
+   * Inflates one entry by its exact stored name, within the same bounds; undefined when there is
+   * none. Node's zlib does the work in one call (twice as fast as inflating piece by piece): its
+   * `maxOutputLength` stops inflation as soon as the output passes the bound.
+   */
   inflate(stored: string): Uint8Array | undefined {
     const entry = this.entries.get(stored);
     if (entry === undefined) return undefined;
-    const chunks: Uint8Array[] = [];
-    let length = 0;
-    this.inflateChunks(stored, (chunk) => {
-      chunks.push(chunk);
-      length += chunk.length;
-      return true;
-    });
-    if (chunks.length === 1) return chunks[0];
-    const out = new Uint8Array(length);
-    let at = 0;
-    for (const c of chunks) {
-      out.set(c, at);
-      at += c.length;
+    const label = stored.slice(0, 80);
+    const start = this.dataStart(entry, label);
+    const data = this.bytes.subarray(start, start + entry.size);
+    const remaining = Math.max(0, this.maxTotal - this.inflatedTotal);
+    const bound = Math.min(entry.originalSize, remaining);
+    let out: Uint8Array;
+    if (entry.compression === 0) {
+      out = data;
+    } else {
+      try {
+        out = zlib.inflateRawSync(data, { maxOutputLength: bound + 1 });
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== 'ERR_BUFFER_TOO_LARGE') throw this.corrupt(`one of its parts (${label}) cannot be decompressed.`);
+        out = new Uint8Array(bound + 2);
+      }
     }
+    if (out.length > entry.originalSize) {
+      throw this.corrupt(`one of its parts (${label}) expands past its declared size of ${entry.originalSize} bytes (a zip bomb's trick).`);
+    }
+    if (out.length > remaining) {
+      throw this.corrupt(`it expands to more than ${megabytes(this.maxTotal)} when unzipped (the limit FOLIO_MAX_UNZIPPED_MB).`);
+    }
+    this.inflatedTotal += out.length;
     return out;
   }
 }
