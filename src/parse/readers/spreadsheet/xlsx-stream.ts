@@ -28,7 +28,11 @@ export function openXlsxPackage(bytes: Uint8Array, limits?: Partial<SourceLimits
   if (bytes[0] !== 0x50 || bytes[1] !== 0x4b) return undefined;
   const zip = new GuardedZip(bytes, corrupt, packageLimits(limits));
   const hasXmlWorkbook = zip.names.some((n) => /(^|\/)workbook\.xml$/.test(n));
-  return hasXmlWorkbook ? zip : undefined;
+  if (hasXmlWorkbook) return zip;
+  // An .xlsb goes to SheetJS, whose inflater trusts the headers: every part is inflated through
+  // the bounds first (counted, nothing kept), so no part SheetJS reads is bigger than it claims.
+  for (const name of zip.names) zip.inflateChunks(name, () => true);
+  return undefined;
 }
 
 export function streamWorkbook(zip: GuardedZip, signal: AbortSignal): StreamedWorkbook {
