@@ -10,9 +10,9 @@ function stream(dict: string, data: Buffer): Buffer {
   return Buffer.concat([Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`), data, Buffer.from('\nendstream')]);
 }
 
-/** One page: a line of text, then `segments` line segments in one stroked path. */
-function textAndPaths(segments: number): Buffer {
-  const content = zlib.deflateSync(Buffer.from(`BT /F1 12 Tf 72 700 Td (Text beside the drawing.) Tj ET\n0 0 m\n${'10 10 l\n'.repeat(segments)}S\n`));
+/** One page: a line of text, then `segments` line segments in one stroked path (or `drawing` as given). */
+function textAndPaths(segments: number, drawing = `0 0 m\n${'10 10 l\n'.repeat(segments)}S\n`): Buffer {
+  const content = zlib.deflateSync(Buffer.from(`BT /F1 12 Tf 72 700 Td (Text beside the drawing.) Tj ET\n${drawing}`));
   return buildPdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
@@ -44,5 +44,13 @@ describe('pdf bounds', () => {
     expect(data.warning).toMatch(/Page 1 draws more than 10000 path segments \(the limit FOLIO_MAX_PDF_PATH_SEGMENTS\)/);
     const within = await parse({ bytes: textAndPaths(2_000), filename: 'paths.pdf' }, parseOptions({ formats: ['markdown'], timeout: 60_000 }), { limits: { maxPdfPathSegments: 10_000 } });
     expect(within.warning ?? '').not.toMatch(/path segments/);
+  }, 60_000);
+
+  it('a page over the operator limit keeps its text, loses its drawing, and the warning names the page and the limit', async () => {
+    const data = await parse({ bytes: textAndPaths(0, '0.5 w\n1 w\n'.repeat(10_000)), filename: 'ops.pdf' }, parseOptions({ formats: ['markdown'], timeout: 60_000 }), {
+      limits: { maxPdfOperatorsPerPage: 10_000 },
+    });
+    expect(data.markdown).toContain('Text beside the drawing.');
+    expect(data.warning).toMatch(/Page 1 draws more than 10000 drawing operators \(the limit FOLIO_MAX_PDF_OPERATORS\)/);
   }, 60_000);
 });
