@@ -50,7 +50,7 @@ describe('limits at the source (HTTP)', () => {
   }, 60_000);
 
   it('an HTML page nested 100,000 deep is refused in seconds, naming FOLIO_MAX_HTML_DEPTH', async () => {
-    await refused('deep.html', htmlDeepNesting(), /nest more than 5000 deep \(the limit FOLIO_MAX_HTML_DEPTH\)/);
+    await refused('deep.html', htmlDeepNesting(), /nests its elements more than 5000 deep \(the limit FOLIO_MAX_HTML_DEPTH\)/);
   }, 60_000);
 
   it('a 0.8 MB PDF whose content stream inflates to 400 MB of path operators is refused in seconds, naming FOLIO_MAX_PDF_STREAM_MB', async () => {

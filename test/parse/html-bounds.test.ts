@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { importHtml } from '../../src/parse/readers/docx/imported-html.ts';
 import { checkHtmlBounds } from '../../src/parse/readers/html/bounds.ts';
 import { DEFAULT_SOURCE_LIMITS } from '../../src/parse/limits.ts';
 import fs from 'node:fs';
@@ -15,7 +16,15 @@ describe('html bounds', () => {
   it('does not count elements whose end tag may be left out, void elements or raw text as depth', () => {
     const limits = { maxHtmlNodes: 100_000, maxHtmlDepth: 10 };
     expect(() => checkHtmlBounds(`<ul>${'<li>item <p>para <br><img src=x>'.repeat(500)}</ul><script>${'<div>'.repeat(50)}</script>`, limits)).not.toThrow();
-    expect(() => checkHtmlBounds('<div>'.repeat(11), limits)).toThrow(/nest more than 10 deep \(the limit FOLIO_MAX_HTML_DEPTH\)/);
+    expect(() => checkHtmlBounds('<div>'.repeat(11), limits)).toThrow(/nests its elements more than 10 deep \(the limit FOLIO_MAX_HTML_DEPTH\)/);
     expect(() => checkHtmlBounds(`${'<div></div>'.repeat(100)}`, { ...limits, maxHtmlNodes: 99 })).toThrow(/more than 99 elements/);
+  });
+
+  it('bounds an HTML page imported into a Word document (altChunk) too, saying where it came from', () => {
+    const started = Date.now();
+    expect(() => importHtml(`<body>${'<div>'.repeat(100_000)}x</body>`, { embedImages: false, imageFallbackAlt: 'Image' })).toThrow(
+      /The Word document could not be read: an HTML page imported into it \(altChunk\) nests its elements more than 5000 deep/,
+    );
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 });

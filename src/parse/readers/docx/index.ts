@@ -99,7 +99,7 @@ export async function readDocx(input: ReadInput): Promise<ReadResult> {
   const imageOptions = { embedImages, imageFallbackAlt: IMAGE_FALLBACK_ALT };
   const altChunks = new AltChunks();
   const equations = new Equations();
-  const withChunks = altChunks.patch(documentXml, { pkg, mainPart, rels: documentRels, contentTypes, ...imageOptions });
+  const withChunks = altChunks.patch(documentXml, { pkg, mainPart, rels: documentRels, contentTypes, ...imageOptions, ...(input.limits ? { limits: input.limits } : {}) });
   const numbered = numberHeadings(fillSkippedGridColumns(withChunks), numbering, styles.headingStyles);
   patchPart(pkg, mainPart, documentXml, equations.patch(patchStory(numbered)));
   for (const notes of ['footnotes', 'endnotes']) {

@@ -16,11 +16,10 @@ const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input'
 const OPTIONAL_END = new Set(['html', 'head', 'body', 'p', 'li', 'dt', 'dd', 'option', 'optgroup', 'tr', 'td', 'th', 'thead', 'tbody', 'tfoot', 'colgroup', 'caption', 'rb', 'rt', 'rp', 'rtc']);
 const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
 
-function tooComplex(what: string): ServiceError {
-  return new ServiceError('CORRUPT_FILE', `The HTML page could not be read: ${what}. Real pages stay far below that; if yours is one, raise the limit on the server.`);
-}
-
-export function checkHtmlBounds(html: string, limits: Pick<SourceLimits, 'maxHtmlNodes' | 'maxHtmlDepth'>): void {
+/** `subject` is what could not be read: "The HTML page", or a page imported into another document. */
+export function checkHtmlBounds(html: string, limits: Pick<SourceLimits, 'maxHtmlNodes' | 'maxHtmlDepth'>, subject = 'The HTML page could not be read: it'): void {
+  const tooComplex = (what: string): ServiceError =>
+    new ServiceError('CORRUPT_FILE', `${subject} ${what}. Real pages stay far below that; if yours is one, raise the limit on the server.`);
   const tag = /<!--[\s\S]*?(?:-->|$)|<(\/?)([a-zA-Z][a-zA-Z0-9:-]*)(?:[^<>"']|"[^"]*"|'[^']*')*?(\/?)>/g;
   let nodes = 0;
   const open: string[] = [];
@@ -33,7 +32,7 @@ export function checkHtmlBounds(html: string, limits: Pick<SourceLimits, 'maxHtm
       continue;
     }
     nodes++;
-    if (nodes > limits.maxHtmlNodes) throw tooComplex(`it has more than ${limits.maxHtmlNodes} elements (the limit FOLIO_MAX_HTML_NODES)`);
+    if (nodes > limits.maxHtmlNodes) throw tooComplex(`has more than ${limits.maxHtmlNodes} elements (the limit FOLIO_MAX_HTML_NODES)`);
     if (RAW_TEXT.has(name)) {
       const close = new RegExp(`</${name}`, 'gi');
       close.lastIndex = tag.lastIndex;
@@ -43,6 +42,6 @@ export function checkHtmlBounds(html: string, limits: Pick<SourceLimits, 'maxHtm
     }
     if (m[3] === '/' || VOID.has(name) || OPTIONAL_END.has(name)) continue;
     open.push(name);
-    if (open.length > limits.maxHtmlDepth) throw tooComplex(`its elements nest more than ${limits.maxHtmlDepth} deep (the limit FOLIO_MAX_HTML_DEPTH)`);
+    if (open.length > limits.maxHtmlDepth) throw tooComplex(`nests its elements more than ${limits.maxHtmlDepth} deep (the limit FOLIO_MAX_HTML_DEPTH)`);
   }
 }
