@@ -32,6 +32,87 @@ export function deflateRepeated(head: string, pattern: string, totalBytes: numbe
   return Buffer.concat(parts);
 }
 
+/** Packs bits LSB-first, as deflate does (RFC 1951 §3.1.1); Huffman codes go in MSB-first. */
+class BitWriter {
+  private readonly bytes: number[] = [];
+  private acc = 0;
+  private n = 0;
+  get bitLength(): number {
+    return this.bytes.length * 8 + this.n;
+  }
+  bits(value: number, count: number): void {
+    for (let i = 0; i < count; i++) this.bit((value >>> i) & 1);
+  }
+  code(value: number, count: number): void {
+    for (let i = count - 1; i >= 0; i--) this.bit((value >>> i) & 1);
+  }
+  private bit(b: number): void {
+    this.acc |= b << this.n;
+    if (++this.n === 8) {
+      this.bytes.push(this.acc);
+      this.acc = 0;
+      this.n = 0;
+    }
+  }
+  /** The whole bytes written so far (the caller is aligned). */
+  take(): Buffer {
+    const out = Buffer.from(this.bytes);
+    this.bytes.length = 0;
+    return out;
+  }
+  finish(): Buffer {
+    if (this.n > 0) this.bytes.push(this.acc);
+    this.acc = 0;
+    this.n = 0;
+    return this.take();
+  }
+}
+
+function fixedLiteral(w: BitWriter, byte: number): void {
+  if (byte < 144) w.code(0x30 + byte, 8);
+  else w.code(0x190 + byte - 144, 9);
+}
+
+/** Length 258 (code 285), distance 1 (code 0), in the fixed Huffman code: 13 bits, 258 bytes. */
+function fixedMatch(w: BitWriter): void {
+  w.code(0xc5, 8);
+  w.code(0, 5);
+}
+
+/**
+ * A raw deflate stream of ONE fixed-Huffman block (no stored blocks, no block boundaries to
+ * trip over): `head`, then `run` repeated until about `totalBytes` (a literal and matches of
+ * distance 1), then `tail`. This is the bomb an inflater writing into a fixed buffer keeps
+ * decoding (and discarding) to the end; ~159:1, so 1 GiB weighs ~6.8 MB.
+ */
+export function deflateRun(head: string, run: string, totalBytes: number, tail = ''): Buffer {
+  const w = new BitWriter();
+  w.bits(1, 1); // BFINAL
+  w.bits(1, 2); // BTYPE 01: fixed Huffman
+  for (const b of Buffer.from(head + run, 'latin1')) fixedLiteral(w, b);
+  let matches = Math.max(0, Math.ceil((totalBytes - head.length - tail.length - 1) / 258));
+  const parts: Buffer[] = [];
+  // Matches one by one until byte-aligned, then 8 at a time (104 bits: 13 whole bytes) repeated.
+  while (matches > 0 && w.bitLength % 8 !== 0) {
+    fixedMatch(w);
+    matches--;
+  }
+  parts.push(w.take());
+  if (matches >= 8) {
+    const unit = new BitWriter();
+    for (let i = 0; i < 8; i++) fixedMatch(unit);
+    const group = unit.finish();
+    const groups = Math.floor(matches / 8);
+    parts.push(Buffer.alloc(groups * group.length, group));
+    matches -= groups * 8;
+  }
+  for (; matches > 0; matches--) fixedMatch(w);
+  for (const b of Buffer.from(tail, 'latin1')) fixedLiteral(w, b);
+  w.code(0, 7); // end of block (256)
+  parts.push(w.finish());
+  return Buffer.concat(parts);
+}
+
 /** The same stream in zlib framing (what a PDF's FlateDecode reads). The Adler-32 is not checked by readers, and is left 0. */
 export function zlibRepeated(head: string, pattern: string, totalBytes: number, tail = ''): Buffer {
   return Buffer.concat([Buffer.from([0x78, 0xda]), deflateRepeated(head, pattern, totalBytes, tail), Buffer.alloc(4)]);
@@ -116,15 +197,15 @@ export interface ZipBombOptions {
 
 const W_NS = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 
-/** A .docx whose `word/document.xml` declares ~200 KB and really inflates to `inflatedBytes` of paragraphs. */
+/** A .docx whose `word/document.xml` declares ~200 KB and really inflates to `inflatedBytes` (one paragraph of 'a's, in one deflate block). */
 export function docxZipBomb(options: ZipBombOptions = {}): Buffer {
   const inflated = options.inflatedBytes ?? 1024 * MiB;
   const declared = options.declaredBytes ?? 200 * 1024;
-  const body = deflateRepeated(
-    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W_NS}"><w:body>`,
-    '<w:p><w:r><w:t>bomb</w:t></w:r></w:p>',
+  const body = deflateRun(
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W_NS}"><w:body><w:p><w:r><w:t>`,
+    'a',
     inflated,
-    '</w:body></w:document>',
+    '</w:t></w:r></w:p></w:body></w:document>',
   );
   return buildZip([
     zipEntry(
@@ -143,16 +224,16 @@ export function docxZipBomb(options: ZipBombOptions = {}): Buffer {
   ]);
 }
 
-/** An .odt whose `content.xml` declares ~200 KB and really inflates to `inflatedBytes` of paragraphs. */
+/** An .odt whose `content.xml` declares ~200 KB and really inflates to `inflatedBytes` (one paragraph of 'a's, in one deflate block). */
 export function odtZipBomb(options: ZipBombOptions = {}): Buffer {
   const inflated = options.inflatedBytes ?? 1024 * MiB;
   const declared = options.declaredBytes ?? 200 * 1024;
-  const body = deflateRepeated(
+  const body = deflateRun(
     '<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" ' +
-      'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2"><office:body><office:text>',
-    '<text:p>bomb</text:p>',
+      'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2"><office:body><office:text><text:p>',
+    'a',
     inflated,
-    '</office:text></office:body></office:document-content>',
+    '</text:p></office:text></office:body></office:document-content>',
   );
   return buildZip([
     zipEntry('mimetype', 'application/vnd.oasis.opendocument.text', 0),
