@@ -80,6 +80,20 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[a-z_]+(\+[a-z_]+)*$/, "tesseract language names joined by '+', e.g. eng or eng+deu")
     .default('eng'),
+  /** Limits at the source (docs/parsing.md): what one zip package (DOCX, ODT, XLSX) may inflate to, in MB, all parts together; each part also stops at its declared size. */
+  FOLIO_MAX_UNZIPPED_MB: z.coerce.number().int().min(1).max(65_536).default(512),
+  /** Pixels (width × height) of one PDF image, in millions; a bigger image refuses the file. */
+  FOLIO_MAX_IMAGE_MEGAPIXELS: z.coerce.number().int().min(1).max(100_000).default(100),
+  /** MB one PDF stream (a page's content, an image, a font) may inflate to. */
+  FOLIO_MAX_PDF_STREAM_MB: z.coerce.number().int().min(1).max(65_536).default(256),
+  /** Drawing operators on one PDF page. */
+  FOLIO_MAX_PDF_OPERATORS: z.coerce.number().int().min(1000).max(1_000_000_000).default(2_000_000),
+  /** Path segments (moves, lines, curves) on one PDF page. */
+  FOLIO_MAX_PDF_PATH_SEGMENTS: z.coerce.number().int().min(1000).max(1_000_000_000).default(2_000_000),
+  /** Elements of one HTML page. */
+  FOLIO_MAX_HTML_NODES: z.coerce.number().int().min(1000).max(1_000_000_000).default(1_000_000),
+  /** Nesting depth of one HTML page's elements. */
+  FOLIO_MAX_HTML_DEPTH: z.coerce.number().int().min(64).max(1_000_000).default(5_000),
   /** Crawl jobs on BullMQ queues in this Redis (redis://[user:pass@]host:port/db), shared by every folio process using it. Absent: in-process. */
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   /** HMAC-SHA256 key signing webhook deliveries (X-Firecrawl-Signature). Absent: generated once into DATA_DIR/webhook-secret. */
@@ -128,6 +142,16 @@ export interface Config {
   readonly crawlConcurrency: number;
   /** tesseract's `-l` for PDF OCR. */
   readonly ocrLanguages: string;
+  /** Limits at the source, handed to every parse (the shape of src/parse/limits.ts's SourceLimits). */
+  readonly sourceLimits: {
+    readonly maxUnzippedBytes: number;
+    readonly maxImagePixels: number;
+    readonly maxPdfStreamBytes: number;
+    readonly maxPdfOperatorsPerPage: number;
+    readonly maxPdfPathSegments: number;
+    readonly maxHtmlNodes: number;
+    readonly maxHtmlDepth: number;
+  };
   /** Crawl jobs run on BullMQ over this Redis when set (docs/crawl.md); may hold a password. */
   readonly redisUrl: string | undefined;
   /** Signs webhook deliveries (docs/webhooks.md); undefined: the one generated in DATA_DIR. */
@@ -193,6 +217,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     braveSearchUrl: e.BRAVE_SEARCH_URL.replace(/\/+$/, ''),
     crawlConcurrency: e.FOLIO_CRAWL_CONCURRENCY,
     ocrLanguages: e.FOLIO_OCR_LANGUAGES,
+    sourceLimits: {
+      maxUnzippedBytes: e.FOLIO_MAX_UNZIPPED_MB * 1024 * 1024,
+      maxImagePixels: e.FOLIO_MAX_IMAGE_MEGAPIXELS * 1_000_000,
+      maxPdfStreamBytes: e.FOLIO_MAX_PDF_STREAM_MB * 1024 * 1024,
+      maxPdfOperatorsPerPage: e.FOLIO_MAX_PDF_OPERATORS,
+      maxPdfPathSegments: e.FOLIO_MAX_PDF_PATH_SEGMENTS,
+      maxHtmlNodes: e.FOLIO_MAX_HTML_NODES,
+      maxHtmlDepth: e.FOLIO_MAX_HTML_DEPTH,
+    },
     redisUrl: e.REDIS_URL,
     webhookSecret: e.FOLIO_WEBHOOK_SECRET,
   });

@@ -22,7 +22,12 @@ export async function runCli(argv: string[], io: CliIo, configure: () => Config 
       case 'tokens':
         return await (await import('./tokens.ts')).runTokens(args, configure(), io);
       case 'parse':
-        return await (await import('./parse.ts')).runParse(args, io, () => configure().ocrLanguages);
+        return await (await import('./parse.ts')).runParse(
+          args,
+          io,
+          () => configure().ocrLanguages,
+          () => configure().sourceLimits,
+        );
       case 'help':
       case '--help':
       case '-h':

@@ -5,9 +5,15 @@ import { isServiceError } from '../errors.ts';
 import { parseCommandArgs, stringOption } from './args.ts';
 import type { Progress } from '../parse/document.ts';
 import { CliFailure, EXIT_OK, UsageError, type CliIo } from './io.ts';
+import type { SourceLimits } from '../parse/limits.ts';
 
 /** `ocrLanguages` reads FOLIO_OCR_LANGUAGES (through config.ts) only when the arguments are good. */
-export async function runParse(args: string[], io: CliIo, ocrLanguages: () => string = () => 'eng'): Promise<number> {
+export async function runParse(
+  args: string[],
+  io: CliIo,
+  ocrLanguages: () => string = () => 'eng',
+  sourceLimits: () => Partial<SourceLimits> = () => ({}),
+): Promise<number> {
   const parsed = parseCommandArgs(
     args,
     { formats: { type: 'string' }, json: { type: 'boolean' }, mode: { type: 'string' }, 'max-pages': { type: 'string' }, progress: { type: 'boolean' } },
@@ -44,6 +50,7 @@ export async function runParse(args: string[], io: CliIo, ocrLanguages: () => st
   }
 
   const languages = ocrLanguages();
+  const limits = sourceLimits();
   // The core is loaded once the arguments are known to be good.
   const [{ parse }, { parseOptions }] = await Promise.all([import('../parse/index.ts'), import('../parse/options.ts')]);
   try {
@@ -53,7 +60,7 @@ export async function runParse(args: string[], io: CliIo, ocrLanguages: () => st
     let data;
     try {
       // No request timeout on the command line: every page is read (docs/pdf-ocr.md).
-      data = await parse({ bytes, filename: path.basename(file) }, options, { onProgress: line.update, deadline: Number.POSITIVE_INFINITY, ocr: { languages } });
+      data = await parse({ bytes, filename: path.basename(file) }, options, { onProgress: line.update, deadline: Number.POSITIVE_INFINITY, ocr: { languages }, limits });
     } finally {
       line.end();
     }

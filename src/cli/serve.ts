@@ -84,6 +84,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         onUnexpectedError: (detail) => logger.error({ detail }, 'parse failed unexpectedly'),
         onWorkerOutput: (line) => logger.debug({ worker: line }, 'parse process output'),
         ocr: { languages: config.ocrLanguages },
+        limits: config.sourceLimits,
       });
   // Workers load every reader before they take work; listening before that would hand the
   // first requests a cold start that counts against their timeout.

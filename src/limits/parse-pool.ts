@@ -31,7 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { ServiceError } from '../errors.ts';
 import { readingDeadline } from '../parse/deadline.ts';
 import type { Progress } from '../parse/document.ts';
-import type { OcrSettings, ParseData, ParseInput } from '../parse/index.ts';
+import type { OcrSettings, ParseData, ParseInput, SourceLimits } from '../parse/index.ts';
 import type { ParseOptions } from '../parse/options.ts';
 import type { ParseJobMessage, WorkerReply } from './parse-messages.ts';
 
@@ -52,6 +52,8 @@ export interface ParsePoolOptions {
   onWorkerOutput?: (line: string) => void;
   /** PDF OCR settings (FOLIO_OCR_LANGUAGES), handed to every child. */
   ocr?: OcrSettings;
+  /** Limits at the source (FOLIO_MAX_UNZIPPED_MB, …), handed to every worker. */
+  limits?: Partial<SourceLimits>;
 }
 
 export interface ParseRunOptions {
@@ -208,7 +210,7 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
 
   function spawn(slot: Slot): void {
     const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), TEMP_PREFIX));
-    const child = fork(workerPath, [JSON.stringify({ ocr: { ...opts.ocr, tempDir } })], {
+    const child = fork(workerPath, [JSON.stringify({ ocr: { ...opts.ocr, tempDir }, limits: opts.limits ?? {} })], {
       // The JS heap alone may not pass the cap either: a heap past it fails inside V8, not later.
       execArgv: [`--max-old-space-size=${capMb}`],
       serialization: 'advanced',

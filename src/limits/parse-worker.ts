@@ -3,12 +3,12 @@
  * and sends the outcome back over the IPC channel. Its settings come as one JSON argument.
  */
 import { isServiceError } from '../errors.ts';
-import { parse, preloadReaders, type OcrSettings } from '../parse/index.ts';
+import { parse, preloadReaders, type OcrSettings, type SourceLimits } from '../parse/index.ts';
 import type { ParseJobMessage, WorkerReply } from './parse-messages.ts';
 
 const send = process.send?.bind(process);
 if (!send) throw new Error('parse-worker must run as a child process with an IPC channel');
-const { ocr } = JSON.parse(process.argv[2] ?? '{}') as { ocr?: OcrSettings };
+const { ocr, limits } = JSON.parse(process.argv[2] ?? '{}') as { ocr?: OcrSettings; limits?: Partial<SourceLimits> };
 
 function reply(message: WorkerReply): void {
   if (process.connected) send?.(message);
@@ -37,7 +37,7 @@ process.on('message', (job: ParseJobMessage) => {
       ...(job.statusCode !== undefined ? { statusCode: job.statusCode } : {}),
     },
     job.options,
-    { onProgress: (progress) => reply({ id: job.id, type: 'progress', progress }), deadline: job.deadline, ...(ocr ? { ocr } : {}) },
+    { onProgress: (progress) => reply({ id: job.id, type: 'progress', progress }), deadline: job.deadline, ...(ocr ? { ocr } : {}), ...(limits ? { limits } : {}) },
   ).then(
     (data) => reply({ id: job.id, type: 'done', data }),
     (err: unknown) => {

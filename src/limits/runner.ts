@@ -7,7 +7,7 @@
  * abort signal, with no memory cap beyond Node's own heap limit (docs/parse-isolation.md).
  */
 import { timeoutError } from './parse-pool.ts';
-import { parse, type OcrSettings, type ParseData, type ParseInput } from '../parse/index.ts';
+import { parse, type OcrSettings, type ParseData, type SourceLimits, type ParseInput } from '../parse/index.ts';
 import type { Progress } from '../parse/document.ts';
 import type { ParseOptions } from '../parse/options.ts';
 
@@ -20,7 +20,7 @@ export interface RunOptions {
 
 export type ParseRunner = (input: ParseInput, options: ParseOptions, run?: RunOptions) => Promise<ParseData>;
 
-export function inProcessRunner(settings: { ocr?: OcrSettings } = {}): ParseRunner {
+export function inProcessRunner(settings: { ocr?: OcrSettings; limits?: Partial<SourceLimits> } = {}): ParseRunner {
   return async (input, options, run = {}) => {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(timeoutError(options.timeout)), options.timeout);
@@ -31,6 +31,7 @@ export function inProcessRunner(settings: { ocr?: OcrSettings } = {}): ParseRunn
         signal: controller.signal,
         ...(run.onProgress ? { onProgress: run.onProgress } : {}),
         ...(settings.ocr ? { ocr: settings.ocr } : {}),
+        ...(settings.limits ? { limits: settings.limits } : {}),
       });
       result.catch(() => undefined);
       // parse() checks the signal between units; the race answers on time even inside one unit.

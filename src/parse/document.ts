@@ -10,6 +10,7 @@
  */
 import { parseHTML } from 'linkedom';
 import type { DocumentKind } from './detect.ts';
+import type { SourceLimits } from './limits.ts';
 import type { OcrSettings } from './ocr/settings.ts';
 import type { ParseOptions } from './options.ts';
 
@@ -42,6 +43,8 @@ export interface ReadInput {
   deadline?: number;
   /** PDF OCR settings from the server's config. */
   ocr?: OcrSettings;
+  /** Limits at the source (limits.ts); defaults when left out. */
+  limits?: Partial<SourceLimits>;
 }
 
 export interface ReadResult {

@@ -11,6 +11,7 @@ import { detectLanguage, sampleText } from './derive/language.ts';
 import { detect, type Detected } from './detect.ts';
 import { readingDeadline } from './deadline.ts';
 import type { Progress } from './document.ts';
+import type { SourceLimits } from './limits.ts';
 import type { OcrSettings } from './ocr/settings.ts';
 import { requestedFormats, type ParseOptions } from './options.ts';
 import { readerFor } from './readers/index.ts';
@@ -18,6 +19,7 @@ import { readerFor } from './readers/index.ts';
 export { preloadReaders } from './readers/index.ts';
 export { readingDeadline } from './deadline.ts';
 export type { OcrSettings } from './ocr/settings.ts';
+export { DEFAULT_SOURCE_LIMITS, type SourceLimits } from './limits.ts';
 import { toHtml } from './writers/html.ts';
 import { collectImages, collectLinks } from './writers/links.ts';
 import { toMarkdown } from './writers/markdown.ts';
@@ -42,6 +44,8 @@ export interface ParseContext {
   deadline?: number;
   /** PDF OCR settings (languages) from the server's config. */
   ocr?: OcrSettings;
+  /** Limits at the source (FOLIO_MAX_UNZIPPED_MB, …) from the server's config. */
+  limits?: Partial<SourceLimits>;
 }
 
 /** The `data` object of the response (interface-v2 "Parse response body"). */
@@ -83,6 +87,7 @@ export async function parse(input: ParseInput, options: ParseOptions, ctx: Parse
     ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
     deadline,
     ...(ctx.ocr ? { ocr: ctx.ocr } : {}),
+    ...(ctx.limits ? { limits: ctx.limits } : {}),
   });
   signal.throwIfAborted();
   // A fetched document's relative URLs resolve against its final URL unless it names a <base>.

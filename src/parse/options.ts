@@ -19,8 +19,31 @@ export const MAX_PDF_PAGES = 10_000;
 
 const ajv = new Ajv({ strict: false, validateSchema: true });
 
-/** A JSON Schema is accepted when ajv's meta-schema check passes and ajv can compile it. */
+/** Deeper than this, a schema is refused before ajv (whose checks recurse) sees it. */
+export const MAX_SCHEMA_DEPTH = 64;
+/** Objects, arrays and values of one schema, all together. */
+export const MAX_SCHEMA_NODES = 10_000;
+
+/** What is wrong with the schema's shape (too deep, too big, containing itself), walked without recursion. */
+function schemaShapeProblem(schema: Record<string, unknown>): string | undefined {
+  const stack: { value: unknown; depth: number; path: Set<object> }[] = [{ value: schema, depth: 1, path: new Set() }];
+  let nodes = 0;
+  while (stack.length > 0) {
+    const { value, depth, path } = stack.pop() as { value: unknown; depth: number; path: Set<object> };
+    if (++nodes > MAX_SCHEMA_NODES) return `it has more than ${MAX_SCHEMA_NODES} keywords and values`;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > MAX_SCHEMA_DEPTH) return `it nests more than ${MAX_SCHEMA_DEPTH} levels deep`;
+    if (path.has(value)) return 'it contains itself';
+    const inner = new Set(path).add(value);
+    for (const child of Object.values(value)) stack.push({ value: child, depth: depth + 1, path: inner });
+  }
+  return undefined;
+}
+
+/** A JSON Schema is accepted when its shape is sane, ajv's meta-schema check passes and ajv can compile it. */
 function jsonSchemaProblem(schema: Record<string, unknown>): string | undefined {
+  const shape = schemaShapeProblem(schema);
+  if (shape) return shape;
   try {
     if (!ajv.validateSchema(schema)) {
       return ajv.errorsText(ajv.errors, { dataVar: 'schema' });
@@ -28,6 +51,8 @@ function jsonSchemaProblem(schema: Record<string, unknown>): string | undefined 
     ajv.compile(schema);
     return undefined;
   } catch (err) {
+    // Depth is bounded above, so only references that lead to each other without end recurse this far.
+    if (err instanceof RangeError) return 'its `$ref`s lead to each other in a loop that never reaches a schema';
     return err instanceof Error ? err.message : 'it could not be compiled';
   }
 }

@@ -151,6 +151,17 @@ describe.concurrent('parse', () => {
     expect(body.data.warning).toContain('the configured language zzz is not installed');
   });
 
+  it('applies the limits at the source of the config (FOLIO_MAX_HTML_NODES)', async () => {
+    let stderr = '';
+    const page = path.join(dataDir, 'many.html');
+    fs.writeFileSync(page, `<body>${'<p>x</p>'.repeat(2000)}</body>`);
+    const configure = () => loadConfig({ DATA_DIR: dataDir, FOLIO_MAX_HTML_NODES: '1000' });
+    const code = await runCli(['parse', page], { stdout: () => undefined, stderr: (t) => (stderr += t) }, configure);
+    expect(code).toBe(1);
+    expect(stderr).toContain('CORRUPT_FILE');
+    expect(stderr).toContain('more than 1000 elements (the limit FOLIO_MAX_HTML_NODES)');
+  });
+
   it('a file that cannot be parsed fails with exit 1 and the error code on stderr', async () => {
     const notes = path.join(dataDir, 'notes.txt');
     fs.writeFileSync(notes, 'plain text');

@@ -123,11 +123,25 @@ describe('valid options', () => {
   });
 });
 
+/** Options (as JSON text: too deep for JSON.stringify) with a json format whose schema nests `key` `depth` deep. */
+function nested(key: 'properties' | 'items', depth: number): string {
+  const [open, close] = key === 'properties' ? ['{"properties":{"a":', '}}'] : ['{"items":', '}'];
+  return `{"formats":[{"type":"json","schema":${open.repeat(depth)}{}${close.repeat(depth)}}]}`;
+}
+
 describe('invalid options are 400 BAD_REQUEST naming the field', () => {
   it.each([
     ['unknown format type', { formats: [{ type: 'screenshot' }] }, ['`formats[0].type`', 'screenshot']],
     ['unknown format as a string', { formats: ['markdown', 'branding'] }, ['`formats[1].type`', 'branding']],
     ['json format with an invalid schema', { formats: [{ type: 'json', schema: { type: 'nope' } }] }, ['`formats[0].schema`', 'valid JSON Schema']],
+    ['json schema nested 20,000 deep', nested('properties', 20_000), ['`formats[0].schema`', 'nests more than 64 levels deep']],
+    ['json schema of items nested 20,000 deep', nested('items', 20_000), ['`formats[0].schema`', 'nests more than 64 levels deep']],
+    [
+      'json schema whose $refs loop',
+      { formats: [{ type: 'json', schema: { $ref: '#/definitions/a', definitions: { a: { $ref: '#/definitions/b' }, b: { $ref: '#/definitions/a' } } } }] },
+      ['`formats[0].schema`', '`$ref`s lead to each other in a loop'],
+    ],
+    ['json schema of 20,000 properties', { formats: [{ type: 'json', schema: { properties: Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`p${i}`, {}])) } }] }, ['more than 10000 keywords']],
     ['maxPages 0', { parsers: [{ type: 'pdf', maxPages: 0 }] }, ['`parsers[0].maxPages`', '1']],
     ['maxPages 10001', { parsers: [{ type: 'pdf', maxPages: 10001 }] }, ['`parsers[0].maxPages`', '10000']],
     ['unknown parser mode', { parsers: [{ type: 'pdf', mode: 'turbo' }] }, ['`parsers[0].mode`']],

@@ -61,9 +61,20 @@ async function parsesNormally(): Promise<void> {
   expect(res.status).toBe(200);
 }
 
+/**
+ * The limits at the source (docs/parsing.md "Limits at the source") refuse these files before
+ * they grow; here they are set out of reach, so that the memory cap is what answers.
+ */
+const SOURCE_LIMITS_OUT_OF_REACH = {
+  FOLIO_MAX_PDF_STREAM_MB: '65536',
+  FOLIO_MAX_IMAGE_MEGAPIXELS: '100000',
+  FOLIO_MAX_PDF_OPERATORS: '1000000000',
+  FOLIO_MAX_PDF_PATH_SEGMENTS: '1000000000',
+};
+
 beforeAll(async () => {
   [pathPdf, imagePdf] = await Promise.all([pathOperatorPdf(400), hugeImagePdf(20_000)]);
-  service = await startTestService({}, { FOLIO_PARSE_WORKER_MEMORY_MB: String(CAP_MB), FOLIO_PARSE_WORKER_RECYCLE_MB: '1024' });
+  service = await startTestService({}, { ...SOURCE_LIMITS_OUT_OF_REACH, FOLIO_PARSE_WORKER_MEMORY_MB: String(CAP_MB), FOLIO_PARSE_WORKER_RECYCLE_MB: '1024' });
   await parsesNormally();
   await new Promise((r) => setTimeout(r, 1000));
   idle = treeRssMb();
@@ -129,7 +140,7 @@ describe('a parse process past its memory cap', () => {
 describe('a busy pool', () => {
   let busy: TestService;
   beforeAll(async () => {
-    busy = await startTestService({}, { FOLIO_MAX_CONCURRENT_PARSES: '1', FOLIO_MAX_QUEUED_PARSES: '1' });
+    busy = await startTestService({}, { ...SOURCE_LIMITS_OUT_OF_REACH, FOLIO_MAX_CONCURRENT_PARSES: '1', FOLIO_MAX_QUEUED_PARSES: '1' });
   }, 60_000);
   afterAll(async () => {
     await busy?.stop();

@@ -19,7 +19,7 @@ import type { ReadResult } from '../document.ts';
 import type { ParseOptions } from '../options.ts';
 import { removeAds } from './ads.ts';
 import { removeBoilerplate } from './boilerplate.ts';
-import { removeFurniture } from './furniture.ts';
+import { furnitureOnlyWarning, removeFurniture } from './furniture.ts';
 import { removeHidden } from './hidden.ts';
 import { promoteLazyImages, removeBase64Images, resolveResponsiveImages } from './images.ts';
 import { pickMainContent } from './main-content.ts';
@@ -46,7 +46,8 @@ export function clean(read: ReadResult, options: ParseOptions, kind: DocumentKin
 
   // includeTags is the user's own choice of content: onlyMainContent has nothing left to choose.
   if (options.onlyMainContent && includeRoots === undefined) {
-    removeFurniture(index);
+    const furnitureWarning = furnitureOnlyWarning(body, removeFurniture(index));
+    if (furnitureWarning) read.warnings.push(furnitureWarning);
     if (html) {
       index.aggregate();
       const titleHeading = findTitleHeading(index, read.metadata.title);

@@ -8,6 +8,8 @@
  * paragraph, so its text stays apart from its neighbours).
  */
 import { parseHTML } from 'linkedom';
+import { sourceLimits, type SourceLimits } from '../../limits.ts';
+import { checkHtmlBounds } from '../html/bounds.ts';
 
 const KEEP = new Set([
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td',
@@ -28,6 +30,8 @@ const BLOCK_CHILDREN = new Set([...BLOCK, 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p
 export interface ImportOptions {
   embedImages: boolean;
   imageFallbackAlt: string;
+  /** FOLIO_MAX_HTML_NODES / FOLIO_MAX_HTML_DEPTH for the imported page; defaults when left out. */
+  limits?: Partial<SourceLimits>;
 }
 
 function escapeAttribute(value: string): string {
@@ -101,6 +105,7 @@ function convert(node: Node, options: ImportOptions, out: string[], depth: numbe
 
 /** The body of an imported HTML page, rebuilt in the intermediate vocabulary. */
 export function importHtml(html: string, options: ImportOptions): string {
+  checkHtmlBounds(html, sourceLimits(options.limits), 'The Word document could not be read: an HTML page imported into it (altChunk)');
   const { document } = parseHTML(html);
   const body = document.body ?? document.documentElement;
   if (!body) return '';

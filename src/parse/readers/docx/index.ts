@@ -19,6 +19,7 @@ import { readCoreProperties } from './metadata.ts';
 import { numberHeadings, readNumbering } from './numbering.ts';
 import { tidyNotes } from './notes.ts';
 import { DocxPackage } from './package.ts';
+import { packageLimits } from '../zip-guard.ts';
 import { patchStory } from './story-patches.ts';
 import { readStyleFacts } from './styles.ts';
 import { fillSkippedGridColumns } from './tables.ts';
@@ -76,7 +77,7 @@ function insertFurniture(document: Document, furniture: Furniture): void {
 export async function readDocx(input: ReadInput): Promise<ReadResult> {
   const { signal } = input;
   signal.throwIfAborted();
-  const pkg = new DocxPackage(input.bytes);
+  const pkg = new DocxPackage(input.bytes, packageLimits(input.limits));
   const embedImages = input.options.removeBase64Images === false;
 
   const packageRels = readRelationships(pkg.textOf('_rels/.rels'));
@@ -98,7 +99,7 @@ export async function readDocx(input: ReadInput): Promise<ReadResult> {
   const imageOptions = { embedImages, imageFallbackAlt: IMAGE_FALLBACK_ALT };
   const altChunks = new AltChunks();
   const equations = new Equations();
-  const withChunks = altChunks.patch(documentXml, { pkg, mainPart, rels: documentRels, contentTypes, ...imageOptions });
+  const withChunks = altChunks.patch(documentXml, { pkg, mainPart, rels: documentRels, contentTypes, ...imageOptions, ...(input.limits ? { limits: input.limits } : {}) });
   const numbered = numberHeadings(fillSkippedGridColumns(withChunks), numbering, styles.headingStyles);
   patchPart(pkg, mainPart, documentXml, equations.patch(patchStory(numbered)));
   for (const notes of ['footnotes', 'endnotes']) {

@@ -4,6 +4,8 @@
  */
 import { parseHTML } from 'linkedom';
 import type { ReadInput, ReadResult } from '../../document.ts';
+import { sourceLimits } from '../../limits.ts';
+import { checkHtmlBounds } from './bounds.ts';
 import { decodeHtml } from './decode.ts';
 import { collectHeadElements } from './head-elements.ts';
 import { attribute, extractMetadata } from './metadata.ts';
@@ -27,6 +29,7 @@ export function absoluteBaseHref(bases: readonly Element[]): string | undefined 
 
 export async function readHtml(input: ReadInput): Promise<ReadResult> {
   const decoded = decodeHtml(input.bytes);
+  checkHtmlBounds(decoded.text, sourceLimits(input.limits));
   input.signal.throwIfAborted();
   const { document } = parseHTML(decoded.text);
   normalizeStructure(document);

@@ -11,6 +11,7 @@ import { OdtConverter } from './convert.ts';
 import { readFurniture, type Furniture } from './furniture.ts';
 import { readMeta } from './metadata.ts';
 import { odtCorrupt, OdtPackage } from './package.ts';
+import { packageLimits } from '../zip-guard.ts';
 import { readStylesPart } from './styles.ts';
 import { firstChildNamed, parsePart } from './xml.ts';
 
@@ -36,7 +37,7 @@ function notesHtml(notes: readonly string[]): string {
 async function read(input: ReadInput): Promise<ReadResult> {
   const { signal } = input;
   signal.throwIfAborted();
-  const pkg = new OdtPackage(input.bytes);
+  const pkg = new OdtPackage(input.bytes, packageLimits(input.limits));
   checkNotEncrypted(pkg);
   const contentXml = pkg.textOf('content.xml');
   if (contentXml === undefined) throw odtCorrupt('the package has no content.xml.');

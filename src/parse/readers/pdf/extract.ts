@@ -10,6 +10,7 @@
 import type { PDFPageProxy, TextContent, TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import type { Box, ImageBox, LinkBox, PageModel, Rule, Word } from './page-model.ts';
 import type { Pdfjs } from './pdfjs.ts';
+import { DEFAULT_SOURCE_LIMITS } from '../../limits.ts';
 import { characterEdges } from './glyph-widths.ts';
 import { contentRoles, mcidOf, type ContentRole } from './structure.ts';
 import { normaliseText } from './text-normalise.ts';
@@ -165,6 +166,14 @@ interface Geometry {
   rules: Rule[];
   fills: Box[];
   images: ImageBox[];
+  /** Set when a limit stopped the walk: the limit, in words. */
+  skipped?: string;
+}
+
+/** Per-page drawing limits (SourceLimits). */
+export interface PageLimits {
+  maxPdfOperatorsPerPage: number;
+  maxPdfPathSegments: number;
 }
 
 /** A stroked segment or a thin filled box as a rule, when it is horizontal or vertical. */
@@ -195,10 +204,10 @@ function pathGeometry(
   fillColor: unknown,
   page: { width: number; height: number },
   out: Geometry,
-): void {
+): number {
   const stroke = fn === ops.stroke || fn === ops.closeStroke || fn === ops.fillStroke || fn === ops.eoFillStroke || fn === ops.closeFillStroke || fn === ops.closeEOFillStroke;
   const fill = fn === ops.fill || fn === ops.eoFill || fn === ops.fillStroke || fn === ops.eoFillStroke || fn === ops.closeFillStroke || fn === ops.closeEOFillStroke;
-  if (!stroke && !fill) return;
+  if (!stroke && !fill) return 0;
   // Split the path into subpaths of straight segments; a subpath with a curve is not a rule.
   const widthAcross = Math.max(lineWidth * Math.hypot(ctm[0] ?? 1, ctm[1] ?? 0), 0.5);
   let points: [number, number][] = [];
@@ -226,8 +235,10 @@ function pathGeometry(
     points = [];
     curved = false;
   };
+  let segments = 0;
   for (let i = 0; i < path.length; ) {
     const op = path[i++];
+    segments++;
     if (op === 0) {
       flush();
       points.push(apply(ctm, path[i++] as number, path[i++] as number));
@@ -246,6 +257,7 @@ function pathGeometry(
     }
   }
   flush();
+  return segments;
 }
 
 /** Rules, filled boxes and images of the page, from its operator list. */
@@ -255,9 +267,14 @@ async function readGeometry(
   viewport: readonly number[],
   size: { width: number; height: number },
   altByMcid: ReadonlyMap<number, string>,
+  limits: PageLimits,
 ): Promise<Geometry> {
   const out: Geometry = { rules: [], fills: [], images: [] };
   const list = await page.getOperatorList();
+  if (list.fnArray.length > limits.maxPdfOperatorsPerPage) {
+    return { rules: [], fills: [], images: [], skipped: `more than ${limits.maxPdfOperatorsPerPage} drawing operators (the limit FOLIO_MAX_PDF_OPERATORS)` };
+  }
+  let segments = 0;
   const OPS = pdfjs.OPS;
   let ctm: readonly number[] = viewport;
   let lineWidth = 1;
@@ -307,7 +324,14 @@ async function readGeometry(
       case OPS.constructPath: {
         const [op, data] = (args ?? []) as [number, [Float32Array | null] | undefined];
         const path = data?.[0];
-        if (path instanceof Float32Array) pathGeometry(OPS, op, path, ctm, lineWidth, fillColor, size, out);
+        if (path instanceof Float32Array) {
+          // Counted before the walk (a path's length bounds its segments), so a huge path is never walked.
+          segments += path.length / 3;
+          if (segments > limits.maxPdfPathSegments) {
+            return { rules: [], fills: [], images: [], skipped: `more than ${limits.maxPdfPathSegments} path segments (the limit FOLIO_MAX_PDF_PATH_SEGMENTS)` };
+          }
+          pathGeometry(OPS, op, path, ctm, lineWidth, fillColor, size, out);
+        }
         break;
       }
       case OPS.beginMarkedContent:
@@ -367,7 +391,7 @@ async function readLinks(page: PDFPageProxy, viewport: readonly number[]): Promi
 }
 
 /** Reads one page into a PageModel. The caller cleans the page up. */
-export async function extractPage(pdfjs: Pdfjs, page: PDFPageProxy, number: number): Promise<PageModel> {
+export async function extractPage(pdfjs: Pdfjs, page: PDFPageProxy, number: number, limits: PageLimits = DEFAULT_SOURCE_LIMITS): Promise<PageModel> {
   const viewport = page.getViewport({ scale: 1 });
   const transform = viewport.transform;
   const size = { width: viewport.width, height: viewport.height };
@@ -378,7 +402,7 @@ export async function extractPage(pdfjs: Pdfjs, page: PDFPageProxy, number: numb
     if (role.alt !== undefined && mcid !== undefined) altByMcid.set(mcid, role.alt);
   }
   // Geometry first: the operator list loads the fonts, whose bold/italic flags the words use.
-  const geometry = await readGeometry(pdfjs, page, transform, size, altByMcid);
+  const { skipped, ...geometry } = await readGeometry(pdfjs, page, transform, size, altByMcid, limits);
   const content = await page.getTextContent({ includeMarkedContent: true });
   const draft: WordDraft = { words: [], order: 0 };
   const facts = new Map<string, FontFacts>();
@@ -420,5 +444,6 @@ export async function extractPage(pdfjs: Pdfjs, page: PDFPageProxy, number: numb
     ...geometry,
     links,
     source: 'text',
+    ...(skipped ? { drawingSkipped: skipped } : {}),
   };
 }

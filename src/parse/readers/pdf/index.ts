@@ -8,9 +8,11 @@
 import { ServiceError } from '../../../errors.ts';
 import { documentFromHtml, type ReadInput, type ReadResult } from '../../document.ts';
 import { pdfParserOptions } from '../../options.ts';
+import { sourceLimits } from '../../limits.ts';
+import { checkPdfBounds } from './bounds.ts';
 import { openError, pagesPhrase } from './errors.ts';
 import { pdfMetadata } from './metadata.ts';
-import { extractPage } from './extract.ts';
+import { extractPage, type PageLimits } from './extract.ts';
 import { layoutDocument } from './layout/index.ts';
 import { findTables, tableHtml } from './tables/index.ts';
 import { readPages } from './ocr.ts';
@@ -28,10 +30,10 @@ function looksTruncated(bytes: Buffer): boolean {
   return !bytes.subarray(Math.max(0, bytes.length - 1024)).toString('latin1').includes('%%EOF');
 }
 
-async function readPage(pdfjs: Pdfjs, doc: PdfDocument, number: number): Promise<PageModel> {
+async function readPage(pdfjs: Pdfjs, doc: PdfDocument, number: number, limits: PageLimits): Promise<PageModel> {
   const page = await doc.getPage(number);
   try {
-    return await extractPage(pdfjs, page, number);
+    return await extractPage(pdfjs, page, number, limits);
   } finally {
     page.cleanup();
   }
@@ -51,9 +53,12 @@ export async function readPdf(input: ReadInput): Promise<ReadResult> {
   const parser = pdfParserOptions(input.options);
   const { signal } = input;
   signal.throwIfAborted();
-  const pdfjs = await loadPdfjs();
+  const limits = sourceLimits(input.limits);
   // `fast` is text extraction only (the spec's words): images are not decoded at all.
-  const task = pdfjs.getDocument(documentParameters(input.bytes, { images: parser.mode !== 'fast' }));
+  const images = parser.mode !== 'fast';
+  checkPdfBounds(input.bytes, limits, { images });
+  const pdfjs = await loadPdfjs();
+  const task = pdfjs.getDocument(documentParameters(input.bytes, { images, maxImagePixels: limits.maxImagePixels }));
   // Cancelling stops pdf.js mid-page too: pending calls reject once the task is destroyed.
   const onAbort = () => void task.destroy();
   signal.addEventListener('abort', onAbort, { once: true });
@@ -73,7 +78,7 @@ export async function readPdf(input: ReadInput): Promise<ReadResult> {
 
     // Extraction, then OCR where needed, inside the time budget (ocr.ts).
     const { pages: models, numPages, failed, warnings: ocrWarnings } = await readPages({ ...input, mode: parser.mode, total: toRead }, (n) =>
-      readPage(pdfjs, doc, n),
+      readPage(pdfjs, doc, n, limits),
     );
     if (models.length === 0) {
       throw new ServiceError('CORRUPT_FILE', 'No page of the PDF could be read: the file is damaged or truncated. Upload the complete file again.');
@@ -87,6 +92,13 @@ export async function readPdf(input: ReadInput): Promise<ReadResult> {
       warnings.push(`${pagesPhrase(failed, 'could not be read (the PDF is damaged there) and was skipped.', 'could not be read (the PDF is damaged there) and were skipped.')}`);
     }
     warnings.push(...ocrWarnings);
+    const skippedDrawing = models.filter((m) => m.drawingSkipped !== undefined);
+    if (skippedDrawing.length > 0) {
+      const what = skippedDrawing[0]?.drawingSkipped ?? '';
+      warnings.push(
+        `${pagesPhrase(skippedDrawing.map((m) => m.number), `draws ${what}: its lines, boxes and images were left out (its text was read).`, `draw ${what}: their lines, boxes and images were left out (their text was read).`)}`,
+      );
+    }
 
     // `models` is the document as read, one PageModel per page (text layer or OCR). The tables
     // found on a page take their words out of the running text and their place in reading order.

@@ -73,4 +73,6 @@ export interface PageModel {
   images: ImageBox[];
   links: LinkBox[];
   source: 'text' | 'ocr';
+  /** The page drew more than a limit allows (FOLIO_MAX_PDF_OPERATORS, …): its rules, boxes and images were left out, and this names the limit. */
+  drawingSkipped?: string;
 }

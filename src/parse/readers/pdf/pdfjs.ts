@@ -52,9 +52,10 @@ const PDFJS_ROOT = path.dirname(createRequire(import.meta.url).resolve('pdfjs-di
 /**
  * Parameters for reading text: no eval, no system or DOM fonts, no console output. Without
  * `images`, pdf.js skips every image instead of decoding it (a third of the time of a page with
- * photos), so the operator list has no image operations.
+ * photos), so the operator list has no image operations; with them, an image over
+ * `maxImagePixels` is skipped.
  */
-export function documentParameters(bytes: Buffer, { images = true }: { images?: boolean } = {}): DocumentInitParameters {
+export function documentParameters(bytes: Buffer, { images = true, maxImagePixels = -1 }: { images?: boolean; maxImagePixels?: number } = {}): DocumentInitParameters {
   return {
     // A copy: pdf.js may take ownership of (detach) the buffer it is given.
     data: new Uint8Array(bytes),
@@ -67,6 +68,7 @@ export function documentParameters(bytes: Buffer, { images = true }: { images?: 
     useSystemFonts: false,
     disableFontFace: true,
     verbosity: 0,
-    ...(images ? {} : { maxImageSize: 1 }),
+    // Bigger images (an inline one, or one whose size bounds.ts could not read) are left out.
+    maxImageSize: images ? maxImagePixels : 1,
   };
 }

@@ -155,7 +155,7 @@ export async function readSpreadsheet(input: ReadInput): Promise<ReadResult> {
     ...(input.onProgress ? { onProgress: input.onProgress } : {}),
   };
   // An .xlsx package is read row by row, within the limits; .xlsb, .xls and the rest by SheetJS.
-  const zip = input.format === 'xlsx' ? openXlsxPackage(input.bytes) : undefined;
+  const zip = input.format === 'xlsx' ? openXlsxPackage(input.bytes, input.limits) : undefined;
   if (zip) {
     const streamed = streamWorkbook(zip, input.signal);
     const { html, warnings } = sheetsToHtml(streamed.sheets, limits);

@@ -5,7 +5,8 @@
  * every sheet whole first: one million cells took ~2 s and ~320 MB before a single row was cut.
  */
 import { ServiceError } from '../../../errors.ts';
-import { GuardedZip } from '../zip-guard.ts';
+import type { SourceLimits } from '../../limits.ts';
+import { GuardedZip, packageLimits } from '../zip-guard.ts';
 import type { SheetSource } from './index.ts';
 import { readXlsxWorkbook, type XlsxWorkbook } from './xlsx-parts.ts';
 import { streamSheet } from './xlsx-sheet-stream.ts';
@@ -22,12 +23,16 @@ function corrupt(reason: string): ServiceError {
 }
 
 /** The guarded package, when the bytes are an XML workbook package (not .xlsb); throws CORRUPT_FILE for a bad zip. */
-export function openXlsxPackage(bytes: Uint8Array): GuardedZip | undefined {
+export function openXlsxPackage(bytes: Uint8Array, limits?: Partial<SourceLimits>): GuardedZip | undefined {
   // Not a zip (an encrypted workbook is an OLE container): SheetJS words that error.
   if (bytes[0] !== 0x50 || bytes[1] !== 0x4b) return undefined;
-  const zip = new GuardedZip(bytes, corrupt);
+  const zip = new GuardedZip(bytes, corrupt, packageLimits(limits));
   const hasXmlWorkbook = zip.names.some((n) => /(^|\/)workbook\.xml$/.test(n));
-  return hasXmlWorkbook ? zip : undefined;
+  if (hasXmlWorkbook) return zip;
+  // An .xlsb goes to SheetJS, whose inflater trusts the headers: every part is inflated through
+  // the bounds first (counted, nothing kept), so no part SheetJS reads is bigger than it claims.
+  for (const name of zip.names) zip.inflateChunks(name, () => true);
+  return undefined;
 }
 
 export function streamWorkbook(zip: GuardedZip, signal: AbortSignal): StreamedWorkbook {

@@ -8,6 +8,10 @@
  *  - in a tagged PDF, on any page, a block in the band whose text is marked as an artifact
  *    (ISO 32000-1 §14.8.2.2: running heads, page numbers). Untagged documents often mark
  *    artifacts too, but without a structure tree the mark is not taken as the author's word.
+ *
+ * A running head is furniture set apart from a body that exists: on a page where the recurring
+ * text would be all there is (a document whose every page carries the same single line), it is
+ * the page's content and stays. Page numbers and tagged artifacts are furniture even alone.
  */
 import type { Block } from './blocks.ts';
 import { plainText } from './inline.ts';
@@ -26,6 +30,8 @@ export type Furniture = 'header' | 'footer';
 export interface PageBlocks {
   height: number;
   blocks: Block[];
+  /** The page has content besides its text blocks (a table): a body a running head can stand apart from. */
+  otherContent?: boolean;
 }
 
 /** A page number alone, or a running head that carries one ("74 Baird", "Annual report 12"). */
@@ -72,11 +78,17 @@ export function findFurniture(pages: readonly PageBlocks[], { tagged = false }: 
     for (const k of seen) counts.set(k, (counts.get(k) ?? 0) + 1);
   });
   pages.forEach((page, p) => {
+    const marks = result[p] as Map<number, Furniture>;
+    const recurring: number[] = [];
     page.blocks.forEach((b, i) => {
       const where = band(b, page.height);
       const text = texts[p]?.[i] ?? '';
-      if (where && text !== '' && (counts.get(`${where}\u0000${key(text)}`) ?? 0) >= needed) result[p]?.set(i, where);
+      if (where && text !== '' && !marks.has(i) && (counts.get(`${where}\u0000${key(text)}`) ?? 0) >= needed) recurring.push(i);
     });
+    // The page's body: its blocks that are neither already furniture nor recurring.
+    const body = page.blocks.filter((b, i) => !marks.has(i) && !recurring.includes(i) && plainText(b.lines).trim() !== '').length;
+    if (body === 0 && !page.otherContent) return;
+    for (const i of recurring) marks.set(i, band(page.blocks[i] as Block, page.height) as Furniture);
   });
   return result;
 }

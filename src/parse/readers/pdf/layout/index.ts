@@ -59,7 +59,7 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
   const taggedDocument = models.some((m) => m.words.some((w) => w.role !== undefined));
   const headingsTagged = taggedDocument && models.some((m) => m.words.some((w) => headingRoleLevel(w.role) !== undefined));
   const furniture = findFurniture(
-    layouts.map((l, i) => ({ height: l.page.height, blocks: blocksOf[i] ?? [] })),
+    layouts.map((l, i) => ({ height: l.page.height, blocks: blocksOf[i] ?? [], otherContent: l.units.some((u) => u.kind === 'table') })),
     { tagged: taggedDocument },
   );
   const documentBody = weightedBody(layouts);
