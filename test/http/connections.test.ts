@@ -60,9 +60,11 @@ function connect(service: { port: number }, first?: string): Promise<RawClient> 
 }
 
 /** The head and the start of a multipart upload whose file part never ends. */
-function uploadHead(key: string, contentLength = 10 * 1024 * 1024): string {
+function uploadHead(key: string, forwardedFor?: string): string {
+  const contentLength = 10 * 1024 * 1024;
   return (
     `POST /v2/parse HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\n` +
+    (forwardedFor ? `X-Forwarded-For: ${forwardedFor}\r\n` : '') +
     `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${contentLength}\r\n\r\n` +
     `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="slow.html"\r\nContent-Type: text/html\r\n\r\n<html><body><p>`
   );
@@ -101,6 +103,13 @@ describe('timeouts', () => {
     expect(tricklingMs).toBeLessThan(10_000);
     expect(silentMs).toBeLessThan(10_000);
     expect(trickling.received()).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it('an idle keep-alive connection is still closed after its answer', async () => {
+    const client = await connect(service, 'GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    const ms = await client.closed;
+    expect(client.received()).toMatch(/^HTTP\/1\.1 200 /);
+    expect(ms).toBeLessThan(10_000);
   });
 
   it('a body that sends nothing for the idle timeout is dropped, and its spool file removed', async () => {
@@ -184,6 +193,36 @@ describe('uploads in flight per client address and per key', () => {
     // Neither the key nor the address reaches the log.
     expect(service.logText()).not.toContain(service.key);
     expect(service.logText()).not.toContain(second.key);
+  });
+});
+
+describe('client addresses behind a trusted proxy', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService({}, { FOLIO_TRUST_PROXY: 'loopback', FOLIO_MAX_UPLOADS_PER_CLIENT: '2', FOLIO_MAX_UPLOADS_PER_KEY: '100', FOLIO_BODY_IDLE_TIMEOUT_SECONDS: '30' });
+  });
+  afterAll(async () => {
+    await service.stop();
+  });
+
+  const refusedFrom = async (address: string): Promise<boolean> => {
+    const res = await postParse(service, upload('a.html', blog), { headers: { 'x-forwarded-for': address } });
+    if (res.status === 429) expect(String(res.json.error)).toContain('from your address: at most 2 at once');
+    else expect(res.status).toBe(200);
+    return res.status === 429;
+  };
+
+  it('counts the forwarded address, and an IPv6 client by its /64', async () => {
+    const held: RawClient[] = [];
+    for (const address of ['198.51.100.7', '198.51.100.7', '2001:db8::1', '2001:db8::2']) held.push(await connect(service, uploadHead(service.key, address)));
+    expect(await until(() => spoolFiles(service).length === 4, 10_000)).toBe(true);
+    expect(await refusedFrom('198.51.100.7')).toBe(true);
+    expect(await refusedFrom('2001:db8::3')).toBe(true);
+    // Another IPv4 address, another /64, and the proxy's own address are other clients.
+    expect(await refusedFrom('198.51.100.8')).toBe(false);
+    expect(await refusedFrom('2001:db8:0:1::1')).toBe(false);
+    for (const c of held) c.stop();
+    expect(await spoolDrained(service, 5_000)).toEqual([]);
   });
 });
 
