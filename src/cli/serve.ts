@@ -16,7 +16,7 @@ import { mcpResourceUrl } from '../../.well-known/urls.ts';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import { createApp } from '../http/app.ts';
-import { guardConnections, serverTimeoutOptions } from '../http/connections/index.ts';
+import { descriptorBudgetWarning, guardConnections, healthReserve, serverTimeoutOptions } from '../http/connections/index.ts';
 import { expectContinue } from '../http/routes/uploads.ts';
 import type { ParseRunner } from '../limits/runner.ts';
 import { prepareSpoolDir } from '../http/upload-spool.ts';
@@ -98,6 +98,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
   // Head, body and total bounds, the connection cap (docs/connections.md); set before listening.
   const server = http.createServer(serverTimeoutOptions(config.connections));
   const connections = guardConnections(server, config.connections);
+  const descriptors = descriptorBudgetWarning(config.connections.maxConnections + healthReserve(config.connections.maxConnections));
+  if (descriptors) logger.warn(descriptors);
 
   try {
     await new Promise<void>((resolve, reject) => {

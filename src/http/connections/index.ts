@@ -6,6 +6,7 @@
  *   guardConnections(server, …)    the body idle timeout and the connection cap on a server
  *   connectionAdmission(cap)       express: health-only on connections over the cap
  *   uploadSlots(…)                 express: per-address and per-key uploads in flight
+ *   descriptorBudgetWarning(n)     whether n connections fit `ulimit -n`
  */
 import type { Server } from 'node:http';
 import { applyBodyIdleTimeout } from './body-idle-timeout.ts';
@@ -15,6 +16,7 @@ import { trackSockets } from './socket-state.ts';
 export { serverTimeoutOptions, CONNECTIONS_CHECKING_INTERVAL_MS } from './server-timeouts.ts';
 export { connectionAdmission, CONNECTION_RETRY_AFTER_SECONDS } from './admission.ts';
 export { uploadSlots, UPLOAD_RETRY_AFTER_SECONDS } from './upload-slots.ts';
+export { descriptorBudgetWarning } from './descriptor-budget.ts';
 export type { ConnectionCap } from './connection-cap.ts';
 
 export interface ConnectionGuardOptions {
