@@ -6,7 +6,9 @@
  * connection cap full of slow clients `/health` answers throughout while other requests get
  * 429 or a connection. The caps are lowered through the environment to keep socket counts small.
  */
+import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCorpus } from '../helpers/corpus.ts';
 import { BOUNDARY, postParse, request, spoolDrained, spoolFiles, startTestService, upload, type TestService } from './helpers.ts';
@@ -124,6 +126,23 @@ describe('timeouts', () => {
     expect(await spoolDrained(service, 5_000)).toEqual([]);
     // The service goes on.
     await health(service);
+  });
+
+  it('a stalled PUT to an upload URL is dropped too, and its partial file removed', async () => {
+    const ticket = await request(`${service.url}/v2/uploads`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${service.key}`, 'content-type': 'application/json' },
+      body: Buffer.from(JSON.stringify({ filename: 'slow.html' })),
+    });
+    expect(ticket.status).toBe(200);
+    const uploadPath = new URL(String(ticket.json.uploadUrl)).pathname;
+    const stored = path.join(service.dataDir, 'uploads');
+    const stalled = await connect(service, `PUT ${uploadPath} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n<html><body>`);
+    expect(await until(() => fs.readdirSync(stored).some((f) => f.endsWith('.part')), 10_000)).toBe(true);
+    const sentAt = Date.now();
+    await stalled.closed;
+    expect(Date.now() - sentAt).toBeLessThan(10_000);
+    expect(await until(() => fs.readdirSync(stored).length === 0, 5_000)).toBe(true);
   });
 
   it('a slow but moving upload outlasts the idle timeout several times over and succeeds', async () => {
