@@ -145,6 +145,33 @@ describe('timeouts', () => {
     expect(await until(() => fs.readdirSync(stored).length === 0, 5_000)).toBe(true);
   });
 
+  it('a 50 MB upload sent in pieces with pauses (idle, not total) succeeds', async () => {
+    const size = 50 * 1024 * 1024;
+    const file = Buffer.alloc(size, 0x2e);
+    file.write('<html><body><h1>Fifty slow megabytes</h1><!--', 0, 'latin1');
+    file.write('--></body></html>', size - 17, 'latin1');
+    const body = Buffer.concat([
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.html"\r\nContent-Type: text/html\r\n\r\n`),
+      file,
+      Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+    ]);
+    const client = await connect(
+      service,
+      `POST /v2/parse HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${service.key}\r\nConnection: close\r\n` +
+        `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
+    // Ten pieces, 700 ms apart: the connection pauses again and again, never for the 2 s idle timeout.
+    const piece = Math.ceil(body.length / 10);
+    for (let i = 0; i < 10 && !client.socket.destroyed; i++) {
+      client.socket.write(body.subarray(i * piece, (i + 1) * piece));
+      await sleep(700);
+    }
+    await client.closed;
+    expect(client.received()).toMatch(/^HTTP\/1\.1 200 /);
+    expect(client.received()).toContain('Fifty slow megabytes');
+    expect(await spoolDrained(service, 5_000)).toEqual([]);
+  }, 120_000);
+
   it('a slow but moving upload outlasts the idle timeout several times over and succeeds', async () => {
     const paragraph = '<p>Slow but steady paragraph.</p>\n';
     const steps = 16;
