@@ -64,6 +64,19 @@ const EnvSchema = z.object({
   /** Upload refs a team (or keyless client) may hold at once before new ones get 429. */
   FOLIO_MAX_UPLOAD_REFS: z.coerce.number().int().min(1).max(10_000).default(20),
 
+  /** Connections (docs/connections.md): seconds a client has to send a request head. */
+  FOLIO_HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
+  /** Seconds a request body (or an idle connection) may send nothing before it is closed. */
+  FOLIO_BODY_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(15),
+  /** Seconds a client has to send a whole request, body included; 0: no total bound. */
+  FOLIO_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(1_800),
+  /** Concurrent connections of the whole server (a small reserve above it answers /health and 429). */
+  FOLIO_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1_024),
+  /** Upload bodies (POST /v2/parse, PUT /v2/uploads/…) in flight per client address (IPv6: per /64). */
+  FOLIO_MAX_UPLOADS_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(8),
+  /** Upload bodies in flight per API key. */
+  FOLIO_MAX_UPLOADS_PER_KEY: z.coerce.number().int().min(1).max(100_000).default(16),
+
   /** Outbound fetch allowlist that bypasses the SSRF rules: hosts, host:port pairs or CIDRs, comma-separated. */
   FOLIO_FETCH_ALLOW: list,
   /** Outbound proxy for `proxy: basic|auto` (http://user:pass@host:port). */
@@ -133,6 +146,15 @@ export interface Config {
   readonly apiKey: string | undefined;
   readonly uploadTtlSeconds: number;
   readonly maxUploadRefs: number;
+  /** How long clients may take to send, and how many connections and uploads they may hold. */
+  readonly connections: {
+    readonly headersTimeoutSeconds: number;
+    readonly bodyIdleTimeoutSeconds: number;
+    readonly requestTimeoutSeconds: number;
+    readonly maxConnections: number;
+    readonly maxUploadsPerClient: number;
+    readonly maxUploadsPerKey: number;
+  };
   readonly fetchAllow: readonly string[];
   readonly fetchProxy: string | undefined;
   readonly searxngEndpoint: string | undefined;
@@ -210,6 +232,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiKey: e.FOLIO_API_KEY,
     uploadTtlSeconds: e.FOLIO_UPLOAD_TTL_SECONDS,
     maxUploadRefs: e.FOLIO_MAX_UPLOAD_REFS,
+    connections: Object.freeze({
+      headersTimeoutSeconds: e.FOLIO_HEADERS_TIMEOUT_SECONDS,
+      bodyIdleTimeoutSeconds: e.FOLIO_BODY_IDLE_TIMEOUT_SECONDS,
+      requestTimeoutSeconds: e.FOLIO_REQUEST_TIMEOUT_SECONDS,
+      maxConnections: e.FOLIO_MAX_CONNECTIONS,
+      maxUploadsPerClient: e.FOLIO_MAX_UPLOADS_PER_CLIENT,
+      maxUploadsPerKey: e.FOLIO_MAX_UPLOADS_PER_KEY,
+    }),
     fetchAllow: Object.freeze(e.FOLIO_FETCH_ALLOW),
     fetchProxy: e.FOLIO_FETCH_PROXY,
     searxngEndpoint: trimSlash(e.SEARXNG_ENDPOINT),

@@ -84,6 +84,10 @@ describe('architecture', () => {
     expect([...inward, ...outward]).toEqual([]);
   });
 
+  it('the connection guard (src/http/connections) is socket and request plumbing: no core, store, MCP or tools', () => {
+    expect(violations('src/http/connections', ['src/parse', 'src/store', 'src/mcp', 'src/cli', 'src/uploads', 'src/web', 'tools', 'src/http/routes'])).toEqual([]);
+  });
+
   it('only src/config.ts reads process.env', () => {
     const readers = ['src', 'auth', 'tools', '.well-known']
       .flatMap(sourceFiles)

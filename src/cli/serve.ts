@@ -16,6 +16,7 @@ import { mcpResourceUrl } from '../../.well-known/urls.ts';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import { createApp } from '../http/app.ts';
+import { descriptorBudgetWarning, guardConnections, healthReserve, serverTimeoutOptions } from '../http/connections/index.ts';
 import { expectContinue } from '../http/routes/uploads.ts';
 import type { ParseRunner } from '../limits/runner.ts';
 import { prepareSpoolDir } from '../http/upload-spool.ts';
@@ -98,7 +99,11 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const runner: ParseRunner = options.runner ?? ((input, opts, run) => (pool as NonNullable<typeof pool>).run(input, opts, run));
   // The app needs the public URLs, which default to the listening address (known once listening,
   // e.g. with PORT=0): listen first, attach the app in the same tick, before any request is read.
-  const server = http.createServer();
+  // Head, body and total bounds, the connection cap (docs/connections.md); set before listening.
+  const server = http.createServer(serverTimeoutOptions(config.connections));
+  const connections = guardConnections(server, config.connections);
+  const descriptors = descriptorBudgetWarning(config.connections.maxConnections + healthReserve(config.connections.maxConnections));
+  if (descriptors) logger.warn(descriptors);
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -185,7 +190,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   });
   uploads.startSweeping({ onError: (err) => logger.warn({ err }, 'upload sweep failed') });
   // The authorization endpoint issues codes with the token endpoint's store unless a test hands in its own issuer.
-  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, crawls, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes });
+  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, crawls, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections });
   server.on('request', app);
   server.on('checkContinue', expectContinue(app));
   const watcher = attachJobWatcher(server, { keys: store, crawls, logger });

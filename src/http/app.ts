@@ -27,6 +27,7 @@ import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import type { PublicUrls } from '../public-urls.ts';
 import { errorHandler, notFound } from './error-handler.ts';
+import { connectionAdmission, uploadSlots, type ConnectionCap } from './connections/index.ts';
 import { requestLog } from './request-log.ts';
 import { parseRoute } from './routes/parse.ts';
 import { searchRoute } from './routes/search.ts';
@@ -86,6 +87,8 @@ export interface AppDeps {
   fetcher: Fetcher;
   /** The search operation over the configured backends. */
   search: SearchOperation;
+  /** The server's connection cap (serve): requests on connections over it get health or 429 only. */
+  connections?: Pick<ConnectionCap, 'isReserved' | 'max'>;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -96,6 +99,9 @@ export function createApp(deps: AppDeps): Express {
   app.set('trust proxy', deps.config.trustProxy);
 
   app.use(requestLog(deps.logger));
+  if (deps.connections) app.use(connectionAdmission(deps.connections));
+  // Upload bodies in flight per client address and per key (after the key check where there is one).
+  const uploadSlot = uploadSlots({ perClient: deps.config.connections.maxUploadsPerClient, perKey: deps.config.connections.maxUploadsPerKey });
 
   app.get('/health', (_req, res) => {
     res.json({ ok: true });
@@ -122,7 +128,7 @@ export function createApp(deps: AppDeps): Express {
     app.use(accountRoutes({ store: deps.accounts, sessions, clients: deps.clients, logger: deps.logger }));
   }
   if (deps.oauthTokenEndpoint) app.use(oauthTokenRoutes(deps.oauthTokenEndpoint));
-  app.put('/v2/uploads/:token', receiveUploadRoute(deps.uploads));
+  app.put('/v2/uploads/:token', uploadSlot, receiveUploadRoute(deps.uploads));
 
   // Before the API-key middleware: /v2/mcp has keyless callers and its own auth paths.
   app.use(
@@ -148,7 +154,7 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   app.post('/v2/uploads', createUploadTicketRoute(deps.uploads));
-  app.post('/v2/parse', parseRoute({ runner: deps.runner, spoolDir: deps.spoolDir, uploads: deps.uploads }));
+  app.post('/v2/parse', uploadSlot, parseRoute({ runner: deps.runner, spoolDir: deps.spoolDir, uploads: deps.uploads }));
   app.post('/v2/scrape', ...scrapeRoute({ fetcher: deps.fetcher, runner: deps.runner }));
   app.use(mapRoutes({ fetcher: deps.fetcher }));
   if (deps.crawls) app.use(crawlRoutes({ crawls: deps.crawls, urls: deps.urls }));

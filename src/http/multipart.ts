@@ -13,7 +13,18 @@ import type { UploadSpool } from './upload-spool.ts';
 
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 export const MAX_OPTIONS_BYTES = 1024 * 1024;
+/** Parts in one request: exactly this many are accepted, one more is refused. */
 export const MAX_PARTS = 10;
+/**
+ * All text parts together (the `options` part, and fields clients add that are ignored), in
+ * bytes: checked as the bytes arrive, so a chunked body cannot stream an endless ignored field.
+ */
+export const MAX_TEXT_PARTS_BYTES = MAX_OPTIONS_BYTES + 64 * 1024;
+/**
+ * Boundaries and part headers on top of the text parts when the bytes that are not the file are
+ * counted as they arrive (10 part header blocks of busboy's 16 KB each, and the parser's buffers).
+ */
+const FRAMING_ALLOWANCE = MAX_PARTS * 16 * 1024 + 256 * 1024;
 export const MAX_PART_NAME_BYTES = 100;
 /** Header lines in one part; busboy also caps a part's header block at 16 KB. */
 export const MAX_PART_HEADER_PAIRS = 16;
@@ -55,6 +66,17 @@ function badRequest(message: string): ServiceError {
   return new ServiceError('BAD_REQUEST', message);
 }
 
+function textPartsTooLarge(): ServiceError {
+  return new ServiceError(
+    'PAYLOAD_TOO_LARGE',
+    `The request's text parts total more than ${MAX_TEXT_PARTS_BYTES} bytes (the limit for all text parts together, the 'options' part included). Send only the 'file' part and, if needed, one 'options' part.`,
+  );
+}
+
+function tooManyParts(): ServiceError {
+  return badRequest(`The request has more than ${MAX_PARTS} multipart parts. ${EXPECTED_FORM}`);
+}
+
 /** Refusals decided from the request head alone, before any body byte is read. */
 function checkHead(req: IncomingMessage): void {
   const type = req.headers['content-type'];
@@ -81,7 +103,9 @@ export function receiveUpload<T>(req: IncomingMessage, { spool, readOptions }: R
         // busboy signals the limit when a file *reaches* it: one more byte allows exactly 50 MB.
         fileSize: MAX_UPLOAD_BYTES + 1,
         fieldSize: MAX_OPTIONS_BYTES,
-        parts: MAX_PARTS,
+        // busboy signals the limit when the count *reaches* it: one more allows exactly MAX_PARTS
+        // (the parts are also counted below as they start, so an 11th file part is never read).
+        parts: MAX_PARTS + 1,
         headerPairs: MAX_PART_HEADER_PAIRS,
       },
     });
@@ -95,6 +119,30 @@ export function receiveUpload<T>(req: IncomingMessage, { spool, readOptions }: R
     let file: { path: string; filename: string; contentType?: string; written: Promise<number> } | undefined;
     let optionsSeen = false;
     let options: T | undefined;
+    let parts = 0;
+    /** Body bytes handed to the parser, and bytes of the 'file' part it handed back. */
+    let bodyBytes = 0;
+    let fileBytes = 0;
+    /** Sizes of the text parts that have arrived in full. */
+    let textBytes = 0;
+
+    const countPart = (): boolean => {
+      parts += 1;
+      if (parts > MAX_PARTS) {
+        fail(tooManyParts());
+        return false;
+      }
+      return true;
+    };
+
+    const countText = (size: number): boolean => {
+      textBytes += size;
+      if (textBytes > MAX_TEXT_PARTS_BYTES) {
+        fail(textPartsTooLarge());
+        return false;
+      }
+      return true;
+    };
 
     const fail = (err: unknown): void => {
       if (settled) return;
@@ -135,6 +183,10 @@ export function receiveUpload<T>(req: IncomingMessage, { spool, readOptions }: R
     parser.on('file', (rawName: string, stream: Readable, info: busboy.FileInfo) => {
       // Once the upload has failed, busboy may still destroy this stream with an error.
       stream.on('error', () => {});
+      if (settled || !countPart()) {
+        stream.resume();
+        return;
+      }
       const name = checkName(rawName);
       if (name === undefined || settled) {
         stream.resume();
@@ -153,7 +205,7 @@ export function receiveUpload<T>(req: IncomingMessage, { spool, readOptions }: R
           chunks.push(chunk);
         });
         stream.on('end', () => {
-          if (!settled) acceptOptions(Buffer.concat(chunks).toString('utf8'));
+          if (!settled && countText(size)) acceptOptions(Buffer.concat(chunks).toString('utf8'));
         });
         return;
       }
@@ -169,6 +221,9 @@ export function receiveUpload<T>(req: IncomingMessage, { spool, readOptions }: R
       }
       const target = spool.create();
       stream.once('limit', () => fail(fileTooLarge()));
+      stream.on('data', (chunk: Buffer) => {
+        fileBytes += chunk.length;
+      });
       const written = pipeline(stream, target.stream).then(() => target.stream.bytesWritten);
       // A failure here is reported through `fail` by whoever caused it; keep it from going unhandled.
       written.catch(() => undefined);
@@ -181,8 +236,10 @@ export function receiveUpload<T>(req: IncomingMessage, { spool, readOptions }: R
     });
 
     parser.on('field', (rawName: string, value: string, info: busboy.FieldInfo) => {
+      if (settled || !countPart()) return;
       const name = checkName(rawName);
       if (name === undefined || settled) return;
+      if (!countText(Buffer.byteLength(value))) return;
       if (name === 'options') {
         if (info.valueTruncated) {
           fail(badRequest(`The 'options' part is larger than ${MAX_OPTIONS_BYTES} bytes.`));
@@ -194,10 +251,12 @@ export function receiveUpload<T>(req: IncomingMessage, { spool, readOptions }: R
       if (name === 'file') {
         fail(badRequest("The 'file' part has no filename. Send the document as a file part with a filename (its extension names the type, e.g. report.pdf)."));
       }
-      // Other text fields are ignored, as clients may add their own.
+      // Other text fields are ignored, as clients may add their own; one cut at the field size
+      // limit was larger than every text part together may be.
+      if (info.valueTruncated) fail(textPartsTooLarge());
     });
 
-    parser.on('partsLimit', () => fail(badRequest(`The request has more than ${MAX_PARTS} multipart parts. ${EXPECTED_FORM}`)));
+    parser.on('partsLimit', () => fail(tooManyParts()));
 
     parser.on('error', (err: unknown) => {
       const reason = err instanceof Error ? err.message : 'unreadable body';
@@ -231,6 +290,13 @@ export function receiveUpload<T>(req: IncomingMessage, { spool, readOptions }: R
       if (!req.complete) fail(new ClientAbortedError());
     });
     req.on('error', (err) => fail(err));
+    // A text field is only seen once it has ended (and busboy reads on past its size limit):
+    // the bytes that are not the file are counted as they arrive, so an endless field under
+    // chunked encoding is refused once it is past what the text parts and framing can take.
+    req.on('data', (chunk: Buffer) => {
+      bodyBytes += chunk.length;
+      if (!settled && bodyBytes - fileBytes > MAX_TEXT_PARTS_BYTES + FRAMING_ALLOWANCE) fail(textPartsTooLarge());
+    });
 
     req.pipe(parser);
   });

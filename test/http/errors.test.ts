@@ -13,7 +13,7 @@ import { errorHandler } from '../../src/http/error-handler.ts';
 import { createLogger } from '../../src/log.ts';
 import { inProcessRunner, type ParseRunner } from '../../src/limits/runner.ts';
 import { readCorpus } from '../helpers/corpus.ts';
-import { BOUNDARY, multipartBody, postParse, request, spoolDrained, startTestService, upload, type RawResponse, type TestService } from './helpers.ts';
+import { BOUNDARY, bodyPump, multipartBody, postParse, request, spoolDrained, startTestService, upload, type RawResponse, type TestService } from './helpers.ts';
 
 const blog = readCorpus('html', 'markitdown', 'test_blog.html');
 const pdf = readCorpus('pdf', 'pdfjs', 'rotation.pdf');
@@ -122,9 +122,53 @@ describe('parts', () => {
     expectError(res, 400, 'BAD_REQUEST', "more than one 'options' part");
   });
 
-  it('more than 10 parts', async () => {
-    const extra = Array.from({ length: 11 }, (_, i) => ({ name: `note${i}`, data: 'x' }));
-    expectError(await postParse(service, [...extra, { name: 'file', filename: 'a.html', data: blog }]), 400, 'BAD_REQUEST', 'more than 10 multipart parts');
+  it('exactly 10 parts are accepted; 11 are refused, also when the 11th is a file', async () => {
+    const notes = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `note${i}`, data: 'x' }));
+    const ten = await postParse(service, [...notes(8), ...upload('a.html', blog, {})]);
+    expect(ten.status).toBe(200);
+    expect((ten.json.data as { markdown: string }).markdown.length).toBeGreaterThan(0);
+    expectError(await postParse(service, [...notes(11), { name: 'file', filename: 'a.html', data: blog }]), 400, 'BAD_REQUEST', 'more than 10 multipart parts');
+    expectError(await postParse(service, [...notes(9), ...upload('a.html', blog, {})]), 400, 'BAD_REQUEST', 'more than 10 multipart parts');
+  });
+
+  it('text parts together over their cap are 413 PAYLOAD_TOO_LARGE naming the limit', async () => {
+    // Each under the 1 MB field limit, together over the 1114112 bytes all text parts may take.
+    const half = 'y'.repeat(600 * 1024);
+    const res = await postParse(service, [{ name: 'a', data: half }, { name: 'b', data: half }, ...upload('a.html', blog)]);
+    expectError(res, 413, 'PAYLOAD_TOO_LARGE', 'text parts total more than 1114112 bytes');
+  });
+
+  it('an endless ignored text field under chunked encoding is refused while it streams', async () => {
+    const fieldSize = 256 * 1024 * 1024;
+    const result = await new Promise<{ status: number; body: Record<string, unknown>; sentAtAnswer: number }>((resolve, reject) => {
+      const req = http.request(`${service.url}/v2/parse`, {
+        method: 'POST',
+        agent: false,
+        headers: { authorization: `Bearer ${service.key}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      });
+      let sent = 0;
+      const timer = setTimeout(() => {
+        req.destroy();
+        reject(new Error('no answer within 60 s'));
+      }, 60_000);
+      req.on('response', (res) => {
+        const sentAtAnswer = sent;
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          clearTimeout(timer);
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>, sentAtAnswer });
+          req.destroy();
+        });
+      });
+      req.on('error', () => {});
+      req.write(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="note"\r\n\r\n`);
+      bodyPump(req, fieldSize, 0x7a, (n) => (sent += n), `\r\n--${BOUNDARY}--\r\n`)();
+    });
+    expect(result.status).toBe(413);
+    expect(result.body).toMatchObject({ success: false, code: 'PAYLOAD_TOO_LARGE', error: expect.stringContaining('1114112 bytes') });
+    // Answered a few megabytes in, not after the whole field.
+    expect(result.sentAtAnswer).toBeLessThan(32 * 1024 * 1024);
   });
 
   it('a part name longer than 100 bytes', async () => {
