@@ -14,6 +14,8 @@
  *   POST /v2/map, /v2/crawl…  API key required; map and crawl (routes/map.ts, routes/crawl.ts)
  *   POST /v2/search   API key required; JSON → web/news/images search (docs/search.md)
  *   /v2/mcp, /v2/mcp-oauth, /{API_KEY}/v2/mcp   the MCP tool server (src/mcp/http.ts)
+ *   /v2/agent, /v2/extract, /v2/browser, /v2/team/…, /v2/monitor, …   Firecrawl paths not served:
+ *                     a clear NOT_YET_SUPPORTED or NOT_FOUND naming the feature (routes/not-yet-supported.ts)
  *   anything else     404 { success: false, code: 'NOT_FOUND', error }
  */
 import express, { type Express } from 'express';
@@ -45,6 +47,7 @@ import { createUploadTicketRoute, receiveUploadRoute } from './routes/uploads.ts
 import { scrapeRoute } from './routes/scrape.ts';
 import { mapRoutes } from './routes/map.ts';
 import { crawlRoutes } from './routes/crawl.ts';
+import { exchangeRoutes, notYetSupportedRoutes } from './routes/not-yet-supported.ts';
 import type { CrawlService } from '../web/crawl/index.ts';
 import type { Fetcher } from '../web/fetch/types.ts';
 import type { SearchOperation } from '../web/search/index.ts';
@@ -144,6 +147,8 @@ export function createApp(deps: AppDeps): Express {
       onTouchError: (err) => deps.logger.warn({ err }, 'could not record API key use'),
     }),
   );
+  // Firecrawl v2 paths folio does not serve: a clear NOT_YET_SUPPORTED / NOT_FOUND naming them.
+  app.use(notYetSupportedRoutes());
   app.post('/v2/uploads', createUploadTicketRoute(deps.uploads));
   app.post('/v2/parse', parseRoute({ runner: deps.runner, spoolDir: deps.spoolDir, uploads: deps.uploads }));
   app.post('/v2/scrape', ...scrapeRoute({ fetcher: deps.fetcher, runner: deps.runner }));
@@ -151,6 +156,7 @@ export function createApp(deps: AppDeps): Express {
   if (deps.crawls) app.use(crawlRoutes({ crawls: deps.crawls, urls: deps.urls }));
   app.post('/v2/search', ...searchRoute(deps.search));
 
+  app.use(exchangeRoutes());
   app.use(notFound());
   app.use(errorHandler(deps.logger));
   return app;
