@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { Verdict } from './world.ts';
 
 const README = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'README.md');
-const VERDICT_WORDS: readonly Verdict[] = ['works', 'not yet', 'not in folio'];
+const VERDICT_WORDS: readonly Verdict[] = ['works', 'not yet', 'not in folio', 'refused by firecrawl-mcp'];
 
 export function readmeTable(name: string): Map<string, Verdict> {
   const text = fs.readFileSync(README, 'utf8');

@@ -373,6 +373,7 @@ describe('every public method of the Firecrawl JS SDK v2 client against folio', 
         if (failure !== undefined) throw failure;
         return;
       }
+      if (verdict === 'refused by firecrawl-mcp') throw new Error(`"${verdict}" is not a verdict for an SDK method`);
       expect(failure, `${method} worked, but the README says "${verdict}": update the table`).toBeDefined();
       const answer = folioAnswer(failure);
       expect(answer, `not an answer from folio: ${String(failure)}`).toBeDefined();

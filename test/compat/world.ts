@@ -3,6 +3,8 @@
  * test site opened to its fetcher and a SearXNG stand-in as its search backend, plus the README's
  * verdicts on folio's clear errors. One per test file.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { inProcessRunner } from '../../src/limits/runner.ts';
 import { startTestService, type TestService } from '../http/helpers.ts';
 import { startFakeSearxng, type FakeServer } from '../web/fake-searxng.ts';
@@ -41,7 +43,78 @@ export const VERDICTS = {
   'not in folio': { code: 'NOT_FOUND', message: /is a Firecrawl cloud service that folio does not provide/ },
 } as const;
 
-export type Verdict = 'works' | keyof typeof VERDICTS;
+/** `refused by firecrawl-mcp`: the client answers itself (a deprecated tool), folio is not asked. */
+export type Verdict = 'works' | 'refused by firecrawl-mcp' | keyof typeof VERDICTS;
 
 /** The generic 404 of a path folio has no route for: never an acceptable answer to a real client. */
 export const NO_ROUTE = /No route matches/;
+
+export interface Exchange {
+  method: string;
+  /** Path and query as the client sent them. */
+  path: string;
+  status: number;
+  /** folio's `code` and `error` when the answer was an error body. */
+  code?: string;
+  error?: string;
+}
+
+export interface Recorder {
+  /** http://127.0.0.1:PORT: give this to the client instead of folio's URL. */
+  url: string;
+  exchanges: Exchange[];
+  close(): Promise<void>;
+}
+
+/**
+ * A transparent HTTP recorder in front of folio: every request is passed on unchanged and folio's
+ * answer sent back unchanged; method, path, status and an error body's `code`/`error` are
+ * recorded, so a test sees what folio answered however the client relays it. (WebSocket
+ * upgrades are not relayed; the clients under test use plain HTTP here.)
+ */
+export async function startRecorder(target: string): Promise<Recorder> {
+  const exchanges: Exchange[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const headers = { ...req.headers };
+      delete headers.host;
+      const upstream = http.request(`${target}${req.url ?? '/'}`, { method: req.method, headers }, (answer) => {
+        const body: Buffer[] = [];
+        answer.on('data', (c: Buffer) => body.push(c));
+        answer.on('end', () => {
+          const buf = Buffer.concat(body);
+          const exchange: Exchange = { method: req.method ?? 'GET', path: req.url ?? '/', status: answer.statusCode ?? 0 };
+          if (exchange.status >= 400) {
+            try {
+              const parsed = JSON.parse(buf.toString('utf8')) as { code?: unknown; error?: unknown };
+              if (typeof parsed.code === 'string') exchange.code = parsed.code;
+              if (typeof parsed.error === 'string') exchange.error = parsed.error;
+            } catch {
+              // not JSON: recorded without code and error
+            }
+          }
+          exchanges.push(exchange);
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          res.end(buf);
+        });
+      });
+      upstream.on('error', () => {
+        res.writeHead(502);
+        res.end();
+      });
+      upstream.end(Buffer.concat(chunks));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    exchanges,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
