@@ -209,7 +209,9 @@ const CALLS: Record<string, () => Promise<void>> = {
   },
   crawlParamsPreview: async () => {
     const preview = await client.crawlParamsPreview(world.site.url, 'only the blog posts under /pages/');
-    expect(preview).toMatchObject({ url: world.site.url });
+    // Without a language model folio reads the explicit parts of the prompt (the path).
+    expect(preview.url).toBe(`${world.site.url}/`);
+    expect(JSON.stringify(preview.includePaths)).toContain('pages');
   },
   createMonitor: async () => {
     await client.createMonitor({ name: 'tides', schedule: { cron: '0 * * * *' }, targets: [{ type: 'scrape', urls: [article()] }] } as unknown as Parameters<FirecrawlClient['createMonitor']>[0]);
@@ -378,7 +380,9 @@ describe('every public method of the Firecrawl JS SDK v2 client against folio', 
       const answer = folioAnswer(failure);
       expect(answer, `not an answer from folio: ${String(failure)}`).toBeDefined();
       expect(answer?.message).not.toMatch(NO_ROUTE);
-      expect({ code: answer?.code, message: answer?.message }).toEqual({ code: VERDICTS[verdict].code, message: expect.stringMatching(VERDICTS[verdict].message) });
+      const { codes, message } = VERDICTS[verdict];
+      expect(codes, `folio's code ${String(answer?.code)}: ${answer?.message}`).toContain(answer?.code);
+      expect(answer?.message).toMatch(message);
     });
   }
 });

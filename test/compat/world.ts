@@ -38,9 +38,12 @@ export async function startWorld(): Promise<World> {
 /** The README's verdict for something folio does not serve, and how folio's answer reads. */
 export const VERDICTS = {
   /** Planned, not built yet: 400 NOT_YET_SUPPORTED (src/http/routes/not-yet-supported.ts). */
-  'not yet': { code: 'NOT_YET_SUPPORTED', message: /is planned for folio but not in this build yet|not supported by this folio build yet|valid but not supported/ },
-  /** A Firecrawl cloud service folio does not provide: 404 NOT_FOUND naming it. */
-  'not in folio': { code: 'NOT_FOUND', message: /is a Firecrawl cloud service that folio does not provide/ },
+  'not yet': { codes: ['NOT_YET_SUPPORTED'], message: /is planned for folio but not in this build yet|not supported by this folio build yet|valid but not supported/ },
+  /**
+   * A Firecrawl cloud service folio does not provide: 404 NOT_FOUND naming it on its own paths,
+   * 400 BAD_REQUEST when it rides on a path folio has (`alexandria` in a scrape body).
+   */
+  'not in folio': { codes: ['NOT_FOUND', 'BAD_REQUEST'], message: /is a Firecrawl cloud service that folio does not provide|Firecrawl's hosted [^.]*, which folio does not have/ },
 } as const;
 
 /** `refused by firecrawl-mcp`: the client answers itself (a deprecated tool), folio is not asked. */

@@ -9,6 +9,9 @@
  *                                                    research and developer indexes, feedback
  *                                                    refunds, the Alexandria catalogue
  *
+ * (Alexandria execution and discovery also ride on POST /v2/scrape as `{alexandria: …}`: the
+ * scrape request validation answers that one, a 400 on a path that exists.)
+ *
  * Mounted after the API-key check for /v2 (a keyless caller gets the 401 every /v2 path gives),
  * before the routes that are built, so a real route added later must be mounted before these or
  * remove its entry here. `/exchange/*` (firecrawl-mcp's Alexandria discovery, outside /v2) needs
@@ -16,7 +19,6 @@
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { ServiceError } from '../../errors.ts';
-import { SCRAPE_BODY_LIMIT } from './scrape.ts';
 
 interface Unbuilt {
   /** Express 5 path patterns. */
@@ -83,12 +85,6 @@ function refuse(make: () => ServiceError) {
 export function notYetSupportedRoutes(): Router {
   const router = express.Router();
   for (const entry of UNBUILT_PATHS) router.all(entry.paths, refuse(entry.error));
-  // Alexandria execution and discovery ride on POST /v2/scrape as `{alexandria: …}` without a url.
-  router.post('/v2/scrape', express.json({ limit: SCRAPE_BODY_LIMIT }), (req: Request, _res: Response, next: NextFunction) => {
-    const body: unknown = req.body;
-    if (typeof body === 'object' && body !== null && 'alexandria' in body) return next(ALEXANDRIA());
-    next();
-  });
   return router;
 }
 
