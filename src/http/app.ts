@@ -31,6 +31,7 @@ import { requestLog } from './request-log.ts';
 import { parseRoute } from './routes/parse.ts';
 import { searchRoute } from './routes/search.ts';
 import { wellKnownRoutes } from './routes/well-known.ts';
+import { exchangeRoutes, notYetSupportedRoutes } from './routes/not-yet-supported.ts';
 import { oauthRegisterRoutes } from './routes/oauth-register.ts';
 import { redirectUriMatches, type ClientRegistry } from '../../auth/clients.ts';
 import type { AuthorizationCodeIssuer } from '../../auth/authorization-code-types.ts';
@@ -47,7 +48,6 @@ import { createUploadTicketRoute, receiveUploadRoute } from './routes/uploads.ts
 import { scrapeRoute } from './routes/scrape.ts';
 import { mapRoutes } from './routes/map.ts';
 import { crawlRoutes } from './routes/crawl.ts';
-import { exchangeRoutes, notYetSupportedRoutes } from './routes/not-yet-supported.ts';
 import type { CrawlService } from '../web/crawl/index.ts';
 import type { Fetcher } from '../web/fetch/types.ts';
 import type { SearchOperation } from '../web/search/index.ts';
