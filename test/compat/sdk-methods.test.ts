@@ -74,13 +74,13 @@ const article = () => `${world.site.url}/article.html`;
 const pagesOf = (docs: { metadata?: { sourceURL?: string } }[]) => docs.map((d) => d.metadata?.sourceURL).sort();
 const JOB = '00000000-0000-4000-8000-000000000000';
 
-async function expectCrawled(job: { status: string; data: { markdown?: string; metadata?: { sourceURL?: string } }[] }) {
+function expectCrawled(job: { status: string; data: { markdown?: string; metadata?: { sourceURL?: string } }[] }) {
   expect(job.status).toBe('completed');
   expect(job.data.length).toBeGreaterThan(0);
   expect(job.data.map((d) => d.markdown ?? '').join('\n')).toMatch(/This is page number 1 of the test graph/);
 }
 
-async function expectBatch(job: { status: string; data: { markdown?: string; metadata?: { sourceURL?: string } }[] }) {
+function expectBatch(job: { status: string; data: { markdown?: string; metadata?: { sourceURL?: string } }[] }) {
   expect(job.status).toBe('completed');
   expect(pagesOf(job.data)).toEqual([`${world.site.url}/about.html`, article()]);
   expect(job.data.map((d) => d.markdown ?? '').join('\n')).toContain('Small harbours see two tides a day');
@@ -178,10 +178,10 @@ const CALLS: Record<string, () => Promise<void>> = {
     await waitFor(`/v2/crawl/${id}`);
   },
   getCrawlStatus: async () => {
-    await expectCrawled(await client.getCrawlStatus(await finishedCrawl()));
+    expectCrawled(await client.getCrawlStatus(await finishedCrawl()));
   },
   checkCrawlStatus: async () => {
-    await expectCrawled(await client.checkCrawlStatus(await finishedCrawl()));
+    expectCrawled(await client.checkCrawlStatus(await finishedCrawl()));
   },
   cancelCrawl: async () => {
     const { id } = await client.startCrawl(`${world.site.url}/slow?ms=3000`, { limit: 5 });
@@ -189,10 +189,10 @@ const CALLS: Record<string, () => Promise<void>> = {
     expect((await client.getCrawlStatus(id)).status).toBe('cancelled');
   },
   crawl: async () => {
-    await expectCrawled(await client.crawl(`${world.site.url}/pages/1.html`, { limit: 3, pollInterval: 1, timeout: 30 }));
+    expectCrawled(await client.crawl(`${world.site.url}/pages/1.html`, { limit: 3, pollInterval: 1, timeout: 30 }));
   },
   crawlUrl: async () => {
-    await expectCrawled(await client.crawlUrl(`${world.site.url}/pages/1.html`, { limit: 3, pollInterval: 1, timeout: 30 }));
+    expectCrawled(await client.crawlUrl(`${world.site.url}/pages/1.html`, { limit: 3, pollInterval: 1, timeout: 30 }));
   },
   getCrawlErrors: async () => {
     const errors = await client.getCrawlErrors(await finishedCrawl());
@@ -239,7 +239,7 @@ const CALLS: Record<string, () => Promise<void>> = {
   },
   startBatchScrape: async () => {
     const { id } = await client.startBatchScrape([article(), `${world.site.url}/about.html`]);
-    await expectBatch(await waitFor(`/v2/batch/scrape/${id}`) as unknown as Parameters<typeof expectBatch>[0]);
+    expectBatch(await waitFor(`/v2/batch/scrape/${id}`) as unknown as Parameters<typeof expectBatch>[0]);
   },
   asyncBatchScrapeUrls: async () => {
     const { id } = await client.asyncBatchScrapeUrls([article(), `${world.site.url}/about.html`]);
@@ -247,10 +247,10 @@ const CALLS: Record<string, () => Promise<void>> = {
     await waitFor(`/v2/batch/scrape/${id}`);
   },
   getBatchScrapeStatus: async () => {
-    await expectBatch(await client.getBatchScrapeStatus(await finishedBatch()));
+    expectBatch(await client.getBatchScrapeStatus(await finishedBatch()));
   },
   checkBatchScrapeStatus: async () => {
-    await expectBatch(await client.checkBatchScrapeStatus(await finishedBatch()));
+    expectBatch(await client.checkBatchScrapeStatus(await finishedBatch()));
   },
   getBatchScrapeErrors: async () => {
     expect(await client.getBatchScrapeErrors(await finishedBatch())).toEqual({ errors: [], robotsBlocked: [] });
@@ -264,10 +264,10 @@ const CALLS: Record<string, () => Promise<void>> = {
     expect((await client.getBatchScrapeStatus(id)).status).toBe('cancelled');
   },
   batchScrape: async () => {
-    await expectBatch(await client.batchScrape([article(), `${world.site.url}/about.html`], { pollInterval: 1, timeout: 30 }));
+    expectBatch(await client.batchScrape([article(), `${world.site.url}/about.html`], { pollInterval: 1, timeout: 30 }));
   },
   batchScrapeUrls: async () => {
-    await expectBatch(await client.batchScrapeUrls([article(), `${world.site.url}/about.html`], { pollInterval: 1, timeout: 30 }));
+    expectBatch(await client.batchScrapeUrls([article(), `${world.site.url}/about.html`], { pollInterval: 1, timeout: 30 }));
   },
   startExtract: async () => {
     await client.startExtract({ urls: [article()], prompt: 'The peak kW per harbour' });
