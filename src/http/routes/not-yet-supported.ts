@@ -1,7 +1,7 @@
 /**
  * Firecrawl v2 paths the official clients (the JS SDK, firecrawl-mcp) call and folio does not
  * serve: a clear answer naming the feature and its status instead of the generic 404 "No route
- * matches". Two kinds (README "Firecrawl SDK methods", docs/compat.md):
+ * matches". Two kinds (README "Firecrawl clients: what works", docs/compat.md):
  *
  *   planned, not built yet   400 NOT_YET_SUPPORTED   agent, extract, browser sessions, interact,
  *                                                    the team usage endpoints
