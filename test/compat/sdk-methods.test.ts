@@ -184,7 +184,7 @@ const CALLS: Record<string, () => Promise<void>> = {
     expectCrawled(await client.checkCrawlStatus(await finishedCrawl()));
   },
   cancelCrawl: async () => {
-    const { id } = await client.startCrawl(`${world.site.url}/slow?ms=3000`, { limit: 5 });
+    const { id } = await client.startCrawl(`${world.site.url}/slow?ms=5000`, { limit: 5 });
     expect(await client.cancelCrawl(id)).toBe(true);
     expect((await client.getCrawlStatus(id)).status).toBe('cancelled');
   },
@@ -202,7 +202,7 @@ const CALLS: Record<string, () => Promise<void>> = {
     expect((await client.checkCrawlErrors(await finishedCrawl())).errors).toEqual([]);
   },
   getActiveCrawls: async () => {
-    const { id } = await client.startCrawl(`${world.site.url}/slow?ms=2000`, { limit: 1 });
+    const { id } = await client.startCrawl(`${world.site.url}/slow?ms=5000`, { limit: 1 });
     const { crawls } = await client.getActiveCrawls();
     expect(crawls.map((c) => c.id)).toContain(id);
     await client.cancelCrawl(id);
@@ -259,7 +259,7 @@ const CALLS: Record<string, () => Promise<void>> = {
     expect((await client.checkBatchScrapeErrors(await finishedBatch())).errors).toEqual([]);
   },
   cancelBatchScrape: async () => {
-    const { id } = await client.startBatchScrape([`${world.site.url}/slow?ms=3000`, `${world.site.url}/slow?ms=3001`]);
+    const { id } = await client.startBatchScrape([`${world.site.url}/slow?ms=5000`, `${world.site.url}/slow?ms=5001`]);
     expect(await client.cancelBatchScrape(id)).toBe(true);
     expect((await client.getBatchScrapeStatus(id)).status).toBe('cancelled');
   },
