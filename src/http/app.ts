@@ -16,6 +16,8 @@
  *   WebSocket /v2/crawl/:id, /v2/batch/scrape/:id   the job watcher, on the server's `upgrade` (src/http/watcher.ts)
  *   POST /v2/search   API key required; JSON → web/news/images search (docs/search.md)
  *   /v2/mcp, /v2/mcp-oauth, /{API_KEY}/v2/mcp   the MCP tool server (src/mcp/http.ts)
+ *   /v2/agent, /v2/extract, /v2/browser, /v2/team/…, /v2/monitor, …   Firecrawl paths not served:
+ *                     a clear NOT_YET_SUPPORTED or NOT_FOUND naming the feature (routes/not-yet-supported.ts)
  *   anything else     404 { success: false, code: 'NOT_FOUND', error }
  */
 import express, { type Express } from 'express';
@@ -32,6 +34,7 @@ import { requestLog } from './request-log.ts';
 import { parseRoute } from './routes/parse.ts';
 import { searchRoute } from './routes/search.ts';
 import { wellKnownRoutes } from './routes/well-known.ts';
+import { exchangeRoutes, notYetSupportedRoutes } from './routes/not-yet-supported.ts';
 import { oauthRegisterRoutes } from './routes/oauth-register.ts';
 import { redirectUriMatches, type ClientRegistry } from '../../auth/clients.ts';
 import type { AuthorizationCodeIssuer } from '../../auth/authorization-code-types.ts';
@@ -153,6 +156,8 @@ export function createApp(deps: AppDeps): Express {
       onTouchError: (err) => deps.logger.warn({ err }, 'could not record API key use'),
     }),
   );
+  // Firecrawl v2 paths folio does not serve: a clear NOT_YET_SUPPORTED / NOT_FOUND naming them.
+  app.use(notYetSupportedRoutes());
   app.post('/v2/uploads', createUploadTicketRoute(deps.uploads));
   app.post('/v2/parse', uploadSlot, parseRoute({ runner: deps.runner, spoolDir: deps.spoolDir, uploads: deps.uploads }));
   app.post('/v2/scrape', ...scrapeRoute({ fetcher: deps.fetcher, runner: deps.runner }));
@@ -161,6 +166,7 @@ export function createApp(deps: AppDeps): Express {
   if (deps.crawls) app.use(batchRoutes({ crawls: deps.crawls, urls: deps.urls }));
   app.post('/v2/search', ...searchRoute(deps.search));
 
+  app.use(exchangeRoutes());
   app.use(notFound());
   app.use(errorHandler(deps.logger));
   return app;
