@@ -6,6 +6,7 @@
  * yields fewer properties (the text still reads), never an exception beyond OutOfRange.
  */
 import type { Piece } from './ole-text.ts';
+import { filePositionOf, runAt } from './piece-table.ts';
 
 export interface ParagraphProps {
   /** Index of the paragraph's style in the style sheet. */
@@ -313,36 +314,10 @@ export class DocProperties implements StoryProperties {
     };
   }
 
-  /** File position of a CP, through the piece table. */
-  private fcOf(cp: number): number | undefined {
-    const pieces = this.pieces;
-    let lo = 0;
-    let hi = pieces.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const piece = pieces[mid] as Piece;
-      if (cp < piece.startCp) hi = mid - 1;
-      else if (cp >= piece.endCp) lo = mid + 1;
-      else return piece.startFilePos + (cp - piece.startCp) * piece.bpc;
-    }
-    return undefined;
-  }
-
   /** Properties of the paragraph whose mark is at `cp`. */
   paragraphAt(cp: number): ParagraphProps | undefined {
-    const fc = this.fcOf(cp);
-    if (fc === undefined) return undefined;
-    const runs = this.runs;
-    let lo = 0;
-    let hi = runs.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const run = runs[mid] as Run;
-      if (fc < run.fcStart) hi = mid - 1;
-      else if (fc >= run.fcEnd) lo = mid + 1;
-      else return run.props;
-    }
-    return undefined;
+    const fc = filePositionOf(this.pieces, cp);
+    return fc === undefined ? undefined : runAt(this.runs, fc)?.props;
   }
 
   /** The list a paragraph belongs to (direct or from its style), with its kind and level. */

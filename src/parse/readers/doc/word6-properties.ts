@@ -7,6 +7,7 @@
  */
 import type { CharacterRun } from './character.ts';
 import type { Piece } from './ole-text.ts';
+import { filePositionOf, runAt } from './piece-table.ts';
 import { OutOfRange, type NotePositions, type ParagraphProps, type StoryProperties } from './properties.ts';
 import { slice, type FcLcb, type Word6Fib } from './word6-fib.ts';
 import { SPRM_C_FBOLD, SPRM_C_FITALIC, SPRM_C_FRMARKDEL, SPRM_C_FTC, SPRM_C_FVANISH, SPRM_P_ANLD, SPRM_P_FINTABLE, SPRM_P_NLVLANM, SPRM_P_TTP, word6Sprms } from './word6-sprm.ts';
@@ -271,34 +272,9 @@ export class Word6Properties implements StoryProperties {
     };
   }
 
-  private fcOf(cp: number): number | undefined {
-    const pieces = this.pieces;
-    let lo = 0;
-    let hi = pieces.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const piece = pieces[mid] as Piece;
-      if (cp < piece.startCp) hi = mid - 1;
-      else if (cp >= piece.endCp) lo = mid + 1;
-      else return piece.startFilePos + (cp - piece.startCp) * piece.bpc;
-    }
-    return undefined;
-  }
-
   paragraphAt(cp: number): ParagraphProps | undefined {
-    const fc = this.fcOf(cp);
-    if (fc === undefined) return undefined;
-    const runs = this.runs;
-    let lo = 0;
-    let hi = runs.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const run = runs[mid] as ParagraphRun;
-      if (fc < run.fcStart) hi = mid - 1;
-      else if (fc >= run.fcEnd) lo = mid + 1;
-      else return run.props;
-    }
-    return undefined;
+    const fc = filePositionOf(this.pieces, cp);
+    return fc === undefined ? undefined : runAt(this.runs, fc)?.props;
   }
 
   /**
