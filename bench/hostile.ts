@@ -11,13 +11,14 @@
  * the whole run stays within a few minutes. Prints a table; exits 1 if any answer was a 5xx or
  * the server died.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCorpus } from '../test/helpers/corpus.ts';
 import { deepHtml, docxZipBomb, hugeHtml, hugeImagePdf, odtZipBomb, pathOperatorPdf } from '../test/helpers/memory-bombs.ts';
+import { startServer, treeRssBytes } from './served.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const mainJs = path.join(root, 'dist', 'src', 'main.js');
@@ -46,57 +47,10 @@ const cases: Case[] = [
   { format: 'html', kind: 'hostile', label: '40 MB of flat paragraphs and links', filename: 'huge.html', bytes: () => hugeHtml(40) },
 ];
 
-function ownRss(pid: number): number {
-  try {
-    const kb = /VmRSS:\s+(\d+)\s+kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb ? Number(kb) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
-/** The server and every process below it. */
-function treeRss(pid: number, depth = 0): number {
-  let children: string[] = [];
-  try {
-    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);
-  } catch {
-    // gone
-  }
-  return ownRss(pid) + (depth > 4 ? 0 : children.reduce((sum, c) => sum + treeRss(Number(c), depth + 1), 0));
-}
-
 function run(cmd: string, args: string[], env: Record<string, string> = {}): string {
   const r = spawnSync(cmd, args, { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stdout}${r.stderr}`);
   return r.stdout.trim();
-}
-
-async function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string; pid: number }> {
-  const child = spawn(process.execPath, [mainJs, 'serve'], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const stdout = child.stdout;
-  if (!stdout) throw new Error('no stdout from the server');
-  const url = await new Promise<string>((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error(`the server did not log its URL within 30 s: ${seen}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString('utf8');
-      const m = /"url":"(http:\/\/[^"]+)"/.exec(seen);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        stdout.off('data', onData);
-        stdout.resume();
-        resolve(m[1]);
-      }
-    };
-    stdout.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
-  });
-  return { child, url, pid: child.pid ?? 0 };
 }
 
 function multipart(filename: string, bytes: Buffer): Buffer {
@@ -122,10 +76,10 @@ interface Row {
 
 async function measure(url: string, key: string, pid: number, c: Case): Promise<Row> {
   const bytes = await c.bytes();
-  const before = treeRss(pid);
+  const before = treeRssBytes(pid);
   let peak = before;
   const sampler = setInterval(() => {
-    peak = Math.max(peak, treeRss(pid));
+    peak = Math.max(peak, treeRssBytes(pid));
   }, 20);
   const t0 = performance.now();
   const res = await fetch(`${url}/v2/parse`, {
@@ -137,10 +91,10 @@ async function measure(url: string, key: string, pid: number, c: Case): Promise<
   const body = (await res.json().catch(() => ({}))) as { code?: string };
   const ms = performance.now() - t0;
   clearInterval(sampler);
-  peak = Math.max(peak, treeRss(pid));
+  peak = Math.max(peak, treeRssBytes(pid));
   // Killed and recycled processes are replaced in the background: give them 2 s.
   await new Promise((r) => setTimeout(r, 2000));
-  return { c, size: bytes.length, status: res.status, code: res.ok ? 'ok' : (body.code ?? '?'), ms, before, peak, after: treeRss(pid) };
+  return { c, size: bytes.length, status: res.status, code: res.ok ? 'ok' : (body.code ?? '?'), ms, before, peak, after: treeRssBytes(pid) };
 }
 
 async function main(): Promise<number> {
@@ -150,9 +104,9 @@ async function main(): Promise<number> {
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
     const key = run(process.execPath, [mainJs, 'keys', 'create', '--team', 'bench'], { DATA_DIR: dataDir });
-    server = await startServer(dataDir);
+    server = await startServer(mainJs, root, dataDir);
     await new Promise((r) => setTimeout(r, 1000));
-    const idle = treeRss(server.pid);
+    const idle = treeRssBytes(server.pid);
     const rows: Row[] = [];
     for (const c of cases) {
       rows.push(await measure(server.url, key, server.pid, c));

@@ -15,13 +15,14 @@
  *      the growth compared with the file size.
  * Prints a small table and exits 0 (1 when a phase fails).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { startServer, treeRssBytes } from './served.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tsc = path.join(root, 'node_modules', '.bin', 'tsc');
@@ -93,55 +94,6 @@ function createKey(dataDir: string, dir = root): string {
   return key;
 }
 
-function ownRss(pid: number): number {
-  try {
-    const kb = /VmRSS:\s+(\d+)\s+kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb ? Number(kb) * 1024 : 0;
-  } catch {
-    return 0; // gone meanwhile
-  }
-}
-
-/** RSS of the server and every process below it (its parse processes and what they start). */
-function rssBytes(pid: number, depth = 0): number {
-  let children: string[] = [];
-  try {
-    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);
-  } catch {
-    // gone, or a kernel without the children file: the process alone
-  }
-  return ownRss(pid) + (depth > 4 ? 0 : children.reduce((sum, c) => sum + rssBytes(Number(c), depth + 1), 0));
-}
-
-async function startServer(dataDir: string, dir = root): Promise<{ child: ChildProcess; url: string; pid: number }> {
-  const child = spawn(process.execPath, [mainOf(dir), 'serve'], {
-    cwd: dir,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const stdout = child.stdout;
-  if (!stdout) throw new Error('no stdout from the server');
-  // The first line names the URL; the request log lines after it are read and dropped (a full
-  // pipe would stall the server), so logging costs what it costs in production.
-  const url = await new Promise<string>((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error(`the server did not log its URL within 30 s: ${seen}`)), 30_000);
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString('utf8');
-      const m = /"url":"(http:\/\/[^"]+)"/.exec(seen);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        stdout.off('data', onData);
-        stdout.resume();
-        resolve(m[1]);
-      }
-    };
-    stdout.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
-  });
-  return { child, url, pid: child.pid ?? 0 };
-}
-
 function loadOptions(url: string, key: string) {
   const body = Buffer.concat([Buffer.from(partHead('article.html')), articleHtml(SMALL_BYTES), Buffer.from(PART_TAIL)]);
   return {
@@ -183,12 +135,12 @@ async function bigUpload(url: string, key: string, pid: number, settle: () => Pr
   // are answered again, so that the upload measures the upload and its parse only.
   await settle();
   await new Promise((r) => setTimeout(r, 500));
-  const baseline = rssBytes(pid);
+  const baseline = treeRssBytes(pid);
   let peak = baseline;
   let peakDuringUpload = baseline;
   let uploading = true;
   const sampler = setInterval(() => {
-    const rss = rssBytes(pid);
+    const rss = treeRssBytes(pid);
     peak = Math.max(peak, rss);
     if (uploading) peakDuringUpload = Math.max(peakDuringUpload, rss);
   }, 20);
@@ -268,12 +220,12 @@ async function main(): Promise<number> {
     const commit = buildBaseline(ref, baseTree);
     const key = createKey(dataDir);
     const baseKey = createKey(baseDataDir, baseTree);
-    baseline = await startServer(baseDataDir, baseTree);
-    server = await startServer(dataDir);
+    baseline = await startServer(mainOf(baseTree), baseTree, baseDataDir);
+    server = await startServer(mainOf(root), root, dataDir);
     // Idle: both started, workers loaded, nothing parsed yet.
     await new Promise((r) => setTimeout(r, 1000));
-    const idle = rssBytes(server.pid);
-    const baseIdle = rssBytes(baseline.pid);
+    const idle = treeRssBytes(server.pid);
+    const baseIdle = treeRssBytes(baseline.pid);
     // Warm-up of each, then turns in ABBA order, so that the machine's load (shared, and it
     // drifts) falls on both sides alike.
     await warmUp(baseline.url, baseKey);
@@ -283,8 +235,8 @@ async function main(): Promise<number> {
       const order = turn % 2 === 0 ? (['base', 'current'] as const) : (['current', 'base'] as const);
       for (const side of order) runs[side].push(side === 'base' ? await loadTest(baseline.url, baseKey) : await loadTest(server.url, key));
     }
-    const baseLoaded = rssBytes(baseline.pid);
-    const loaded = rssBytes(server.pid);
+    const baseLoaded = treeRssBytes(baseline.pid);
+    const loaded = treeRssBytes(server.pid);
     await stopServer(baseline);
     baseline = undefined;
     const small = Buffer.concat([Buffer.from(partHead('article.html')), articleHtml(SMALL_BYTES), Buffer.from(PART_TAIL)]);
