@@ -10,21 +10,13 @@
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { PiiGroup } from '../../src/parse/derive/pii/index.ts';
+import { mulberry32 } from '../../test/helpers/prng.ts';
 
 export interface GoldSpan { start: number; end: number; group: PiiGroup }
 export interface LabelledSentence { text: string; spans: GoldSpan[]; part: 'tuning' | 'held-out'; template: number }
 
 type Rng = () => number;
-function rng(seed: number): Rng {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng: (seed: number) => Rng = mulberry32;
 
 const PEOPLE = [
   'Aiko Tanaka', 'Oluwaseun Adeyemi', 'José García', 'Wanjiru Kamau', 'Priya Raghunathan', 'Liam O\'Connor', 'Mei-Ling Chen',
