@@ -23,15 +23,16 @@ export interface ParagraphProps {
 
 export class OutOfRange extends Error {}
 
-function u8(buf: Buffer, at: number): number {
+/** Little-endian reads that throw OutOfRange past the buffer (shared with the Word 6/95 reader). */
+export function u8(buf: Buffer, at: number): number {
   if (at < 0 || at + 1 > buf.length) throw new OutOfRange('u8');
   return buf[at] as number;
 }
-function u16(buf: Buffer, at: number): number {
+export function u16(buf: Buffer, at: number): number {
   if (at < 0 || at + 2 > buf.length) throw new OutOfRange('u16');
   return buf.readUInt16LE(at);
 }
-function u32(buf: Buffer, at: number): number {
+export function u32(buf: Buffer, at: number): number {
   if (at < 0 || at + 4 > buf.length) throw new OutOfRange('u32');
   return buf.readUInt32LE(at);
 }

@@ -8,22 +8,9 @@
 import type { CharacterRun } from './character.ts';
 import type { Piece } from './ole-text.ts';
 import { filePositionOf, runAt } from './piece-table.ts';
-import { OutOfRange, type NotePositions, type ParagraphProps, type StoryProperties } from './properties.ts';
+import { u16, u32, u8, type NotePositions, type ParagraphProps, type StoryProperties } from './properties.ts';
 import { slice, type FcLcb, type Word6Fib } from './word6-fib.ts';
 import { SPRM_C_FBOLD, SPRM_C_FITALIC, SPRM_C_FRMARKDEL, SPRM_C_FTC, SPRM_C_FVANISH, SPRM_P_ANLD, SPRM_P_FINTABLE, SPRM_P_NLVLANM, SPRM_P_TTP, word6Sprms } from './word6-sprm.ts';
-
-function u8(buf: Buffer, at: number): number {
-  if (at < 0 || at + 1 > buf.length) throw new OutOfRange('u8');
-  return buf[at] as number;
-}
-function u16(buf: Buffer, at: number): number {
-  if (at < 0 || at + 2 > buf.length) throw new OutOfRange('u16');
-  return buf.readUInt16LE(at);
-}
-function u32(buf: Buffer, at: number): number {
-  if (at < 0 || at + 4 > buf.length) throw new OutOfRange('u32');
-  return buf.readUInt32LE(at);
-}
 
 const PAGE = 512;
 const MAX_PAGES = 65_536;
