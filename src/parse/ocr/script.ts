@@ -112,17 +112,17 @@ export async function detectScript(render: Command, dpi: number, signal: AbortSi
  */
 export function scriptWarning(pages: ReadonlyMap<number, DetectedScript>, languages: string): string | undefined {
   const used = new Set(languages.split('+'));
-  const byScript = new Map<string, number[]>();
+  const byScript = new Map<string, { suggest: string; pages: number[] }>();
   for (const [page, found] of pages) {
     const known = SCRIPTS[found.script];
     if (!known || known.languages.some((l) => used.has(l))) continue;
-    byScript.set(known.label, [...(byScript.get(known.label) ?? []), page]);
+    const entry = byScript.get(known.label) ?? { suggest: known.suggest, pages: [] };
+    entry.pages.push(page);
+    byScript.set(known.label, entry);
   }
   if (byScript.size === 0) return undefined;
-  const parts = [...byScript].map(([label, numbers]) => {
+  const parts = [...byScript].map(([label, { suggest, pages: numbers }]) => {
     const sorted = [...numbers].sort((a, b) => a - b);
-    const known = Object.values(SCRIPTS).find((s) => s.label === label);
-    const suggest = known?.suggest ?? '';
     return `page${sorted.length > 1 ? 's' : ''} ${sorted.join(', ')} look${sorted.length > 1 ? '' : 's'} set in ${label} script, which ${languages} does not read: install tesseract-ocr-${suggest.replace(/_/g, '-')} and add ${suggest} to FOLIO_OCR_LANGUAGES`;
   });
   return `OCR text is likely wrong: ${parts.join('; ')}.`;
