@@ -5,6 +5,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import type { TeamPlan } from './accounts/plan.ts';
 
 const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
 /** A comma-separated list; blanks dropped. */
@@ -12,6 +13,12 @@ const list = z
   .string()
   .optional()
   .transform((v) => (v ?? '').split(',').map((x) => x.trim()).filter((x) => x.length > 0));
+
+/** A non-negative whole number, or `unlimited` (→ null). */
+const limitOrUnlimited = z
+  .string()
+  .regex(/^(\d{1,15}|unlimited)$/, 'a whole number or `unlimited`')
+  .transform((v) => (v === 'unlimited' ? null : Number(v)));
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3002),
@@ -111,6 +118,17 @@ const EnvSchema = z.object({
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   /** HMAC-SHA256 key signing webhook deliveries (X-Firecrawl-Signature). Absent: generated once into DATA_DIR/webhook-secret. */
   FOLIO_WEBHOOK_SECRET: z.string().min(16, 'at least 16 characters').optional(),
+
+  /** Plans of teams that have none of their own (docs/billing.md): credits, a number or `unlimited`. */
+  FOLIO_DEFAULT_CREDITS: limitOrUnlimited.prefault('unlimited'),
+  /** Requests per minute per team, every door together; `unlimited`: no rate limit. */
+  FOLIO_DEFAULT_RATE_PER_MINUTE: limitOrUnlimited.prefault('unlimited'),
+  /** Jobs per team running at once; the rest wait in the team's queue. Default: FOLIO_MAX_CONCURRENT_PARSES. */
+  FOLIO_DEFAULT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(100_000).optional(),
+  /** Whether teams may ask for `zeroDataRetention` by default. */
+  FOLIO_DEFAULT_ZDR: z.enum(['on', 'off']).default('off'),
+  /** Default SIEM sink of teams: a file path, an https URL or syslog://host:port; `off`: none. */
+  FOLIO_DEFAULT_SIEM: z.string().min(1).default('off'),
 });
 
 export interface Config {
@@ -178,6 +196,8 @@ export interface Config {
   readonly redisUrl: string | undefined;
   /** Signs webhook deliveries (docs/webhooks.md); undefined: the one generated in DATA_DIR. */
   readonly webhookSecret: string | undefined;
+  /** The plan of a team with none of its own (src/accounts/plan.ts). */
+  readonly defaultPlan: Readonly<TeamPlan>;
 }
 
 function trimSlash(url: string | undefined): string | undefined {
@@ -258,5 +278,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     redisUrl: e.REDIS_URL,
     webhookSecret: e.FOLIO_WEBHOOK_SECRET,
+    defaultPlan: Object.freeze({
+      credits: e.FOLIO_DEFAULT_CREDITS,
+      ratePerMinute: e.FOLIO_DEFAULT_RATE_PER_MINUTE,
+      maxConcurrent: e.FOLIO_DEFAULT_MAX_CONCURRENT ?? e.FOLIO_MAX_CONCURRENT_PARSES,
+      zdr: e.FOLIO_DEFAULT_ZDR === 'on',
+      siem: e.FOLIO_DEFAULT_SIEM === 'off' ? null : e.FOLIO_DEFAULT_SIEM,
+    }),
   });
 }
