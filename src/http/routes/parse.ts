@@ -38,9 +38,10 @@ export function parseRoute({ runner, spoolDir, uploads }: ParseRouteDeps) {
     };
     res.on('close', onClose);
     try {
-      const upload = await receiveUpload(req, { spool, readOptions: parseOptionsJson });
+      // Zero Data Retention with the options part first (as the SDKs send it): never spooled to disk.
+      const upload = await receiveUpload(req, { spool, readOptions: parseOptionsJson, inMemory: (o) => o?.zeroDataRetention === true });
       const options: ParseOptions = upload.options ?? parseOptions({});
-      const bytes = await fs.readFile(upload.path);
+      const bytes = upload.bytes ?? (await fs.readFile(upload.path ?? ''));
       // The bytes are in memory now; the spool file is not needed while the parse runs.
       await spool.dispose();
       const data = await runner(
