@@ -193,7 +193,9 @@ describe('Zero Data Retention: the marker scan', () => {
     }
 
     // Crawl with ZDR scrapeOptions, and batch scrape with ZDR: results read back (from memory).
-    const crawl = await client.crawl(`${site.url}/`, { limit: 20, scrapeOptions: { formats: ['markdown'], zeroDataRetention: true }, pollInterval: 1, timeout: 120 });
+    // Firecrawl's scrapeOptions field, which the SDK's type leaves out (it passes it through).
+    const zdrScrapeOptions = { formats: ['markdown' as const], zeroDataRetention: true };
+    const crawl = await client.crawl(`${site.url}/`, { limit: 20, scrapeOptions: zdrScrapeOptions, pollInterval: 1, timeout: 120 });
     expect(crawl.status).toBe('completed');
     expect(crawl.data.filter((p) => p.markdown?.includes(MARKER)).length).toBe(documents.length);
     const batch = await client.batchScrape(
