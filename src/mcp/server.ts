@@ -19,7 +19,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyToolDefinition, Caller, ToolCallContext, ToolProgress } from '../../tools/types.ts';
 import { isServiceError, unknownErrorBody, type ErrorCode as FolioErrorCode } from '../errors.ts';
-import type { Logger } from '../log.ts';
+import { asksZeroRetention, errorForLog, type Logger } from '../log.ts';
 import type { ToolCallRecord } from '../audit/index.ts';
 import { CancelledByClientError, type RunningCalls } from './running-calls.ts';
 import { describeInputError, inputJsonSchema } from './tool-input.ts';
@@ -195,7 +195,7 @@ export function createMcpServer(options: McpServerOptions): Server {
         return toolError(err.code, err.message, err.retryAfterSeconds);
       }
       outcome = 'UNKNOWN_ERROR';
-      logger.error({ err, tool: name, callerKind: caller.kind }, 'tool call failed unexpectedly');
+      logger.error({ err: errorForLog(err, asksZeroRetention(parsed.data)), tool: name, callerKind: caller.kind }, 'tool call failed unexpectedly');
       return toolError('UNKNOWN_ERROR', unknownErrorBody().error);
     } finally {
       unregister?.();

@@ -42,6 +42,7 @@ export function parseRoute({ runner, spoolDir, uploads }: ParseRouteDeps) {
       // Zero Data Retention with the options part first (as the SDKs send it): never spooled to disk.
       const upload = await receiveUpload(req, { spool, readOptions: parseOptionsJson, inMemory: (o) => o?.zeroDataRetention === true });
       const options: ParseOptions = upload.options ?? parseOptions({});
+      res.locals.zeroDataRetention = options.zeroDataRetention;
       setAuditInput(res, { file: { name: upload.filename, size: upload.size, contentType: upload.contentType ?? null }, options });
       const bytes = upload.bytes ?? (await fs.readFile(upload.path ?? ''));
       // The bytes are in memory now; the spool file is not needed while the parse runs.

@@ -13,6 +13,7 @@
  * would, 4xx/5xx pages included as data), and it ends `completed` (page failures are errors).
  */
 import { isServiceError } from '../../errors.ts';
+import { errorForLog } from '../../log.ts';
 import type { ParseData } from '../../parse/index.ts';
 import type { CrawlJobStore, CrawlUrlEntry, JobKind } from '../../store/crawl-jobs.ts';
 import type { Fetcher } from '../fetch/types.ts';
@@ -214,7 +215,8 @@ export async function crawlPage(ctx: CrawlPageContext, entry: CrawlUrlEntry, sig
     const error = describeError(err);
     await store.failCrawlUrl(jobId, entry.url, error);
     ctx.events?.pageFailed(jobId, entry.url, error);
-    if (!isServiceError(err)) ctx.onError?.(jobId, err);
+    // Under zeroDataRetention the error's message and stack stay out of the log (docs/zdr.md).
+    if (!isServiceError(err)) ctx.onError?.(jobId, errorForLog(err, request.zeroDataRetention || request.scrapeOptions.zeroDataRetention));
     return [];
   }
 }
