@@ -165,12 +165,31 @@ describe('SIEM audit events', () => {
     expect(second?.event).toMatchObject({ operation: 'crawl.status', status: 404, errorCode: 'NOT_FOUND', file: null });
   });
 
-  it('syslog over TCP: octet-counted RFC 5424 frames on one connection', async () => {
+  it('syslog over TCP: octet-counted RFC 5424 frames on one connection; an MCP call with an OAuth token names its client', async () => {
     const tcp = await startTcpSyslog();
     started.push({ stop: () => tcp.close() });
     const s = await service({ FOLIO_DEFAULT_SIEM: tcp.url });
     for (let i = 0; i < 3; i++) expect((await postParse(s, upload(FILE_NAME, HTML))).status).toBe(200);
-    const messages = await tcp.waitFor(3);
+    const messages = [...(await tcp.waitFor(3))];
+
+    const grant = await s.store.createOAuthGrant({ clientId: 'https://client.example/cimd.json', teamId: s.teamId, scope: 'mcp', resource: '/v2/mcp-oauth' });
+    const { access_token } = await s.tokens.issue(grant);
+    const client = await connectMcp(`${s.url}/v2/mcp-oauth`, { authorization: `Bearer ${access_token}` });
+    const missing = await client.callTool({ name: 'crawl_status', arguments: { id: '00000000-0000-4000-8000-000000000000' } });
+    await client.close();
+    expect(missing.isError).toBe(true);
+    const oauth = syslogEvent((await tcp.waitFor(4))[3] ?? '');
+    expect(oauth.pri).toBe(13 * 8 + 5);
+    expect(oauth.event).toMatchObject({
+      door: 'mcp',
+      operation: 'crawl_status',
+      actor: { kind: 'oauth', oauthClientId: 'https://client.example/cimd.json' },
+      teamId: s.teamId,
+      status: 404,
+      errorCode: 'NOT_FOUND',
+      file: null,
+    });
+
     for (const message of messages) {
       expect(message).not.toContain(MARKER);
       const { pri, event } = syslogEvent(message);
