@@ -75,6 +75,10 @@ export class Delivery {
     let delay = this.#baseDelay;
     try {
       while (this.#buffer.length > 0) {
+        const linger = this.sink.lingerMs ?? 0;
+        if (linger > 0 && this.#buffer.length < this.sink.batchSize && !this.#closed) {
+          await new Promise<void>((resolve) => setTimeout(resolve, linger).unref());
+        }
         const batch = this.#buffer.slice(0, this.sink.batchSize);
         try {
           await this.sink.deliver(batch);

@@ -18,6 +18,8 @@ export interface AuditSink {
   readonly label: string;
   /** Events per delivery at most. */
   readonly batchSize: number;
+  /** How long a delivery waits for more events to fill its batch (webhooks: fewer, larger POSTs). */
+  readonly lingerMs?: number;
   deliver(events: readonly AuditEvent[]): Promise<void>;
   close(): Promise<void>;
 }
@@ -172,6 +174,7 @@ function webhookSink(target: URL, timeoutMs: number): AuditSink {
   return {
     label,
     batchSize: 100,
+    lingerMs: 200,
     async deliver(events) {
       const response = await fetch(url, {
         method: 'POST',
