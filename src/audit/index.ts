@@ -18,7 +18,7 @@ export type { AuditEvent } from './event.ts';
 export type { DeliveryStats } from './delivery.ts';
 export type { ToolCallRecord } from './tool-events.ts';
 export { setAuditInput, type AuditInput } from './http-events.ts';
-export { syslogMessage } from './sinks.ts';
+export { siemTargetProblem, syslogMessage } from './sinks.ts';
 
 export interface AuditDeps {
   plans: PlanSource;

@@ -212,28 +212,60 @@ function hostPort(url: URL): { host: string; port: number } | undefined {
   return { host: url.hostname, port };
 }
 
+export type SinkTarget =
+  | { kind: 'file'; path: string }
+  | { kind: 'syslog-udp' | 'syslog-tcp'; host: string; port: number }
+  | { kind: 'webhook'; url: URL }
+  | { kind: 'invalid'; label: string; problem: string };
+
+/** What a plan's `siem` value names, or why it names nothing usable. */
+export function parseSinkTarget(target: string, options: Pick<SinkOptions, 'allowHttpLoopback'>): SinkTarget {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) {
+    return target.trim() === '' ? { kind: 'invalid', label: 'an empty SIEM sink', problem: 'the SIEM sink is empty' } : { kind: 'file', path: target };
+  }
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    return { kind: 'invalid', label: 'an unreadable SIEM URL', problem: 'the SIEM sink is not a valid URL' };
+  }
+  const scheme = url.protocol.slice(0, -1).toLowerCase();
+  if (scheme === 'syslog' || scheme === 'syslog+udp' || scheme === 'syslog+tcp') {
+    const hp = hostPort(url);
+    if (!hp) return { kind: 'invalid', label: `syslog ${url.host}`, problem: 'a syslog sink needs a host and a port: syslog://host:514' };
+    return { kind: scheme === 'syslog+tcp' ? 'syslog-tcp' : 'syslog-udp', ...hp };
+  }
+  if (scheme === 'https') return { kind: 'webhook', url };
+  if (scheme === 'http') {
+    if (options.allowHttpLoopback && isLoopbackHost(url.hostname)) return { kind: 'webhook', url };
+    return { kind: 'invalid', label: `webhook ${url.origin}`, problem: 'a SIEM webhook must be https (http only to a loopback address with FOLIO_AUDIT_ALLOW_HTTP_LOOPBACK=on)' };
+  }
+  return { kind: 'invalid', label: `${scheme} sink`, problem: `a SIEM sink is a file path, an https:// URL, syslog://host:port or syslog+tcp://host:port, not ${scheme}://` };
+}
+
+/**
+ * Why a `siem` value cannot be used, as a sentence; undefined when it can (for `folio teams set
+ * --siem` and configuration checks).
+ */
+export function siemTargetProblem(target: string, options: Pick<SinkOptions, 'allowHttpLoopback'>): string | undefined {
+  const parsed = parseSinkTarget(target, options);
+  return parsed.kind === 'invalid' ? parsed.problem : undefined;
+}
+
 /** The sink a plan's `siem` value names. */
 export function createSink(target: string, options: SinkOptions): AuditSink {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) {
-    let url: URL;
-    try {
-      url = new URL(target);
-    } catch {
-      return brokenSink('an unreadable SIEM URL', 'the SIEM sink is not a valid URL');
-    }
-    const scheme = url.protocol.slice(0, -1).toLowerCase();
-    if (scheme === 'syslog' || scheme === 'syslog+udp' || scheme === 'syslog+tcp') {
-      const hp = hostPort(url);
-      if (!hp) return brokenSink(`syslog ${url.host}`, 'a syslog sink needs a host and a port: syslog://host:514');
-      return scheme === 'syslog+tcp' ? tcpSyslogSink(hp.host, hp.port, timeoutMs) : udpSyslogSink(hp.host, hp.port, timeoutMs);
-    }
-    if (scheme === 'https') return webhookSink(url, timeoutMs);
-    if (scheme === 'http') {
-      if (options.allowHttpLoopback && isLoopbackHost(url.hostname)) return webhookSink(url, timeoutMs);
-      return brokenSink(`webhook ${url.origin}`, 'a SIEM webhook must be https (http only to a loopback address with FOLIO_AUDIT_ALLOW_HTTP_LOOPBACK=on)');
-    }
-    return brokenSink(`${scheme} sink`, `a SIEM sink is a file path, an https:// URL, syslog://host:port or syslog+tcp://host:port, not ${scheme}://`);
+  const parsed = parseSinkTarget(target, options);
+  switch (parsed.kind) {
+    case 'file':
+      return fileSink(parsed.path);
+    case 'syslog-udp':
+      return udpSyslogSink(parsed.host, parsed.port, timeoutMs);
+    case 'syslog-tcp':
+      return tcpSyslogSink(parsed.host, parsed.port, timeoutMs);
+    case 'webhook':
+      return webhookSink(parsed.url, timeoutMs);
+    case 'invalid':
+      return brokenSink(parsed.label, parsed.problem);
   }
-  return fileSink(target);
 }
