@@ -129,6 +129,10 @@ const EnvSchema = z.object({
   FOLIO_DEFAULT_ZDR: z.enum(['on', 'off']).default('off'),
   /** Default SIEM sink of teams: a file path, an https URL or syslog://host:port; `off`: none. */
   FOLIO_DEFAULT_SIEM: z.string().min(1).default('off'),
+  /** SIEM audit events waiting for delivery, per sink, at most (docs/audit.md); further ones are dropped and counted. */
+  FOLIO_AUDIT_BUFFER: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
+  /** Allows `http://` SIEM webhook sinks on loopback addresses (tests, a local collector); otherwise only https. */
+  FOLIO_AUDIT_ALLOW_HTTP_LOOPBACK: z.enum(['on', 'off']).default('off'),
 });
 
 export interface Config {
@@ -198,6 +202,8 @@ export interface Config {
   readonly webhookSecret: string | undefined;
   /** The plan of a team with none of its own (src/accounts/plan.ts). */
   readonly defaultPlan: Readonly<TeamPlan>;
+  /** SIEM audit delivery (docs/audit.md). */
+  readonly audit: { readonly bufferEvents: number; readonly allowHttpLoopback: boolean };
 }
 
 function trimSlash(url: string | undefined): string | undefined {
@@ -285,5 +291,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       zdr: e.FOLIO_DEFAULT_ZDR === 'on',
       siem: e.FOLIO_DEFAULT_SIEM === 'off' ? null : e.FOLIO_DEFAULT_SIEM,
     }),
+    audit: { bufferEvents: e.FOLIO_AUDIT_BUFFER, allowHttpLoopback: e.FOLIO_AUDIT_ALLOW_HTTP_LOOPBACK === 'on' },
   });
 }

@@ -41,6 +41,25 @@ export function createLogger(options: LoggerOptions): Logger {
   return options.destination ? pino(config, options.destination) : pino(config);
 }
 
+/**
+ * An error as a log line may hold it: under zeroDataRetention its message and stack are left out
+ * (a library's message may quote the document), only its class name and code are kept (docs/zdr.md).
+ */
+export function errorForLog(err: unknown, zeroDataRetention: boolean): unknown {
+  if (!zeroDataRetention) return err;
+  const name = err instanceof Error ? err.name : typeof err;
+  const code = typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'string' ? (err as { code: string }).code : undefined;
+  return { type: name, ...(code !== undefined ? { code } : {}), withheld: 'zeroDataRetention' };
+}
+
+/** Whether a request body or tool input asks for zeroDataRetention (at its top or in its scrapeOptions). */
+export function asksZeroRetention(input: unknown): boolean {
+  if (typeof input !== 'object' || input === null) return false;
+  const { zeroDataRetention, scrapeOptions } = input as { zeroDataRetention?: unknown; scrapeOptions?: unknown };
+  if (zeroDataRetention === true) return true;
+  return typeof scrapeOptions === 'object' && scrapeOptions !== null && (scrapeOptions as { zeroDataRetention?: unknown }).zeroDataRetention === true;
+}
+
 /** How many rounds of percent-decoding a logged path gets before what is left is masked. */
 const DECODE_ROUNDS = 4;
 /** A run of percent-escapes: decoded together, so that multi-byte UTF-8 comes out whole. */

@@ -88,6 +88,15 @@ describe('architecture', () => {
     expect(violations('src/http/connections', ['src/parse', 'src/store', 'src/mcp', 'src/cli', 'src/uploads', 'src/web', 'tools', 'src/http/routes'])).toEqual([]);
   });
 
+  it('SIEM audit events (src/audit) are reached through their entry file and depend on no door, core, store or web operation', () => {
+    const inward = ['src', 'auth', 'tools', 'bench']
+      .flatMap(sourceFiles)
+      .filter((f) => !path.relative(root, f).startsWith('src/audit/'))
+      .flatMap((file) => importsOf(file).filter((t) => t.startsWith('src/audit/') && t !== 'src/audit/index.ts').map((t) => `${path.relative(root, file)} → ${t}`));
+    expect(inward).toEqual([]);
+    expect(violations('src/audit', ['src/http', 'src/mcp', 'src/cli', 'src/parse', 'src/store', 'src/web', 'src/uploads', 'src/limits', 'tools'])).toEqual([]);
+  });
+
   it('only src/config.ts reads process.env', () => {
     const readers = ['src', 'auth', 'tools', '.well-known']
       .flatMap(sourceFiles)

@@ -273,6 +273,7 @@ export function parseTool(deps: ParseToolDeps): AnyToolDefinition {
       if (source.filePath !== undefined) {
         if (deps.localFiles) {
           const file = await deps.localFiles.read(source.filePath);
+          ctx.auditFile?.({ name: file.filename, size: file.bytes.length, contentType: file.contentType ?? null });
           data = await runParse(deps, file, options, ctx);
         } else if (deps.uploads) {
           return uploadInstructions(deps.uploads, ctx.caller, source.filePath, input);
@@ -288,6 +289,7 @@ export function parseTool(deps: ParseToolDeps): AnyToolDefinition {
           throw new ServiceError('NOT_CONFIGURED', 'This folio server has no upload service, so `uploadRef` cannot be used here. Send the file to POST /v2/parse instead.');
         }
         const taken = await deps.uploads.take(owner, source.uploadRef ?? '');
+        ctx.auditFile?.({ name: taken.filename, size: taken.bytes.length, contentType: taken.contentType ?? null });
         try {
           // Zero Data Retention: the stored bytes go as soon as they are in memory.
           if (options.zeroDataRetention) await taken.release();

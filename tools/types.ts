@@ -15,6 +15,10 @@ export interface Caller {
   teamName?: string;
   /** The signed-in user behind an OAuth grant. */
   userId?: string;
+  /** The API key's id (never the key), for audit events. */
+  keyId?: string;
+  /** The OAuth client the access token was issued to, for audit events. */
+  oauthClientId?: string;
   /**
    * The stable owner of resources a call creates (upload refs, crawl jobs): `team:<id>`,
    * `keyless:<hash of the client IP>` or `local`. A resource is usable only by its owner.
@@ -35,6 +39,8 @@ export interface ToolCallContext {
   signal: AbortSignal;
   /** Sends an MCP progress notification; a no-op when the client passed no progress token. */
   progress(update: ToolProgress): void;
+  /** Tells the audit event which file the call read (its name is hashed there, never logged). */
+  auditFile?(file: { name: string; size: number | null; contentType?: string | null }): void;
 }
 
 export interface ToolResult {

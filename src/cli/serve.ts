@@ -33,6 +33,8 @@ import { createWebhookDispatcher, loadWebhookSecret, type WebhookConfig } from '
 import { attachJobWatcher } from '../http/watcher.ts';
 import { scrape } from '../web/scrape.ts';
 import { createSearch, searchBackendsFromConfig } from '../web/search/index.ts';
+import { fixedPlans } from '../accounts/plan.ts';
+import { createAudit } from '../audit/index.ts';
 
 /** How long in-flight requests may take to finish after a stop signal. */
 export const SHUTDOWN_GRACE_MS = 30_000;
@@ -189,8 +191,10 @@ export async function startService(config: Config, options: ServiceOptions = {})
     ...(options.now ? { now: options.now } : {}),
   });
   uploads.startSweeping({ onError: (err) => logger.warn({ err }, 'upload sweep failed') });
+  const plans = fixedPlans(config.defaultPlan);
+  const audit = createAudit({ plans, logger, bufferEvents: config.audit.bufferEvents, allowHttpLoopback: config.audit.allowHttpLoopback });
   // The authorization endpoint issues codes with the token endpoint's store unless a test hands in its own issuer.
-  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, crawls, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections });
+  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, crawls, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections, audit });
   server.on('request', app);
   server.on('checkContinue', expectContinue(app));
   const watcher = attachJobWatcher(server, { keys: store, crawls, logger });
@@ -215,6 +219,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       // Running crawl jobs stop where they are and stay `scraping`: the next start resumes them.
       await crawls.close();
       await webhooks.close();
+      await audit.close();
       await pool?.close();
       await fetcher.close();
       await store.close();

@@ -59,6 +59,7 @@ import type { ParseRunner } from '../limits/runner.ts';
 import { mcpRoutes } from '../mcp/http.ts';
 import type { KeylessUsageStore } from '../store/keyless-usage.ts';
 import type { UploadRefs } from '../uploads/service.ts';
+import type { Audit } from '../audit/index.ts';
 export interface AppDeps {
   config: Config;
   /** Base URLs clients are told (upload URLs, OAuth metadata, 401 challenges). */
@@ -92,6 +93,8 @@ export interface AppDeps {
   search: SearchOperation;
   /** The server's connection cap (serve): requests on connections over it get health or 429 only. */
   connections?: Pick<ConnectionCap, 'isReserved' | 'max'>;
+  /** SIEM audit events (src/audit): one per /v2 request and per MCP tool call of a team with a sink. */
+  audit?: Audit;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -147,9 +150,11 @@ export function createApp(deps: AppDeps): Express {
       ...(deps.crawls ? { crawls: deps.crawls } : {}),
       // The tool is listed only when a backend is configured (HTTP answers 503 saying what to set).
       ...(deps.search.backends.length > 0 ? { search: deps.search } : {}),
+      ...(deps.audit ? { audit: deps.audit } : {}),
     }),
   );
 
+  if (deps.audit) app.use('/v2', deps.audit.http);
   app.use(
     '/v2',
     requireApiKey(deps.keys, {

@@ -8,7 +8,7 @@ import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'exp
 import { challengeOf } from '../../auth/api-keys.ts';
 import { isServiceError, ServiceError, unknownErrorBody } from '../errors.ts';
 import type { Logger } from '../log.ts';
-import { pathOnly } from '../log.ts';
+import { asksZeroRetention, errorForLog, pathOnly } from '../log.ts';
 import { ClientAbortedError } from './multipart.ts';
 
 /** body-parser and http-errors style: a numeric 4xx `status` and `expose`. */
@@ -61,7 +61,11 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       const challenge = challengeOf(err);
       if (challenge) res.setHeader('WWW-Authenticate', challenge);
       if (err.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(Math.max(1, Math.ceil(err.retryAfterSeconds))));
-      if (err.status >= 500) logger.error({ code: err.code, method: req.method, path: pathOnly(req.originalUrl) }, err.message);
+      if (err.status >= 500) {
+        // Under zeroDataRetention the message stays out of the log (it may quote the document).
+        const zdr = res.locals.zeroDataRetention === true || asksZeroRetention(req.body);
+        logger.error({ code: err.code, method: req.method, path: pathOnly(req.originalUrl) }, zdr ? `${err.code} (message withheld: zeroDataRetention)` : err.message);
+      }
       res.status(err.status).json(err.toBody());
       return;
     }
@@ -70,7 +74,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.status(400).json(new ServiceError('BAD_REQUEST', client.message).toBody());
       return;
     }
-    logger.error({ err, method: req.method, path: pathOnly(req.originalUrl) }, 'unexpected error');
+    const zdr = res.locals.zeroDataRetention === true || asksZeroRetention(req.body);
+    logger.error({ err: errorForLog(err, zdr), method: req.method, path: pathOnly(req.originalUrl) }, 'unexpected error');
     res.status(500).json(unknownErrorBody());
   };
 }

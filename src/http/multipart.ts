@@ -35,8 +35,10 @@ export const EXPECTED_FORM =
   "Send multipart/form-data with a 'file' part (the document, with a filename) and an optional 'options' part (a JSON object).";
 
 export interface ReceivedUpload<T> {
-  /** The spool file holding the bytes. */
-  path: string;
+  /** The spool file holding the bytes; absent when they were received into memory (`bytes`). */
+  path?: string;
+  /** The bytes, when `inMemory` chose memory for them (never written to the spool). */
+  bytes?: Buffer;
   size: number;
   /** The client's file name (base name only). */
   filename: string;
@@ -53,6 +55,12 @@ export interface ReceiveOptions<T> {
    * upload at once (bad options are answered before a large file is received).
    */
   readOptions: (text: string) => T;
+  /**
+   * Asked when the file part starts, with the options read so far (undefined when the file comes
+   * first): true receives the file into memory instead of a spool file (Zero Data Retention,
+   * docs/zdr.md). The size limit and the upload slots bound the memory as they bound the spool.
+   */
+  inMemory?: (options: T | undefined) => boolean;
 }
 
 export function fileTooLarge(): ServiceError {
@@ -93,7 +101,7 @@ function checkHead(req: IncomingMessage): void {
  * Reads the multipart body into the spool. Rejects with a ServiceError for anything the client
  * must fix; on rejection the request may be partly unread (`req.complete` is false).
  */
-export function receiveUpload<T>(req: IncomingMessage, { spool, readOptions }: ReceiveOptions<T>): Promise<ReceivedUpload<T>> {
+export function receiveUpload<T>(req: IncomingMessage, { spool, readOptions, inMemory }: ReceiveOptions<T>): Promise<ReceivedUpload<T>> {
   checkHead(req);
   let parser: busboy.Busboy;
   try {
@@ -116,7 +124,7 @@ export function receiveUpload<T>(req: IncomingMessage, { spool, readOptions }: R
 
   return new Promise<ReceivedUpload<T>>((resolve, reject) => {
     let settled = false;
-    let file: { path: string; filename: string; contentType?: string; written: Promise<number> } | undefined;
+    let file: { path?: string; memory?: Buffer[]; filename: string; contentType?: string; written: Promise<number> } | undefined;
     let optionsSeen = false;
     let options: T | undefined;
     let parts = 0;
@@ -219,20 +227,30 @@ export function receiveUpload<T>(req: IncomingMessage, { spool, readOptions }: R
         fail(badRequest(`The request has more than one 'file' part; parse takes exactly one file per request.`));
         return;
       }
-      const target = spool.create();
       stream.once('limit', () => fail(fileTooLarge()));
       stream.on('data', (chunk: Buffer) => {
         fileBytes += chunk.length;
       });
+      const fileInfo = {
+        filename: info.filename ?? 'upload',
+        ...(info.mimeType && info.mimeType !== 'application/octet-stream' ? { contentType: info.mimeType } : {}),
+      };
+      if (inMemory?.(options) === true) {
+        const memory: Buffer[] = [];
+        const written = new Promise<number>((resolveSize, rejectSize) => {
+          stream.on('data', (chunk: Buffer) => memory.push(chunk));
+          stream.once('end', () => resolveSize(memory.reduce((n, c) => n + c.length, 0)));
+          stream.once('error', rejectSize);
+        });
+        written.catch(() => undefined);
+        file = { ...fileInfo, memory, written };
+        return;
+      }
+      const target = spool.create();
       const written = pipeline(stream, target.stream).then(() => target.stream.bytesWritten);
       // A failure here is reported through `fail` by whoever caused it; keep it from going unhandled.
       written.catch(() => undefined);
-      file = {
-        path: target.path,
-        filename: info.filename ?? 'upload',
-        ...(info.mimeType && info.mimeType !== 'application/octet-stream' ? { contentType: info.mimeType } : {}),
-        written,
-      };
+      file = { ...fileInfo, path: target.path, written };
     });
 
     parser.on('field', (rawName: string, value: string, info: busboy.FieldInfo) => {
@@ -275,7 +293,7 @@ export function receiveUpload<T>(req: IncomingMessage, { spool, readOptions }: R
           if (settled) return;
           settled = true;
           resolve({
-            path: received.path,
+            ...(received.memory ? { bytes: Buffer.concat(received.memory) } : { path: received.path }),
             size,
             filename: received.filename,
             ...(received.contentType ? { contentType: received.contentType } : {}),

@@ -36,6 +36,7 @@ import { authenticate, type AuthDeps, type McpEndpoint } from './http-auth.ts';
 import { transportHygiene } from './http-hygiene.ts';
 import { RunningCalls, type JsonRpcId } from './running-calls.ts';
 import { createMcpServer } from './server.ts';
+import type { Audit } from '../audit/index.ts';
 
 /** Largest JSON-RPC request body accepted. Tool arguments are small; files go through uploads. */
 export const MAX_MCP_BODY_BYTES = 4 * 1024 * 1024;
@@ -59,6 +60,8 @@ export interface McpRoutesDeps {
   /** The tool list; default `buildTools` over the services above. */
   tools?: readonly AnyToolDefinition[];
   version?: string;
+  /** SIEM audit events of tool calls (src/audit). */
+  audit?: Pick<Audit, 'toolCall'>;
 }
 
 /** A JSON-RPC error response body (JSON-RPC 2.0 §5.1) for transport-level refusals. */
@@ -188,6 +191,7 @@ export function mcpRoutes(deps: McpRoutesDeps): Router {
         mcpUrl: urls.mcp,
         admit,
         running,
+        ...(deps.audit ? { audit: deps.audit.toolCall } : {}),
         ...(deps.version ? { version: deps.version } : {}),
       });
       // A plain JSON answer unless a message asked for progress notifications, which need the SSE

@@ -19,7 +19,8 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyToolDefinition, Caller, ToolCallContext, ToolProgress } from '../../tools/types.ts';
 import { isServiceError, unknownErrorBody, type ErrorCode as FolioErrorCode } from '../errors.ts';
-import type { Logger } from '../log.ts';
+import { asksZeroRetention, errorForLog, type Logger } from '../log.ts';
+import type { ToolCallRecord } from '../audit/index.ts';
 import { CancelledByClientError, type RunningCalls } from './running-calls.ts';
 import { describeInputError, inputJsonSchema } from './tool-input.ts';
 
@@ -40,6 +41,8 @@ export interface McpServerOptions {
   admit?: (tool: AnyToolDefinition, caller: Caller) => Promise<void>;
   /** Registry that lets a `notifications/cancelled` sent on another connection abort a call (stateless HTTP). */
   running?: RunningCalls;
+  /** Told of every tool call that ended (SIEM audit events, src/audit). */
+  audit?: (record: ToolCallRecord) => void;
 }
 
 const INSTRUCTIONS = [
@@ -151,7 +154,12 @@ export function createMcpServer(options: McpServerOptions): Server {
     const own = new AbortController();
     const unregister = options.running?.register(caller.owner, extra.requestId, own);
     const progressToken = extra._meta?.progressToken;
+    let auditFile: ToolCallRecord['file'];
+    let structured: Record<string, unknown> | undefined;
     const ctx: ToolCallContext = {
+      auditFile: (file) => {
+        auditFile = file;
+      },
       caller,
       signal: anySignal([extra.signal, own.signal]),
       progress(update: ToolProgress) {
@@ -173,6 +181,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     try {
       await options.admit?.(tool, caller);
       const result = await tool.run(parsed.data, ctx);
+      structured = result.structured;
       return { content: [{ type: 'text', text: result.text }], structuredContent: result.structured };
     } catch (err) {
       if (ctx.signal.aborted) {
@@ -186,12 +195,13 @@ export function createMcpServer(options: McpServerOptions): Server {
         return toolError(err.code, err.message, err.retryAfterSeconds);
       }
       outcome = 'UNKNOWN_ERROR';
-      logger.error({ err, tool: name, callerKind: caller.kind }, 'tool call failed unexpectedly');
+      logger.error({ err: errorForLog(err, asksZeroRetention(parsed.data)), tool: name, callerKind: caller.kind }, 'tool call failed unexpectedly');
       return toolError('UNKNOWN_ERROR', unknownErrorBody().error);
     } finally {
       unregister?.();
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       logger.info({ tool: name, callerKind: caller.kind, teamId: caller.teamId ?? null, outcome, ms: Math.round(ms * 10) / 10 }, 'tool call');
+      options.audit?.({ tool: name, caller, input: parsed.data, outcome, durationMs: ms, ...(structured ? { result: structured } : {}), ...(auditFile ? { file: auditFile } : {}) });
     }
   });
 

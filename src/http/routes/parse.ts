@@ -15,6 +15,7 @@ import type { UploadRefService } from '../../uploads/types.ts';
 import { isJsonRequest, readJsonBody } from '../json-body.ts';
 import { UploadSpool } from '../upload-spool.ts';
 import { teamOwner } from './uploads.ts';
+import { setAuditInput } from '../../audit/index.ts';
 
 export interface ParseRouteDeps {
   runner: ParseRunner;
@@ -38,9 +39,12 @@ export function parseRoute({ runner, spoolDir, uploads }: ParseRouteDeps) {
     };
     res.on('close', onClose);
     try {
-      const upload = await receiveUpload(req, { spool, readOptions: parseOptionsJson });
+      // Zero Data Retention with the options part first (as the SDKs send it): never spooled to disk.
+      const upload = await receiveUpload(req, { spool, readOptions: parseOptionsJson, inMemory: (o) => o?.zeroDataRetention === true });
       const options: ParseOptions = upload.options ?? parseOptions({});
-      const bytes = await fs.readFile(upload.path);
+      res.locals.zeroDataRetention = options.zeroDataRetention;
+      setAuditInput(res, { file: { name: upload.filename, size: upload.size, contentType: upload.contentType ?? null }, options });
+      const bytes = upload.bytes ?? (await fs.readFile(upload.path ?? ''));
       // The bytes are in memory now; the spool file is not needed while the parse runs.
       await spool.dispose();
       const data = await runner(
@@ -77,6 +81,7 @@ function parseUploadRefRoute({ runner, uploads }: Pick<ParseRouteDeps, 'runner' 
     };
     res.on('close', onClose);
     const taken = await uploads.take(teamOwner(res), uploadRef);
+    setAuditInput(res, { file: { name: taken.filename, size: taken.bytes.length, contentType: taken.contentType ?? null }, options });
     try {
       // Zero Data Retention: the stored copy goes before the parse starts; the bytes are in memory.
       if (options.zeroDataRetention) await taken.release();

@@ -10,6 +10,7 @@ import { runCrawlJob, type PageScraper } from './runner.ts';
 import { CRAWL_RESULT_TTL_MS, CrawlProgressHub, createCrawlService, type CrawlService } from './service.ts';
 import { Slots } from './slots.ts';
 import type { JobEventSink } from '../webhooks/index.ts';
+import { zeroRetentionCrawlStore } from './zdr-results.ts';
 
 export type { CrawlService, CrawlStatusPage, CrawlErrors, ActiveCrawl, BatchStarted } from './service.ts';
 export type { PageScraper, CrawlProgress } from './runner.ts';
@@ -33,13 +34,15 @@ export interface CrawlingDeps {
 
 /** Builds the crawl service and resumes the jobs a previous process left unfinished. */
 export async function startCrawling(deps: CrawlingDeps): Promise<CrawlService> {
+  // Pages of zeroDataRetention jobs stay in memory; the store gets placeholders (docs/zdr.md).
+  const store = zeroRetentionCrawlStore(deps.store);
   const progress = new CrawlProgressHub();
   const slots = new Slots(deps.concurrency);
   const resultTtlMs = deps.resultTtlMs ?? CRAWL_RESULT_TTL_MS;
   const queue: CrawlQueue = deps.redisUrl
     ? await createBullmqCrawlQueue({
         redisUrl: deps.redisUrl,
-        store: deps.store,
+        store,
         fetcher: deps.fetcher,
         scrapePage: deps.scrapePage,
         concurrency: deps.concurrency,
@@ -54,7 +57,7 @@ export async function startCrawling(deps: CrawlingDeps): Promise<CrawlService> {
       runCrawlJob(
         jobId,
         {
-          store: deps.store,
+          store,
           fetcher: deps.fetcher,
           scrapePage: deps.scrapePage,
           slots,
@@ -70,7 +73,7 @@ export async function startCrawling(deps: CrawlingDeps): Promise<CrawlService> {
       deps.onError({ jobId, err }, 'crawl job failed unexpectedly');
       // A job whose runner broke must not poll as `scraping` forever.
       const error = 'The job stopped on an unexpected error; it has been logged.';
-      deps.store
+      store
         .finishCrawlJob(jobId, 'failed', error, new Date(Date.now() + resultTtlMs))
         .then((moved) => {
           if (moved) deps.events?.finished(jobId, 'failed', error);
@@ -79,7 +82,7 @@ export async function startCrawling(deps: CrawlingDeps): Promise<CrawlService> {
     },
   );
   const service = createCrawlService({
-    store: deps.store,
+    store,
     queue,
     progress,
     resultTtlMs,

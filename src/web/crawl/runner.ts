@@ -13,6 +13,7 @@
  * would, 4xx/5xx pages included as data), and it ends `completed` (page failures are errors).
  */
 import { isServiceError } from '../../errors.ts';
+import { errorForLog } from '../../log.ts';
 import type { ParseData } from '../../parse/index.ts';
 import type { CrawlJobStore, CrawlUrlEntry, JobKind } from '../../store/crawl-jobs.ts';
 import type { Fetcher } from '../fetch/types.ts';
@@ -55,6 +56,8 @@ export interface CrawlRunnerDeps {
 
 /** robots.txt and sitemap fetches of a crawl wait at most this long each. */
 export const DISCOVERY_TIMEOUT_MS = 15_000;
+
+export const ZDR_CORRUPT_FILE = 'CORRUPT_FILE: the document could not be read (the reason is not kept under zeroDataRetention).';
 
 /** What a page's error says in the job's errors list (never a stack or a page body). */
 export function describeError(err: unknown): string {
@@ -211,10 +214,13 @@ export async function crawlPage(ctx: CrawlPageContext, entry: CrawlUrlEntry, sig
     return added;
   } catch (err) {
     if (signal.aborted) throw signal.reason;
-    const error = describeError(err);
+    const zdr = request.zeroDataRetention || request.scrapeOptions.zeroDataRetention;
+    // Under zeroDataRetention a reader's "could not be read: <reason>" is not stored (the reason
+    // comes from a library and may quote the document), nor an error's message logged (docs/zdr.md).
+    const error = zdr && isServiceError(err) && err.code === 'CORRUPT_FILE' ? ZDR_CORRUPT_FILE : describeError(err);
     await store.failCrawlUrl(jobId, entry.url, error);
     ctx.events?.pageFailed(jobId, entry.url, error);
-    if (!isServiceError(err)) ctx.onError?.(jobId, err);
+    if (!isServiceError(err)) ctx.onError?.(jobId, errorForLog(err, zdr));
     return [];
   }
 }
