@@ -21,19 +21,28 @@ export interface ScrapeToolDeps {
   runner: ParseRunner;
 }
 
-/** The formats this build produces (summary and json are refused by the core until they exist). */
-const OFFERED_FORMATS = PARSE_FORMAT_TYPES.filter((t) => t !== 'json' && t !== 'summary');
+/** The formats named by type alone; `json` takes a prompt and a schema (as in the parse tool). */
+const OFFERED_FORMATS = PARSE_FORMAT_TYPES.filter((t) => t !== 'json');
 
 const shape = ScrapeRequestSchema.shape;
 
 export const ScrapeToolInputSchema = ScrapeRequestSchema.extend({
   url: shape.url.describe('The public http(s) URL to scrape: a web page or a document (PDF, DOCX, XLSX …).'),
   formats: shape.formats.meta({
-    description: 'Outputs to return; default ["markdown"].',
+    description: 'Outputs to return; default ["markdown"]. `summary` summarises the page; `json` takes an optional prompt and schema.',
     items: {
       anyOf: [
         { type: 'string', enum: [...OFFERED_FORMATS] },
         { type: 'object', properties: { type: { type: 'string', enum: [...OFFERED_FORMATS] } }, required: ['type'] },
+        {
+          type: 'object',
+          properties: {
+            type: { type: 'string', const: 'json' },
+            prompt: { type: 'string', maxLength: 10_000, description: 'What to extract.' },
+            schema: { type: 'object', description: 'A JSON Schema the extracted object must match.' },
+          },
+          required: ['type'],
+        },
       ],
     },
   }),
