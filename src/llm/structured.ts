@@ -7,6 +7,7 @@
  * is returned as `problems` for the caller's warning, never thrown.
  */
 import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ServiceError } from '../errors.ts';
 import type { ChatMessage } from './messages.ts';
 import { chat } from './provider.ts';
@@ -14,12 +15,14 @@ import type { LlmRun, StructuredStrategy } from './settings.ts';
 import { origin, ProviderHttpError } from './transport.ts';
 
 const ajv = new Ajv({ strict: false, allErrors: true, logger: false });
+/** Schemas declaring draft 2020-12 (zod 4's toJSONSchema, which the Firecrawl SDK uses for zod schemas). */
+const ajv2020 = new Ajv2020({ strict: false, allErrors: true, logger: false });
 const compiled = new WeakMap<object, ValidateFunction>();
 
 function validatorFor(schema: Record<string, unknown>): ValidateFunction {
   let v = compiled.get(schema);
   if (!v) {
-    v = ajv.compile(schema);
+    v = (typeof schema.$schema === 'string' && schema.$schema.includes('2020-12') ? ajv2020 : ajv).compile(schema);
     compiled.set(schema, v);
   }
   return v;
@@ -34,8 +37,10 @@ function isObjectSchema(schema: Record<string, unknown>): boolean {
 
 /** The schema sent on the wire, and whether the answer comes wrapped. */
 export function wireSchema(schema: Record<string, unknown>): { schema: Record<string, unknown>; wrapped: boolean } {
-  if (isObjectSchema(schema)) return { schema, wrapped: false };
-  return { schema: { type: 'object', properties: { [WRAP_KEY]: schema }, required: [WRAP_KEY], additionalProperties: false }, wrapped: true };
+  // `$schema` names the draft for our validator; structured-output endpoints do not take it.
+  const { $schema: _draft, ...bare } = schema;
+  if (isObjectSchema(bare)) return { schema: bare, wrapped: false };
+  return { schema: { type: 'object', properties: { [WRAP_KEY]: bare }, required: [WRAP_KEY], additionalProperties: false }, wrapped: true };
 }
 
 const PROBE_SCHEMA = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'], additionalProperties: false };

@@ -5,6 +5,7 @@
  */
 import Firecrawl, { SdkError } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { readCorpus } from '../helpers/corpus.ts';
 import { promptText, startFakeOpenAi, type FakeOpenAi, type RecordedRequest } from '../helpers/fake-openai.ts';
 import { postParse, startTestService, upload, type TestService } from '../http/helpers.ts';
@@ -59,6 +60,17 @@ describe('Firecrawl SDK with an LLM configured', () => {
     const extraction = openai.chats().find((r) => !isProbe(r) && promptText(r).includes('Task from the user: The title and topics')) as RecordedRequest;
     expect((extraction.body.response_format as { type: string }).type).toBe('json_schema');
     expect(extraction.body.model).toBe('gpt-fake');
+  });
+
+  it('parse: a zod schema, which the SDK sends as draft 2020-12 JSON Schema', async () => {
+    const doc = await client.parse(
+      { data: blog, filename: 'test_blog.html', contentType: 'text/html' },
+      { formats: [{ type: 'json', schema: z.object({ title: z.string(), topics: z.array(z.string()) }) }] },
+    );
+    expect(doc.json).toEqual({ title: 'LLM inference', topics: ['a', 'b'] });
+    const sent = openai.chats().at(-1)?.body.response_format as { json_schema: { schema: Record<string, unknown>; strict: boolean } };
+    expect(sent.json_schema.schema.$schema).toBeUndefined();
+    expect(sent.json_schema.strict).toBe(true);
   });
 
   it('scrape: summary and json of a page', async () => {
