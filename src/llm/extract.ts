@@ -87,6 +87,7 @@ export function mergeExtractions(a: unknown, b: unknown): unknown {
 }
 
 export async function extractJson(run: LlmRun, text: string, req: ExtractRequest): Promise<Extracted> {
+  if (text.trim() === '') return { json: null, problems: ['the document has no text to extract from'] };
   const budget = chunkBudget(run.settings, SYSTEM + task(req));
   const chunks = chunkText(text, budget);
   if (chunks.length === 1) {

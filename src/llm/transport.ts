@@ -108,7 +108,8 @@ export async function postJson(url: string, body: unknown, opts: PostOptions): P
   let rateLimitedFor: number | undefined;
   for (let attempt = 0; ; attempt++) {
     signal?.throwIfAborted();
-    const remaining = deadline - Date.now();
+    // AbortSignal.timeout takes whole milliseconds only.
+    const remaining = Math.floor(deadline - Date.now());
     if (remaining <= 0) throw llmTimeout(settings);
     const timeout = AbortSignal.timeout(remaining);
     let waitMs: number;

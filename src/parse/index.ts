@@ -91,7 +91,7 @@ function refuseUnservableDerivations(options: ParseOptions, llm: LlmSettings | u
 function llmRun(ctx: ParseContext, endsAt: number, signal: AbortSignal): LlmRun | undefined {
   if (!ctx.llm) return undefined;
   // A little before the end, so an LLM timeout is answered as such rather than by the pool's kill.
-  return { settings: ctx.llm, deadline: endsAt - Math.min(500, (endsAt - Date.now()) / 10), signal, ...(ctx.onLlmUsage ? { onUsage: ctx.onLlmUsage } : {}) };
+  return { settings: ctx.llm, deadline: Math.floor(endsAt - Math.min(500, (endsAt - Date.now()) / 10)), signal, ...(ctx.onLlmUsage ? { onUsage: ctx.onLlmUsage } : {}) };
 }
 
 /**

@@ -100,6 +100,16 @@ describe('Firecrawl SDK with an LLM configured', () => {
     expect(data.warning).toContain("json: the model's answer does not fully match the schema after a repair round");
   });
 
+  it('an LLM slower than the request timeout: 408 SCRAPE_TIMEOUT naming the LLM, on time', async () => {
+    openai.enqueue({ content: 'too late', delayMs: 8_000 });
+    const started = Date.now();
+    const res = await postParse(service, upload('blog.html', blog, { formats: ['summary'], timeout: 3_000 }));
+    expect(res.status).toBe(408);
+    expect(res.json.code).toBe('SCRAPE_TIMEOUT');
+    expect(String(res.json.error)).toContain('The LLM at http://127.0.0.1');
+    expect(Date.now() - started).toBeLessThan(6_000);
+  });
+
   it('an LLM that fails is 502 FETCH_FAILED naming the server, and the key is in no log line or answer', async () => {
     openai.enqueue({ status: 500, error: 'down' }, { status: 500, error: 'down' }, { status: 500, error: 'down' }, { status: 500, error: 'down' });
     const res = await postParse(service, upload('blog.html', blog, { formats: ['summary'] }));

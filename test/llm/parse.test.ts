@@ -7,11 +7,12 @@
 import fs from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { forgetProbes, type LlmSettings, type LlmUsage } from '../../src/llm/index.ts';
+import { runParse } from '../../src/cli/parse.ts';
 import { createParsePool } from '../../src/limits/parse-pool.ts';
 import { inProcessRunner } from '../../src/limits/runner.ts';
 import { parse } from '../../src/parse/index.ts';
 import { parseOptions } from '../../src/parse/options.ts';
-import { readCorpus } from '../helpers/corpus.ts';
+import { corpusPath, readCorpus } from '../helpers/corpus.ts';
 import { promptText, startFakeOpenAi, type FakeOpenAi, type RecordedRequest } from '../helpers/fake-openai.ts';
 
 const KEY = 'sk-parse-test-KEY-7f3a9c1e5b';
@@ -152,5 +153,17 @@ describe('in the parse pool', () => {
     expect(openai.chats().length).toBe(before);
     // Without zeroDataRetention the same server answers.
     expect((await refusing({ bytes: blog, filename: 'blog.html' }, parseOptions({ formats: ['summary'] }))).summary).toBe('In process.');
+  });
+});
+
+describe('folio parse (CLI)', () => {
+  it('--formats summary uses the configured LLM', async () => {
+    openai.respond(() => ({ content: 'Summary for the command line.' }));
+    const out: string[] = [];
+    const code = await runParse([corpusPath('html', 'markitdown', 'test_blog.html'), '--formats', 'markdown,summary', '--json'], { stdout: (t) => out.push(t), stderr: () => undefined }, () => 'eng', () => ({}), () => llm());
+    expect(code).toBe(0);
+    const body = JSON.parse(out.join('')) as { data: { summary: string } };
+    expect(body.data.summary).toBe('Summary for the command line.');
+    expect(openai.chats()).toHaveLength(1);
   });
 });
