@@ -79,6 +79,16 @@ describe('Firecrawl SDK with an LLM configured', () => {
     expect(doc.json).toEqual({ title: 'Tidal Energy in Small Harbours', topics: ['a', 'b'] });
   });
 
+  it('batch scrape and crawl scrapeOptions carry summary and json to every page', async () => {
+    const batch = await client.batchScrape([`${site.url}/article.html`], { options: { formats: ['summary', { type: 'json', schema: SCHEMA }] }, pollInterval: 1, timeout: 60 });
+    expect(batch.status).toBe('completed');
+    expect(batch.data[0]?.summary).toBe('A summary of Tidal Energy in Small Harbours.');
+    expect(batch.data[0]?.json).toEqual({ title: 'Tidal Energy in Small Harbours', topics: ['a', 'b'] });
+    const crawl = await client.crawl(`${site.url}/article.html`, { limit: 1, scrapeOptions: { formats: ['summary'] }, pollInterval: 1, timeout: 60 });
+    expect(crawl.status).toBe('completed');
+    expect(crawl.data[0]?.summary).toBe('A summary of Tidal Energy in Small Harbours.');
+  });
+
   it('the MCP scrape tool returns summary and json too', async () => {
     const mcp = await connectMcp(`${service.url}/v2/mcp`, { authorization: `Bearer ${service.key}` });
     try {
