@@ -222,13 +222,18 @@ export interface Config {
   readonly llm: Readonly<LlmSettings> | undefined;
 }
 
-/** OPENAI_BASE_URL first, then OLLAMA_BASE_URL; a provider without MODEL_NAME is a start-up error. */
+/** Firecrawl's default model when only OPENAI_API_KEY is set (OpenAI's own API). */
+const OPENAI_DEFAULT_MODEL = 'gpt-4o-mini';
+
+/**
+ * OPENAI_BASE_URL first, then OLLAMA_BASE_URL; a key alone means OpenAI's API with Firecrawl's
+ * default model. Any other provider without MODEL_NAME is a start-up error.
+ */
 function llmSettings(e: z.infer<typeof EnvSchema>): LlmSettings | undefined {
   const baseUrl = e.OPENAI_BASE_URL ?? e.OLLAMA_BASE_URL;
   if (baseUrl === undefined) {
     if (e.OPENAI_API_KEY !== undefined) {
-      // Firecrawl's default: a key alone means OpenAI's own API.
-      return llmSettings({ ...e, OPENAI_BASE_URL: 'https://api.openai.com/v1' });
+      return llmSettings({ ...e, OPENAI_BASE_URL: 'https://api.openai.com/v1', MODEL_NAME: e.MODEL_NAME ?? OPENAI_DEFAULT_MODEL });
     }
     return undefined;
   }
