@@ -7,6 +7,7 @@
 import { assertZdrAllowed, type LlmRun, type LlmSettings, type LlmUsage } from '../llm/index.ts';
 import { clean } from './clean/index.ts';
 import { deriveJson, refuseJsonWithoutLlm, type JsonFormat } from './derive/json/index.ts';
+import { piiModel } from './derive/pii-llm.ts';
 import { deriveSummary } from './derive/summary/index.ts';
 import { detectLanguage, sampleText } from './derive/language.ts';
 import { detect, type Detected } from './detect.ts';
@@ -100,10 +101,25 @@ function llmRun(ctx: ParseContext, endsAt: number, signal: AbortSignal): LlmRun 
  * heap for requests that never use them (bench:server's small-file throughput fell 7% with them
  * loaded eagerly).
  */
-async function redactPii(read: ReadResult, options: ParseOptions, rawHtml: boolean): Promise<string[] | undefined> {
+async function redactPii(read: ReadResult, options: ParseOptions, rawHtml: boolean, llm: LlmRun | undefined): Promise<string[] | undefined> {
   const pii = await import('./derive/pii/index.ts');
-  const settings = pii.piiSettings(options.redactPII);
-  return settings ? pii.countsMetadata(await pii.redactRead(read, settings, { rawHtml })) : undefined;
+  const mode = pii.requestedPiiMode(options.redactPII);
+  if (!mode) return undefined;
+  // The model joins `accurate` (precision) and `aggressive` (its PERSON/LOCATION spans), unless the
+  // request is ZDR and the provider is not cleared for it: then the offline detectors answer alone.
+  const zdrBlocked = llm !== undefined && options.zeroDataRetention && !llm.settings.zdr;
+  const problems: string[] = [];
+  const model = llm && !zdrBlocked && mode !== 'fast' ? piiModel(llm, mode === 'accurate' ? 'precision' : 'recall', problems) : undefined;
+  const settings = pii.piiSettings(options.redactPII, model);
+  if (!settings) return undefined;
+  const counts = pii.countsMetadata(await pii.redactRead(read, settings, { rawHtml }));
+  if (zdrBlocked && mode !== 'fast') {
+    const at = read.warnings.indexOf(pii.NO_LLM_WARNING);
+    if (at >= 0) read.warnings.splice(at, 1);
+    read.warnings.push(`redactPII: the LLM is not cleared for zero data retention (LLM_ZDR=false), so this zeroDataRetention request's text was not sent to it; the offline '${mode === 'accurate' ? 'aggressive' : mode}' detectors were used alone.`);
+  }
+  if (problems.length > 0) read.warnings.push(`redactPII: the model's answer could not be used for ${problems.length} part${problems.length > 1 ? 's' : ''} of the document (${problems.slice(0, 3).join('; ')}); the offline detectors' spans were applied there.`);
+  return counts;
 }
 
 export async function parse(input: ParseInput, options: ParseOptions, ctx: ParseContext = {}): Promise<ParseData> {
@@ -134,7 +150,8 @@ export async function parse(input: ParseInput, options: ParseOptions, ctx: Parse
   clean(read, options, detected.kind);
   read.metadata.language ??= detectLanguage(sampleText(read.document.body));
   // redactPII works on what the writers read, so every output is redacted the same way.
-  const piiCounts = options.redactPII === false ? undefined : await redactPii(read, options, formats.has('rawHtml'));
+  const run = llmRun(ctx, endsAt, signal);
+  const piiCounts = options.redactPII === false ? undefined : await redactPii(read, options, formats.has('rawHtml'), run);
   signal.throwIfAborted();
 
   const data: Omit<ParseData, 'metadata'> = {};
@@ -149,7 +166,6 @@ export async function parse(input: ParseInput, options: ParseOptions, ctx: Parse
   // derive: summary and json from the (redacted) document, their LLM calls side by side.
   const warnings = [...read.warnings];
   if (derives) {
-    const run = llmRun(ctx, endsAt, signal);
     const [summary, extracted] = await Promise.all([
       formats.has('summary') ? deriveSummary(read, markdown ?? '', run) : undefined,
       json ? deriveJson(read, markdown ?? '', json, run) : undefined,

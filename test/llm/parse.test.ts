@@ -167,3 +167,68 @@ describe('folio parse (CLI)', () => {
     expect(openai.chats()).toHaveLength(1);
   });
 });
+
+describe('redactPII with an LLM', () => {
+  const page = Buffer.from(
+    '<html><body><h1>Visit notes</h1><p>Xochitl Quispe met the harbour master at the quay. Write to x.quispe@example.org.</p><p>Annual report filed by Ann.</p></body></html>',
+  );
+
+  function entities(list: { text: string; type: string }[]) {
+    return () => ({ content: JSON.stringify({ entities: list }) });
+  }
+
+  it("accurate: the model's spans are located in the text (an invented one matches nothing), patterns still apply, and no fallback warning", async () => {
+    openai.respond(entities([
+      { text: 'Xochitl Quispe', type: 'PERSON' },
+      { text: 'Ann', type: 'PERSON' },
+      { text: 'Maria Invented', type: 'PERSON' },
+    ]));
+    const data = await parse({ bytes: page, filename: 'notes.html' }, parseOptions({ formats: ['markdown', 'rawHtml'], redactPII: true }), { llm: llm() });
+    expect(data.markdown).toContain('\\<PERSON> met the harbour master');
+    expect(data.markdown).toContain('Write to \\<EMAIL>.');
+    // Whole words only: "Annual" keeps its letters, "Ann." is redacted.
+    expect(data.markdown).toContain('Annual report filed by \\<PERSON>.');
+    expect(data.rawHtml).toContain('&lt;PERSON&gt; met the harbour master');
+    expect(data.rawHtml).not.toContain('Quispe');
+    expect(data.warning ?? '').not.toContain('needs an LLM');
+    expect(data.metadata.piiRedacted).toEqual(['PERSON:2', 'EMAIL:1']);
+    // One call: the raw HTML is not sent, the model's entities are located in it again.
+    const chats = openai.chats();
+    expect(chats).toHaveLength(1);
+    const sent = promptText(chats[0] as RecordedRequest);
+    expect(sent).toContain('Report only spans you are sure are personal data');
+    expect(sent).not.toContain('<html>');
+    const schema = (chats[0]?.body.response_format as { json_schema: { schema: { properties: { entities: { items: { properties: { type: { enum: string[] } } } } } } } }).json_schema.schema;
+    expect(schema.properties.entities.items.properties.type.enum).toEqual(['PERSON', 'EMAIL', 'PHONE', 'LOCATION', 'FINANCIAL', 'SECRET']);
+  });
+
+  it("aggressive: the offline detectors plus the model's PERSON/LOCATION spans, asked for recall", async () => {
+    openai.respond(entities([{ text: 'Xochitl Quispe', type: 'PERSON' }]));
+    const data = await parse({ bytes: page, filename: 'notes.html' }, parseOptions({ formats: ['markdown'], redactPII: { mode: 'aggressive' } }), { llm: llm() });
+    expect(data.markdown).not.toContain('Quispe');
+    expect(data.markdown).toContain('\\<EMAIL>');
+    const sent = promptText(openai.chats()[0] as RecordedRequest);
+    expect(sent).toContain('Report every span that may be personal data');
+    const schema = (openai.chats()[0]?.body.response_format as { json_schema: { schema: { properties: { entities: { items: { properties: { type: { enum: string[] } } } } } } } }).json_schema.schema;
+    expect(schema.properties.entities.items.properties.type.enum).toEqual(['PERSON', 'LOCATION']);
+  });
+
+  it('fast never calls the model; a ZDR request with LLM_ZDR=false keeps its text and says so', async () => {
+    openai.respond(entities([{ text: 'Xochitl Quispe', type: 'PERSON' }]));
+    await parse({ bytes: page, filename: 'notes.html' }, parseOptions({ formats: ['markdown'], redactPII: { mode: 'fast' } }), { llm: llm() });
+    expect(openai.chats()).toHaveLength(0);
+    const data = await parse({ bytes: page, filename: 'notes.html' }, parseOptions({ formats: ['markdown'], redactPII: true, zeroDataRetention: true }), { llm: llm({ zdr: false }) });
+    expect(openai.chats()).toHaveLength(0);
+    expect(data.warning).toContain("redactPII: the LLM is not cleared for zero data retention (LLM_ZDR=false), so this zeroDataRetention request's text was not sent to it; the offline 'aggressive' detectors were used alone.");
+    expect(data.warning).not.toContain('none is configured');
+  });
+
+  it('the summary is made from the text the model-assisted redaction left', async () => {
+    openai.respond((req) => (req.body.response_format ? entities([{ text: 'Xochitl Quispe', type: 'PERSON' }])() : { content: 'Notes of a visit.' }));
+    const data = await parse({ bytes: page, filename: 'notes.html' }, parseOptions({ formats: ['summary'], redactPII: true }), { llm: llm() });
+    expect(data.summary).toBe('Notes of a visit.');
+    const summaryCall = openai.chats().find((r) => !r.body.response_format) as RecordedRequest;
+    expect(promptText(summaryCall)).not.toContain('Quispe');
+    expect(promptText(summaryCall)).toContain('<PERSON>');
+  });
+});
