@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../src/errors.ts';
-import { extractJson, forgetProbes, mergeExtractions, summarize, type LlmRun, type LlmSettings, type LlmUsage } from '../../src/llm/index.ts';
+import { chunkText, estimateTokens, extractJson, forgetProbes, mergeExtractions, summarize, type LlmRun, type LlmSettings, type LlmUsage } from '../../src/llm/index.ts';
 import { startFakeOllama, type FakeOllama } from '../helpers/fake-ollama.ts';
 import { promptText, startFakeOpenAi, type FakeOpenAi, type RecordedRequest } from '../helpers/fake-openai.ts';
 
@@ -277,5 +277,24 @@ describe('merging per-chunk extractions', () => {
       { title: 'Invoice 7', company: { name: 'Other', vat: 'GB1' }, items: [{ qty: 1, sku: 'A' }, { sku: 'B', qty: 2 }], total: 30 },
     );
     expect(merged).toEqual({ title: 'Invoice 7', company: { name: 'Acme', vat: 'GB1' }, items: [{ sku: 'A', qty: 1 }, { sku: 'B', qty: 2 }], total: 30 });
+  });
+});
+
+describe('token estimate and chunks', () => {
+  it('ASCII at 1/4 token a character, other alphabets 1/2, CJK 1', () => {
+    expect(estimateTokens('abcd'.repeat(100))).toBe(100);
+    expect(estimateTokens('дом'.repeat(10))).toBe(15);
+    expect(estimateTokens('東京都'.repeat(10))).toBe(30);
+  });
+
+  it.each([
+    ['paragraphs', Array.from({ length: 200 }, (_, i) => `Paragraph ${i} ${'lorem ipsum '.repeat(30)}`).join('\n\n')],
+    ['one line of CJK without a space', '東京都の港湾の潮汐発電について。'.repeat(2000)],
+    ['one long line of ASCII', 'x'.repeat(50_000)],
+  ])('%s: every chunk within the budget, nothing lost, in order', (_label, text) => {
+    const chunks = chunkText(text, 500);
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const c of chunks) expect(estimateTokens(c)).toBeLessThanOrEqual(500);
+    expect(chunks.join('').replace(/\s+/g, '')).toBe(text.replace(/\s+/g, ''));
   });
 });
