@@ -25,7 +25,11 @@ export interface Extracted {
 }
 
 function task(req: ExtractRequest): string {
-  const what = req.prompt?.trim() ? `Task from the user: ${req.prompt.trim()}` : 'Task: extract the data the JSON Schema describes.';
+  const what = req.prompt?.trim()
+    ? `Task from the user: ${req.prompt.trim()}`
+    : req.schema
+      ? 'Task: extract the data the JSON Schema describes.'
+      : "Task: extract the document's main facts (what it is, who and what it names, dates, figures) as a JSON object.";
   const shape = req.schema ? `The answer must be JSON matching this JSON Schema:\n${JSON.stringify(req.schema)}` : 'Answer with one JSON object whose fields hold what the task asks for.';
   return `${what}\n\n${shape}`;
 }

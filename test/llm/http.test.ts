@@ -110,6 +110,24 @@ describe('Firecrawl SDK with an LLM configured', () => {
     expect(data.warning).toContain("json: the model's answer does not fully match the schema after a repair round");
   });
 
+  it('zeroDataRetention: the exchange reaches no log line (neither the page text sent nor the answer)', async () => {
+    openai.enqueue({ content: 'ZDR-ANSWER-7f1c summary.' });
+    const res = await postParse(service, upload('blog.html', blog, { formats: ['summary'], zeroDataRetention: true }));
+    expect(res.status).toBe(200);
+    expect((res.json.data as { summary: string }).summary).toBe('ZDR-ANSWER-7f1c summary.');
+    expect(service.logText()).not.toContain('ZDR-ANSWER-7f1c');
+    expect(service.logText()).not.toContain('Large language models (LLMs) are powerful tools');
+  });
+
+  it('a bare "json" format (no prompt, no schema) asks for the main facts as one JSON object', async () => {
+    const res = await postParse(service, upload('blog.html', blog, { formats: ['json'] }));
+    expect(res.status).toBe(200);
+    expect((res.json.data as { json: unknown }).json).toEqual({ title: 'LLM inference', topics: ['a', 'b'] });
+    const req = openai.chats().at(-1) as RecordedRequest;
+    expect(req.body.response_format).toEqual({ type: 'json_object' });
+    expect(promptText(req)).toContain("Task: extract the document's main facts");
+  });
+
   it('an LLM slower than the request timeout: 408 SCRAPE_TIMEOUT naming the LLM, on time', async () => {
     openai.enqueue({ content: 'too late', delayMs: 8_000 });
     const started = Date.now();

@@ -23,7 +23,7 @@ export function refuseJsonWithoutLlm(format: JsonFormat, llm: unknown): void {
   if (llm || format.schema) return;
   throw new ServiceError(
     'NOT_CONFIGURED',
-    `The json format with a prompt and no \`schema\` needs an LLM, and none is configured on this server. Add a JSON Schema to the format (it is then filled from the document's tables and key: value lines), or ask the operator to set ${LLM_VARIABLES}.`,
+    `The json format without a \`schema\` needs an LLM, and none is configured on this server. Add a JSON Schema to the format (it is then filled from the document's tables and key: value lines), or ask the operator to set ${LLM_VARIABLES}.`,
   );
 }
 
