@@ -82,7 +82,7 @@ export function scrapeTool(deps: ScrapeToolDeps): AnyToolDefinition {
     name: 'scrape',
     title: 'Scrape a URL',
     description:
-      'Fetch one public web page or online document (PDF, DOCX, XLSX, …) by URL and return its content as clean markdown (optionally html, rawHtml, links, images). Use it for URLs reachable on the public internet; for a local file or one that is not publicly reachable, use `parse` instead. Pages that need JavaScript to render are not supported yet. Long results are cut at `maxChars`; call again with `offset` to read on.',
+      'Fetch one public web page or online document (PDF, DOCX, XLSX, …) by URL and return its content as clean markdown (optionally html, rawHtml, links, images, a `summary`, or `json` extracted to a schema). Use it for URLs reachable on the public internet; for a local file or one that is not publicly reachable, use `parse` instead. Pages that need JavaScript to render are not supported yet. Long results are cut at `maxChars`; call again with `offset` to read on.',
     inputSchema: ScrapeToolInputSchema,
     annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
     keyless: true,
