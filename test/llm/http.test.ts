@@ -7,6 +7,7 @@ import Firecrawl, { SdkError } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { readCorpus } from '../helpers/corpus.ts';
+import { startFakeOllama, type FakeOllama } from '../helpers/fake-ollama.ts';
 import { promptText, startFakeOpenAi, type FakeOpenAi, type RecordedRequest } from '../helpers/fake-openai.ts';
 import { postParse, startTestService, upload, type TestService } from '../http/helpers.ts';
 import { connectMcp, structuredOf } from '../mcp/helpers.ts';
@@ -189,5 +190,30 @@ describe('a provider not cleared for zero data retention (LLM_ZDR=false)', () =>
     expect((res.json.data as { summary: string }).summary).toBe('A summary of LLM inference.');
     const zdr = await postParse(strict, upload('blog.html', blog, { formats: ['markdown'], zeroDataRetention: true }));
     expect(zdr.status).toBe(200);
+  });
+});
+
+describe('Ollama configured (OLLAMA_BASE_URL)', () => {
+  let ollamaService: TestService;
+  let ollama: FakeOllama;
+  beforeAll(async () => {
+    ollama = await startFakeOllama();
+    ollama.respond((req) => (req.body.format ? { content: JSON.stringify({ title: 'From Ollama' }) } : { content: 'Summarised by Ollama.' }));
+    ollamaService = await startTestService({}, { OLLAMA_BASE_URL: ollama.url, MODEL_NAME: 'llama3.1', FOLIO_MAX_CONCURRENT_PARSES: '1' });
+  });
+  afterAll(async () => {
+    await ollamaService?.stop();
+    await ollama?.close();
+  });
+
+  it('the SDK parse gets summary and json through /api/chat', async () => {
+    const sdk = new Firecrawl({ apiKey: ollamaService.key, apiUrl: ollamaService.url });
+    const doc = await sdk.parse({ data: blog, filename: 'blog.html', contentType: 'text/html' }, { formats: ['summary', { type: 'json', schema: SCHEMA }] });
+    expect(doc.summary).toBe('Summarised by Ollama.');
+    expect(doc.json).toEqual({ title: 'From Ollama' });
+    const chats = ollama.chats();
+    expect(chats).toHaveLength(2);
+    for (const c of chats) expect(c.body).toMatchObject({ model: 'llama3.1', stream: false });
+    expect(chats.find((c) => c.body.format)?.body.format).toEqual(SCHEMA);
   });
 });
