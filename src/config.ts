@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { TeamPlan } from './accounts/plan.ts';
+import type { LlmSettings } from './llm/index.ts';
 
 const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
 /** A comma-separated list; blanks dropped. */
@@ -133,6 +134,25 @@ const EnvSchema = z.object({
   FOLIO_AUDIT_BUFFER: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
   /** Allows `http://` SIEM webhook sinks on loopback addresses (tests, a local collector); otherwise only https. */
   FOLIO_AUDIT_ALLOW_HTTP_LOOPBACK: z.enum(['on', 'off']).default('off'),
+
+  /** LLM (docs/llm.md): an OpenAI-compatible Chat Completions base URL (…/v1). Firecrawl's name. */
+  OPENAI_BASE_URL: optionalUrl,
+  /** Its API key (sent as `Authorization: Bearer`); never logged. */
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  /** The model both providers are asked for. Firecrawl's name. */
+  MODEL_NAME: z.string().min(1).max(256).optional(),
+  /** Ollama's native API (http://host:11434), used when OPENAI_BASE_URL is not set. */
+  OLLAMA_BASE_URL: optionalUrl,
+  /** How structured output is asked for; `auto` probes the server once per process. */
+  LLM_STRUCTURED_OUTPUT: z.enum(['auto', 'json_schema', 'json_object', 'tool']).default('auto'),
+  /** LLM calls in flight at once per process. */
+  LLM_MAX_CONCURRENT: z.coerce.number().int().min(1).max(256).default(4),
+  /** The model's context window in tokens: documents past it are chunked. */
+  LLM_CONTEXT_TOKENS: z.coerce.number().int().min(1024).max(10_000_000).default(8192),
+  /** Retries of one LLM call on 429, 5xx and connection errors (inside the request's timeout). */
+  LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+  /** Whether the provider may see the text of `zeroDataRetention` requests; `false` refuses them. */
+  LLM_ZDR: z.enum(['true', 'false']).default('true'),
 });
 
 export interface Config {
@@ -204,6 +224,40 @@ export interface Config {
   readonly defaultPlan: Readonly<TeamPlan>;
   /** SIEM audit delivery (docs/audit.md). */
   readonly audit: { readonly bufferEvents: number; readonly allowHttpLoopback: boolean };
+  /** The LLM provider (docs/llm.md); undefined: none configured, the offline paths answer. Holds the API key. */
+  readonly llm: Readonly<LlmSettings> | undefined;
+}
+
+/** Firecrawl's default model when only OPENAI_API_KEY is set (OpenAI's own API). */
+const OPENAI_DEFAULT_MODEL = 'gpt-4o-mini';
+
+/**
+ * OPENAI_BASE_URL first, then OLLAMA_BASE_URL; a key alone means OpenAI's API with Firecrawl's
+ * default model. Any other provider without MODEL_NAME is a start-up error.
+ */
+function llmSettings(e: z.infer<typeof EnvSchema>): LlmSettings | undefined {
+  const baseUrl = e.OPENAI_BASE_URL ?? e.OLLAMA_BASE_URL;
+  if (baseUrl === undefined) {
+    if (e.OPENAI_API_KEY !== undefined) {
+      return llmSettings({ ...e, OPENAI_BASE_URL: 'https://api.openai.com/v1', MODEL_NAME: e.MODEL_NAME ?? OPENAI_DEFAULT_MODEL });
+    }
+    return undefined;
+  }
+  const provider = e.OPENAI_BASE_URL !== undefined ? 'openai' : 'ollama';
+  if (e.MODEL_NAME === undefined) {
+    throw new Error(`Invalid environment configuration:\n  MODEL_NAME: required when ${provider === 'openai' ? 'OPENAI_BASE_URL' : 'OLLAMA_BASE_URL'} is set (the model to ask, e.g. gpt-4o-mini or llama3.1)`);
+  }
+  return Object.freeze({
+    provider,
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    ...(provider === 'openai' && e.OPENAI_API_KEY !== undefined ? { apiKey: e.OPENAI_API_KEY } : {}),
+    model: e.MODEL_NAME,
+    structuredOutput: e.LLM_STRUCTURED_OUTPUT,
+    maxConcurrent: e.LLM_MAX_CONCURRENT,
+    contextTokens: e.LLM_CONTEXT_TOKENS,
+    maxRetries: e.LLM_MAX_RETRIES,
+    zdr: e.LLM_ZDR === 'true',
+  });
 }
 
 function trimSlash(url: string | undefined): string | undefined {
@@ -292,5 +346,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       siem: e.FOLIO_DEFAULT_SIEM === 'off' ? null : e.FOLIO_DEFAULT_SIEM,
     }),
     audit: { bufferEvents: e.FOLIO_AUDIT_BUFFER, allowHttpLoopback: e.FOLIO_AUDIT_ALLOW_HTTP_LOOPBACK === 'on' },
+    llm: llmSettings(e),
   });
 }

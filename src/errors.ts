@@ -27,6 +27,8 @@ export const ERROR_STATUS = {
   FORBIDDEN: 403,
   /** An outbound URL refused by the SSRF rules (private, loopback, metadata address; non-http scheme). */
   URL_BLOCKED: 403,
+  /** A `zeroDataRetention` request needs the LLM, and the server's LLM is marked not ZDR-safe (LLM_ZDR=false). */
+  LLM_ZDR_REFUSED: 403,
   NOT_FOUND: 404,
   /** A request body over its limit (the tool server's 4 MB JSON-RPC bodies). */
   PAYLOAD_TOO_LARGE: 413,

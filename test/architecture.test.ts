@@ -84,6 +84,15 @@ describe('architecture', () => {
     expect([...inward, ...outward]).toEqual([]);
   });
 
+  it('the LLM subsystem (src/llm) is reached only through its entry file and imports no door, store or limits', () => {
+    const entry = 'src/llm/index.ts';
+    const inward = ['src', 'tools', 'auth', 'bench'].flatMap(sourceFiles)
+      .filter((file) => !path.relative(root, file).startsWith('src/llm/'))
+      .flatMap((file) => importsOf(file).filter((t) => t.startsWith('src/llm/') && t !== entry).map((t) => `${path.relative(root, file)} → ${t}`));
+    const outward = violations('src/llm', ['src/http', 'src/mcp', 'src/cli', 'src/store', 'src/limits', 'src/parse', 'src/web', 'src/uploads', 'src/accounts', 'auth', 'tools', '.well-known', 'src/main.ts']);
+    expect([...inward, ...outward]).toEqual([]);
+  });
+
   it('the connection guard (src/http/connections) is socket and request plumbing: no core, store, MCP or tools', () => {
     expect(violations('src/http/connections', ['src/parse', 'src/store', 'src/mcp', 'src/cli', 'src/uploads', 'src/web', 'tools', 'src/http/routes'])).toEqual([]);
   });

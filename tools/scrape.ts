@@ -21,19 +21,28 @@ export interface ScrapeToolDeps {
   runner: ParseRunner;
 }
 
-/** The formats this build produces (summary and json are refused by the core until they exist). */
-const OFFERED_FORMATS = PARSE_FORMAT_TYPES.filter((t) => t !== 'json' && t !== 'summary');
+/** The formats named by type alone; `json` takes a prompt and a schema (as in the parse tool). */
+const OFFERED_FORMATS = PARSE_FORMAT_TYPES.filter((t) => t !== 'json');
 
 const shape = ScrapeRequestSchema.shape;
 
 export const ScrapeToolInputSchema = ScrapeRequestSchema.extend({
   url: shape.url.describe('The public http(s) URL to scrape: a web page or a document (PDF, DOCX, XLSX …).'),
   formats: shape.formats.meta({
-    description: 'Outputs to return; default ["markdown"].',
+    description: 'Outputs to return; default ["markdown"]. `summary` summarises the page; `json` takes an optional prompt and schema.',
     items: {
       anyOf: [
         { type: 'string', enum: [...OFFERED_FORMATS] },
         { type: 'object', properties: { type: { type: 'string', enum: [...OFFERED_FORMATS] } }, required: ['type'] },
+        {
+          type: 'object',
+          properties: {
+            type: { type: 'string', const: 'json' },
+            prompt: { type: 'string', maxLength: 10_000, description: 'What to extract.' },
+            schema: { type: 'object', description: 'A JSON Schema the extracted object must match.' },
+          },
+          required: ['type'],
+        },
       ],
     },
   }),
@@ -73,7 +82,7 @@ export function scrapeTool(deps: ScrapeToolDeps): AnyToolDefinition {
     name: 'scrape',
     title: 'Scrape a URL',
     description:
-      'Fetch one public web page or online document (PDF, DOCX, XLSX, …) by URL and return its content as clean markdown (optionally html, rawHtml, links, images). Use it for URLs reachable on the public internet; for a local file or one that is not publicly reachable, use `parse` instead. Pages that need JavaScript to render are not supported yet. Long results are cut at `maxChars`; call again with `offset` to read on.',
+      'Fetch one public web page or online document (PDF, DOCX, XLSX, …) by URL and return its content as clean markdown (optionally html, rawHtml, links, images, a `summary`, or `json` extracted to a schema). Use it for URLs reachable on the public internet; for a local file or one that is not publicly reachable, use `parse` instead. Pages that need JavaScript to render are not supported yet. Long results are cut at `maxChars`; call again with `offset` to read on.',
     inputSchema: ScrapeToolInputSchema,
     annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
     keyless: true,

@@ -27,6 +27,7 @@ export async function runCli(argv: string[], io: CliIo, configure: () => Config 
           io,
           () => configure().ocrLanguages,
           () => configure().sourceLimits,
+          () => configure().llm,
         );
       case 'help':
       case '--help':

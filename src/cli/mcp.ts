@@ -47,7 +47,7 @@ export async function runMcp(args: string[], config: Config, cwd: string = proce
   } else {
     // In this process: one user's client needs no pool, and starts in a second instead of several.
     // The timeout is enforced through the abort signal, between pages and sheets.
-    runner = inProcessRunner({ ocr: { languages: config.ocrLanguages }, limits: config.sourceLimits });
+    runner = inProcessRunner({ ocr: { languages: config.ocrLanguages }, limits: config.sourceLimits, ...(config.llm ? { llm: config.llm } : {}) });
   }
 
   // A malformed FOLIO_FETCH_ALLOW fails here, before the client is answered.

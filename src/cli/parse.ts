@@ -6,6 +6,10 @@ import { parseCommandArgs, stringOption } from './args.ts';
 import type { Progress } from '../parse/document.ts';
 import { CliFailure, EXIT_OK, UsageError, type CliIo } from './io.ts';
 import type { SourceLimits } from '../parse/limits.ts';
+import type { LlmSettings } from '../llm/index.ts';
+
+/** LLM calls (`--formats summary`) end within the longest request timeout: a model that hangs does not hang the command. */
+const LLM_BUDGET_MS = 300_000;
 
 /** `ocrLanguages` reads FOLIO_OCR_LANGUAGES (through config.ts) only when the arguments are good. */
 export async function runParse(
@@ -13,6 +17,7 @@ export async function runParse(
   io: CliIo,
   ocrLanguages: () => string = () => 'eng',
   sourceLimits: () => Partial<SourceLimits> = () => ({}),
+  llmSettings: () => LlmSettings | undefined = () => undefined,
 ): Promise<number> {
   const parsed = parseCommandArgs(
     args,
@@ -51,6 +56,7 @@ export async function runParse(
 
   const languages = ocrLanguages();
   const limits = sourceLimits();
+  const llm = llmSettings();
   // The core is loaded once the arguments are known to be good.
   const [{ parse }, { parseOptions }] = await Promise.all([import('../parse/index.ts'), import('../parse/options.ts')]);
   try {
@@ -60,7 +66,13 @@ export async function runParse(
     let data;
     try {
       // No request timeout on the command line: every page is read (docs/pdf-ocr.md).
-      data = await parse({ bytes, filename: path.basename(file) }, options, { onProgress: line.update, deadline: Number.POSITIVE_INFINITY, ocr: { languages }, limits });
+      data = await parse({ bytes, filename: path.basename(file) }, options, {
+        onProgress: line.update,
+        deadline: Number.POSITIVE_INFINITY,
+        ocr: { languages },
+        limits,
+        ...(llm ? { llm, endsAt: Date.now() + LLM_BUDGET_MS } : {}),
+      });
     } finally {
       line.end();
     }

@@ -88,6 +88,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         onWorkerOutput: (line) => logger.debug({ worker: line }, 'parse process output'),
         ocr: { languages: config.ocrLanguages },
         limits: config.sourceLimits,
+        ...(config.llm ? { llm: config.llm } : {}),
       });
   // Workers load every reader before they take work; listening before that would hand the
   // first requests a cold start that counts against their timeout.

@@ -31,7 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { ServiceError } from '../errors.ts';
 import { readingDeadline } from '../parse/deadline.ts';
 import type { Progress } from '../parse/document.ts';
-import type { OcrSettings, ParseData, ParseInput, SourceLimits } from '../parse/index.ts';
+import type { LlmSettings, LlmUsage, OcrSettings, ParseData, ParseInput, SourceLimits } from '../parse/index.ts';
 import type { ParseOptions } from '../parse/options.ts';
 import type { ParseJobMessage, WorkerReply } from './parse-messages.ts';
 
@@ -54,6 +54,8 @@ export interface ParsePoolOptions {
   ocr?: OcrSettings;
   /** Limits at the source (FOLIO_MAX_UNZIPPED_MB, …), handed to every worker. */
   limits?: Partial<SourceLimits>;
+  /** The LLM provider (docs/llm.md): sent with each job over IPC (it holds the API key), never in argv or env. */
+  llm?: LlmSettings;
 }
 
 export interface ParseRunOptions {
@@ -63,6 +65,8 @@ export interface ParseRunOptions {
    * within its timeout (its child stays warm for the next request).
    */
   signal?: AbortSignal;
+  /** Tokens each LLM call of the parse spent. */
+  onLlmUsage?: (usage: LlmUsage) => void;
 }
 
 export interface ParsePool {
@@ -86,6 +90,7 @@ interface Job {
   startedAt?: number;
   timer?: NodeJS.Timeout;
   onProgress?: (progress: Progress) => void;
+  onLlmUsage?: (usage: LlmUsage) => void;
   detachSignal?: () => void;
   resolve: (data: ParseData) => void;
   reject: (err: unknown) => void;
@@ -297,6 +302,10 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
       job.onProgress?.(reply.progress);
       return;
     }
+    if (reply.type === 'llm-usage') {
+      job.onLlmUsage?.(reply.usage);
+      return;
+    }
     finish(slot, job);
     if (reply.type === 'done') {
       const data = reply.data;
@@ -454,6 +463,8 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
             ...(input.statusCode !== undefined ? { statusCode: input.statusCode } : {}),
             options,
             deadline: 0,
+            endsAt: 0,
+            ...(opts.llm ? { llm: opts.llm } : {}),
           },
           timeoutMs: options.timeout,
           enqueuedAt: Date.now(),
@@ -461,9 +472,11 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
           resolve,
           reject,
           ...(runOptions.onProgress ? { onProgress: runOptions.onProgress } : {}),
+          ...(runOptions.onLlmUsage ? { onLlmUsage: runOptions.onLlmUsage } : {}),
         };
         job.message.id = job.id;
         job.message.deadline = readingDeadline(job.enqueuedAt, options.timeout);
+        job.message.endsAt = job.enqueuedAt + options.timeout;
         job.timer = setTimeout(() => expire(job), options.timeout);
         const signal = runOptions.signal;
         if (signal) {

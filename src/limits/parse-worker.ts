@@ -37,7 +37,14 @@ process.on('message', (job: ParseJobMessage) => {
       ...(job.statusCode !== undefined ? { statusCode: job.statusCode } : {}),
     },
     job.options,
-    { onProgress: (progress) => reply({ id: job.id, type: 'progress', progress }), deadline: job.deadline, ...(ocr ? { ocr } : {}), ...(limits ? { limits } : {}) },
+    {
+      onProgress: (progress) => reply({ id: job.id, type: 'progress', progress }),
+      deadline: job.deadline,
+      endsAt: job.endsAt,
+      ...(ocr ? { ocr } : {}),
+      ...(limits ? { limits } : {}),
+      ...(job.llm ? { llm: job.llm, onLlmUsage: (usage) => reply({ id: job.id, type: 'llm-usage', usage }) } : {}),
+    },
   ).then(
     (data) => reply({ id: job.id, type: 'done', data }),
     (err: unknown) => {

@@ -7,7 +7,7 @@
  * abort signal, with no memory cap beyond Node's own heap limit (docs/parse-isolation.md).
  */
 import { timeoutError } from './parse-pool.ts';
-import { parse, type OcrSettings, type ParseData, type SourceLimits, type ParseInput } from '../parse/index.ts';
+import { parse, type LlmSettings, type LlmUsage, type OcrSettings, type ParseData, type SourceLimits, type ParseInput } from '../parse/index.ts';
 import type { Progress } from '../parse/document.ts';
 import type { ParseOptions } from '../parse/options.ts';
 
@@ -16,12 +16,15 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Pages (or sheets) done of total, for progress lines and MCP progress notifications. */
   onProgress?: (progress: Progress) => void;
+  /** Tokens each LLM call of the parse spent (`summary`, `json`): the accounts work records them per team. */
+  onLlmUsage?: (usage: LlmUsage) => void;
 }
 
 export type ParseRunner = (input: ParseInput, options: ParseOptions, run?: RunOptions) => Promise<ParseData>;
 
-export function inProcessRunner(settings: { ocr?: OcrSettings; limits?: Partial<SourceLimits> } = {}): ParseRunner {
+export function inProcessRunner(settings: { ocr?: OcrSettings; limits?: Partial<SourceLimits>; llm?: LlmSettings } = {}): ParseRunner {
   return async (input, options, run = {}) => {
+    const endsAt = Date.now() + options.timeout;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(timeoutError(options.timeout)), options.timeout);
     const onClientAbort = () => controller.abort(run.signal?.reason);
@@ -32,6 +35,9 @@ export function inProcessRunner(settings: { ocr?: OcrSettings; limits?: Partial<
         ...(run.onProgress ? { onProgress: run.onProgress } : {}),
         ...(settings.ocr ? { ocr: settings.ocr } : {}),
         ...(settings.limits ? { limits: settings.limits } : {}),
+        ...(settings.llm ? { llm: settings.llm } : {}),
+        ...(run.onLlmUsage ? { onLlmUsage: run.onLlmUsage } : {}),
+        endsAt,
       });
       result.catch(() => undefined);
       // parse() checks the signal between units; the race answers on time even inside one unit.

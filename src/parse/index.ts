@@ -4,8 +4,11 @@
  *
  *   bytes + name/type hints → detect → read → clean → write → derive
  */
-import { ServiceError } from '../errors.ts';
+import { assertZdrAllowed, type LlmRun, type LlmSettings, type LlmUsage } from '../llm/index.ts';
 import { clean } from './clean/index.ts';
+import { deriveJson, refuseJsonWithoutLlm, type JsonFormat } from './derive/json/index.ts';
+import { piiModel } from './derive/pii-llm.ts';
+import { deriveSummary } from './derive/summary/index.ts';
 import { detectLanguage, sampleText } from './derive/language.ts';
 import { detect, type Detected } from './detect.ts';
 import { readingDeadline } from './deadline.ts';
@@ -18,6 +21,7 @@ import { readerFor } from './readers/index.ts';
 export { preloadReaders } from './readers/index.ts';
 export { readingDeadline } from './deadline.ts';
 export type { OcrSettings } from './ocr/settings.ts';
+export type { LlmSettings, LlmUsage } from '../llm/index.ts';
 export { DEFAULT_SOURCE_LIMITS, type SourceLimits } from './limits.ts';
 import { toHtml } from './writers/html.ts';
 import { collectImages, collectLinks } from './writers/links.ts';
@@ -45,6 +49,12 @@ export interface ParseContext {
   ocr?: OcrSettings;
   /** Limits at the source (FOLIO_MAX_UNZIPPED_MB, …) from the server's config. */
   limits?: Partial<SourceLimits>;
+  /** The LLM provider (docs/llm.md) for `summary` and `json`; absent: the offline paths. Holds the API key. */
+  llm?: LlmSettings;
+  /** Tokens each LLM call spent. */
+  onLlmUsage?: (usage: LlmUsage) => void;
+  /** Epoch ms at which the request's `timeout` ends (LLM calls end before it); default: from now and `timeout`. */
+  endsAt?: number;
 }
 
 /** The `data` object of the response (interface-v2 "Parse response body"). */
@@ -60,14 +70,29 @@ export interface ParseData {
   metadata: ResponseMetadata;
 }
 
-/** Checks done before any reading: features the spec accepts that this build cannot do yet. */
-function refuseUnbuiltFeatures(options: ParseOptions): void {
+/** The request's `json` format (the first, if several are given). */
+function jsonFormat(options: ParseOptions): JsonFormat | undefined {
+  return options.formats.find((f): f is JsonFormat => f.type === 'json');
+}
+
+/**
+ * Checks done before any reading: a `summary`/`json` request the server cannot serve (a prompt
+ * without a schema and no LLM; a ZDR request and an LLM marked LLM_ZDR=false) fails before work.
+ */
+function refuseUnservableDerivations(options: ParseOptions, llm: LlmSettings | undefined): void {
   const formats = requestedFormats(options);
-  for (const f of ['summary', 'json'] as const) {
-    if (formats.has(f)) {
-      throw new ServiceError('NOT_YET_SUPPORTED', `The '${f}' format is valid but not supported by this folio build yet. Remove it from \`formats\`.`);
-    }
+  const json = jsonFormat(options);
+  if (json) refuseJsonWithoutLlm(json, llm);
+  if (llm && (formats.has('summary') || json)) {
+    assertZdrAllowed(llm, options.zeroDataRetention, formats.has('summary') ? (json ? 'The `summary` and `json` formats' : 'The `summary` format') : 'The `json` format');
   }
+}
+
+/** What the LLM calls of this parse share: settings, the request's end, its signal, usage reporting. */
+function llmRun(ctx: ParseContext, endsAt: number, signal: AbortSignal): LlmRun | undefined {
+  if (!ctx.llm) return undefined;
+  // A little before the end, so an LLM timeout is answered as such rather than by the pool's kill.
+  return { settings: ctx.llm, deadline: Math.floor(endsAt - Math.min(500, (endsAt - Date.now()) / 10)), signal, ...(ctx.onLlmUsage ? { onUsage: ctx.onLlmUsage } : {}) };
 }
 
 /**
@@ -76,15 +101,32 @@ function refuseUnbuiltFeatures(options: ParseOptions): void {
  * heap for requests that never use them (bench:server's small-file throughput fell 7% with them
  * loaded eagerly).
  */
-async function redactPii(read: ReadResult, options: ParseOptions, rawHtml: boolean): Promise<string[] | undefined> {
+async function redactPii(read: ReadResult, options: ParseOptions, rawHtml: boolean, llm: LlmRun | undefined): Promise<string[] | undefined> {
   const pii = await import('./derive/pii/index.ts');
-  const settings = pii.piiSettings(options.redactPII);
-  return settings ? pii.countsMetadata(await pii.redactRead(read, settings, { rawHtml })) : undefined;
+  const mode = pii.requestedPiiMode(options.redactPII);
+  if (!mode) return undefined;
+  // The model joins `accurate` (precision) and `aggressive` (its PERSON/LOCATION spans), unless the
+  // request is ZDR and the provider is not cleared for it: then the offline detectors answer alone.
+  const zdrBlocked = llm !== undefined && options.zeroDataRetention && !llm.settings.zdr;
+  const problems: string[] = [];
+  const model = llm && !zdrBlocked && mode !== 'fast' ? piiModel(llm, mode === 'accurate' ? 'precision' : 'recall', problems) : undefined;
+  const settings = pii.piiSettings(options.redactPII, model);
+  if (!settings) return undefined;
+  const counts = pii.countsMetadata(await pii.redactRead(read, settings, { rawHtml }));
+  if (zdrBlocked && mode !== 'fast') {
+    const at = read.warnings.indexOf(pii.NO_LLM_WARNING);
+    if (at >= 0) read.warnings.splice(at, 1);
+    read.warnings.push(`redactPII: the LLM is not cleared for zero data retention (LLM_ZDR=false), so this zeroDataRetention request's text was not sent to it; the offline '${mode === 'accurate' ? 'aggressive' : mode}' detectors were used alone.`);
+  }
+  if (problems.length > 0) read.warnings.push(`redactPII: the model's answer could not be used for ${problems.length} part${problems.length > 1 ? 's' : ''} of the document (${problems.slice(0, 3).join('; ')}); the offline detectors' spans were applied there.`);
+  return counts;
 }
 
 export async function parse(input: ParseInput, options: ParseOptions, ctx: ParseContext = {}): Promise<ParseData> {
-  const deadline = ctx.deadline ?? readingDeadline(Date.now(), options.timeout);
-  refuseUnbuiltFeatures(options);
+  const startedAt = Date.now();
+  const deadline = ctx.deadline ?? readingDeadline(startedAt, options.timeout);
+  const endsAt = ctx.endsAt ?? startedAt + options.timeout;
+  refuseUnservableDerivations(options, ctx.llm);
   const signal = ctx.signal ?? new AbortController().signal;
   const detected: Detected = detect(input.bytes, input.filename, input.contentType);
   const reader = await readerFor(detected.kind);
@@ -108,16 +150,37 @@ export async function parse(input: ParseInput, options: ParseOptions, ctx: Parse
   clean(read, options, detected.kind);
   read.metadata.language ??= detectLanguage(sampleText(read.document.body));
   // redactPII works on what the writers read, so every output is redacted the same way.
-  const piiCounts = options.redactPII === false ? undefined : await redactPii(read, options, formats.has('rawHtml'));
+  const run = llmRun(ctx, endsAt, signal);
+  const piiCounts = options.redactPII === false ? undefined : await redactPii(read, options, formats.has('rawHtml'), run);
   signal.throwIfAborted();
 
   const data: Omit<ParseData, 'metadata'> = {};
-  if (formats.has('markdown')) data.markdown = toMarkdown(read.document.body);
+  const json = jsonFormat(options);
+  const derives = formats.has('summary') || json !== undefined;
+  const markdown = formats.has('markdown') || derives ? toMarkdown(read.document.body) : undefined;
+  if (formats.has('markdown')) data.markdown = markdown;
   if (formats.has('html')) data.html = toHtml(read.document);
   if (formats.has('rawHtml')) data.rawHtml = read.rawHtml;
   if (formats.has('links')) data.links = collectLinks(read.document);
   if (formats.has('images')) data.images = collectImages(read.document);
-  if (read.warnings.length > 0) data.warning = read.warnings.join(' ');
+  // derive: summary and json from the (redacted) document, their LLM calls side by side.
+  const warnings = [...read.warnings];
+  if (derives) {
+    const [summary, extracted] = await Promise.all([
+      formats.has('summary') ? deriveSummary(read, markdown ?? '', run) : undefined,
+      json ? deriveJson(read, markdown ?? '', json, run) : undefined,
+    ]);
+    signal.throwIfAborted();
+    if (summary) {
+      data.summary = summary.summary;
+      if (summary.warning) warnings.push(summary.warning);
+    }
+    if (extracted) {
+      data.json = extracted.json;
+      if (extracted.warning) warnings.push(extracted.warning);
+    }
+  }
+  if (warnings.length > 0) data.warning = warnings.join(' ');
   const sourceURL = input.sourceURL ?? uploadUrl(input.filename);
   const metadata = buildMetadata(read, detected, {
     sourceURL,

@@ -5,6 +5,7 @@
  * RedactPIIOptions and AuditMetadata allow no extra properties, as the spec says.
  */
 import { Ajv } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { z } from 'zod';
 import { ServiceError } from '../errors.ts';
 import { isValidSelector } from './clean/selectors.ts';
@@ -18,6 +19,13 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const MAX_PDF_PAGES = 10_000;
 
 const ajv = new Ajv({ strict: false, validateSchema: true });
+/** Draft 2020-12, which zod 4's toJSONSchema (the Firecrawl SDK's zod schemas) declares in `$schema`. */
+const ajv2020 = new Ajv2020({ strict: false, validateSchema: true });
+
+/** The validator for a schema's declared draft: 2020-12, else draft-07 (ajv's default). */
+function ajvFor(schema: Record<string, unknown>): Ajv | Ajv2020 {
+  return typeof schema.$schema === 'string' && schema.$schema.includes('2020-12') ? ajv2020 : ajv;
+}
 
 /** Deeper than this, a schema is refused before ajv (whose checks recurse) sees it. */
 export const MAX_SCHEMA_DEPTH = 64;
@@ -44,11 +52,12 @@ function schemaShapeProblem(schema: Record<string, unknown>): string | undefined
 function jsonSchemaProblem(schema: Record<string, unknown>): string | undefined {
   const shape = schemaShapeProblem(schema);
   if (shape) return shape;
+  const validator = ajvFor(schema);
   try {
-    if (!ajv.validateSchema(schema)) {
-      return ajv.errorsText(ajv.errors, { dataVar: 'schema' });
+    if (!validator.validateSchema(schema)) {
+      return validator.errorsText(validator.errors, { dataVar: 'schema' });
     }
-    ajv.compile(schema);
+    validator.compile(schema);
     return undefined;
   } catch (err) {
     // Depth is bounded above, so only references that lead to each other without end recurse this far.

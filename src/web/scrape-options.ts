@@ -109,7 +109,7 @@ export function refuseUnsupportedScrapeFeatures(options: ScrapeOptions): void {
   if (unsupported.length > 0) {
     throw new ServiceError(
       'NOT_YET_SUPPORTED',
-      `The ${unsupported.map((t) => `'${t}'`).join(', ')} format${unsupported.length > 1 ? 's are' : ' is'} valid but not supported by folio yet (no browser engine or LLM extraction). Supported formats: ${PARSE_FORMAT_TYPES.filter((t) => t !== 'summary' && t !== 'json').join(', ')}.`,
+      `The ${unsupported.map((t) => `'${t}'`).join(', ')} format${unsupported.length > 1 ? 's are' : ' is'} valid but not supported by folio yet (no browser engine). Supported formats: ${PARSE_FORMAT_TYPES.join(', ')}.`,
     );
   }
   if (options.actions && options.actions.length > 0) {

@@ -1,7 +1,7 @@
 /**
  * ParseOptions through HTTP: good values are accepted with the spec's defaults applied; each bad
- * value is a 400 BAD_REQUEST whose message names the field; valid-but-unbuilt features are 400
- * NOT_YET_SUPPORTED.
+ * value is a 400 BAD_REQUEST whose message names the field; summary/json with no LLM take the
+ * offline paths or answer 503 NOT_CONFIGURED.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inProcessRunner, type ParseRunner } from '../../src/limits/runner.ts';
@@ -184,13 +184,22 @@ describe('invalid options are 400 BAD_REQUEST naming the field', () => {
   });
 });
 
-describe('valid but not yet supported', () => {
-  it.each([
-    ['summary format', { formats: ['markdown', 'summary'] }, 'summary'],
-    ['json format', { formats: [{ type: 'json', prompt: 'Title?', schema: { type: 'object', properties: { title: { type: 'string' } } } }] }, 'json'],
-  ])('%s → 400 NOT_YET_SUPPORTED', async (_label, options, word) => {
-    const res = await postParse(service, upload('blog.html', blog, options));
-    expect(res.status).toBe(400);
-    expect(res.json).toEqual({ success: false, code: 'NOT_YET_SUPPORTED', error: expect.stringContaining(word) });
+describe('summary and json on a server with no LLM (docs/llm.md)', () => {
+  it('json with a prompt and no schema → 503 NOT_CONFIGURED naming the variables', async () => {
+    const res = await postParse(service, upload('blog.html', blog, { formats: [{ type: 'json', prompt: 'Title?' }] }));
+    expect(res.status).toBe(503);
+    expect(res.json).toEqual({ success: false, code: 'NOT_CONFIGURED', error: expect.stringContaining('OPENAI_BASE_URL (with OPENAI_API_KEY) and MODEL_NAME, or OLLAMA_BASE_URL') });
+  });
+
+  it('summary takes the offline path: the extractive summary with its warning (503 NOT_CONFIGURED while the offline summary is not built)', async () => {
+    const res = await postParse(service, upload('blog.html', blog, { formats: ['markdown', 'summary'] }));
+    if (res.status === 200) {
+      const data = res.json.data as { summary: string; warning: string };
+      expect(data.summary.length).toBeGreaterThan(0);
+      expect(data.warning).toContain('summary: no LLM is configured, so this summary is extractive');
+    } else {
+      expect(res.status).toBe(503);
+      expect(res.json).toEqual({ success: false, code: 'NOT_CONFIGURED', error: expect.stringContaining('The offline summary is not built yet') });
+    }
   });
 });

@@ -6,17 +6,23 @@
  * links and metadata agree and keep their structure. Modes:
  * - `fast`: validated patterns (EMAIL, PHONE, FINANCIAL, SECRET), no model;
  * - `aggressive`: `fast` plus PERSON and LOCATION from offline NLP, cues and gazetteers;
- * - `accurate`: needs an LLM; with none configured it runs `aggressive` and says so in a warning.
+ * - `accurate`: the `fast` patterns plus the LLM's spans of every group, tuned for precision; with
+ *   no LLM it runs `aggressive` and says so in a warning.
+ * With an LLM, `aggressive` adds the model's PERSON/LOCATION spans. The model is handed in by
+ * parse() (`ModelSpans`), so this subsystem itself never talks to one.
  */
 import type { ParseOptions } from '../../options.ts';
 import { findPiiSpans, type DetectionMode } from './detect.ts';
 import { documentSegments } from './dom.ts';
 import { applyRawSpans, rawHtmlView } from './raw-html.ts';
 import { joinSegments, redactSegments, type PiiCounts, type ReplaceStyle, type Segment } from './replace.ts';
-import { PII_GROUPS, type PiiGroup, type PiiSpan } from './spans.ts';
+import { mergeSpans, PII_GROUPS, type PiiGroup, type PiiSpan } from './spans.ts';
 
 export { PII_GROUPS, type PiiGroup, type PiiSpan } from './spans.ts';
 export type { ReplaceStyle } from './replace.ts';
+
+/** Spans the model finds in a text (located in it, never rewritten), for the given groups. */
+export type ModelSpans = (text: string, groups: ReadonlySet<PiiGroup>) => Promise<PiiSpan[]>;
 
 export interface PiiSettings {
   /** The mode the client asked for. */
@@ -27,27 +33,44 @@ export interface PiiSettings {
   /** The client named the groups (`entities`) rather than taking all of them. */
   named: boolean;
   replaceStyle: ReplaceStyle;
+  /** The model, for `accurate` and `aggressive`, when an LLM is configured. */
+  model?: { find: ModelSpans; groups: ReadonlySet<PiiGroup> };
+}
+
+/** The mode a request's `redactPII` asks for (`true` is `accurate`), or undefined when redaction is off. */
+export function requestedPiiMode(option: ParseOptions['redactPII']): PiiSettings['requested'] | undefined {
+  if (option === false) return undefined;
+  return option === true ? 'accurate' : option.mode;
 }
 
 /** The settings a request's `redactPII` names, or undefined when redaction is off. */
-export function piiSettings(option: ParseOptions['redactPII']): PiiSettings | undefined {
+export function piiSettings(option: ParseOptions['redactPII'], model?: ModelSpans): PiiSettings | undefined {
   if (option === false) return undefined;
   const o = option === true ? { mode: 'accurate' as const, replaceStyle: 'tag' as const, entities: undefined } : option;
-  return {
+  const groups = new Set(o.entities ?? PII_GROUPS);
+  const settings: PiiSettings = {
     requested: o.mode,
-    // No LLM provider exists in this build: `accurate` falls back to the offline detectors.
-    mode: o.mode === 'fast' ? 'fast' : 'aggressive',
-    groups: new Set(o.entities ?? PII_GROUPS),
+    // `accurate` with a model: validated patterns plus the model's spans; without one, the offline detectors.
+    mode: o.mode === 'fast' || (o.mode === 'accurate' && model) ? 'fast' : 'aggressive',
+    groups,
     named: o.entities !== undefined,
     replaceStyle: o.replaceStyle,
   };
+  if (model && o.mode !== 'fast') {
+    const modelGroups = o.mode === 'accurate' ? groups : new Set([...groups].filter((g) => g === 'PERSON' || g === 'LOCATION'));
+    if (modelGroups.size > 0) settings.model = { find: model, groups: modelGroups };
+  }
+  return settings;
 }
 
 export const NO_LLM_WARNING = "redactPII: mode 'accurate' needs an LLM and none is configured (OPENAI_BASE_URL with OPENAI_API_KEY and MODEL_NAME, or OLLAMA_BASE_URL); the offline 'aggressive' detectors were used instead, which favour recall over precision.";
 
-/** Spans of personal data in one text (the detectors of `settings.mode`, merged). */
-export function findPii(text: string, settings: Pick<PiiSettings, 'mode' | 'groups'>): Promise<PiiSpan[]> {
-  return findPiiSpans(text, settings.mode, settings.groups);
+/** Spans of personal data in one text (the detectors of `settings.mode` and the model's, merged). */
+export async function findPii(text: string, settings: Pick<PiiSettings, 'mode' | 'groups' | 'model'>): Promise<PiiSpan[]> {
+  const found = await findPiiSpans(text, settings.mode, settings.groups);
+  if (!settings.model || text.trim() === '') return found;
+  const modelSpans = (await settings.model.find(text, settings.model.groups)).filter((s) => settings.groups.has(s.group));
+  return mergeSpans([...found, ...modelSpans]);
 }
 
 function emptyCounts(): PiiCounts {
@@ -111,7 +134,7 @@ export async function redactRead(read: RedactableRead, settings: PiiSettings, op
     const { view, blank } = rawHtmlView(read.rawHtml);
     read.rawHtml = applyRawSpans(read.rawHtml, blank, await findPii(view, settings), settings.replaceStyle);
   }
-  if (settings.requested === 'accurate') read.warnings.push(NO_LLM_WARNING);
+  if (settings.requested === 'accurate' && !settings.model) read.warnings.push(NO_LLM_WARNING);
   const unseen = settings.mode === 'fast' && settings.named ? (['PERSON', 'LOCATION'] as const).filter((g) => settings.groups.has(g)) : [];
   if (unseen.length > 0) read.warnings.push(`redactPII: mode 'fast' uses patterns only and finds no ${unseen.join(' or ')}; use mode 'aggressive' to redact them.`);
   return counts;
