@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { TeamPlan } from './accounts/plan.ts';
+import type { Prices } from './accounts/prices.ts';
 
 const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
 /** A comma-separated list; blanks dropped. */
@@ -129,6 +130,21 @@ const EnvSchema = z.object({
   FOLIO_DEFAULT_ZDR: z.enum(['on', 'off']).default('off'),
   /** Default SIEM sink of teams: a file path, an https URL or syslog://host:port; `off`: none. */
   FOLIO_DEFAULT_SIEM: z.string().min(1).default('off'),
+
+  /** Prices in credits (docs/billing.md, Firecrawl's table): a scraped page or a parsed document that is not a PDF. */
+  FOLIO_PRICE_PAGE: z.coerce.number().int().min(0).max(1_000_000).default(1),
+  /** Per PDF page processed (a PDF costs this × its pages instead of FOLIO_PRICE_PAGE). */
+  FOLIO_PRICE_PDF_PAGE: z.coerce.number().int().min(0).max(1_000_000).default(1),
+  /** Added per billed page when `formats` asks for `json`. */
+  FOLIO_PRICE_JSON: z.coerce.number().int().min(0).max(1_000_000).default(4),
+  /** Added per billed page when `redactPII` is on. */
+  FOLIO_PRICE_REDACT_PII: z.coerce.number().int().min(0).max(1_000_000).default(4),
+  /** Added per billed page under `zeroDataRetention`. */
+  FOLIO_PRICE_ZDR: z.coerce.number().int().min(0).max(1_000_000).default(1),
+  /** One map call. */
+  FOLIO_PRICE_MAP: z.coerce.number().int().min(0).max(1_000_000).default(1),
+  /** Search, per 10 results (rounded up; at least one block). */
+  FOLIO_PRICE_SEARCH: z.coerce.number().int().min(0).max(1_000_000).default(2),
 });
 
 export interface Config {
@@ -198,6 +214,8 @@ export interface Config {
   readonly webhookSecret: string | undefined;
   /** The plan of a team with none of its own (src/accounts/plan.ts). */
   readonly defaultPlan: Readonly<TeamPlan>;
+  /** Credits per operation (src/accounts/prices.ts, docs/billing.md). */
+  readonly prices: Readonly<Prices>;
 }
 
 function trimSlash(url: string | undefined): string | undefined {
@@ -284,6 +302,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxConcurrent: e.FOLIO_DEFAULT_MAX_CONCURRENT ?? e.FOLIO_MAX_CONCURRENT_PARSES,
       zdr: e.FOLIO_DEFAULT_ZDR === 'on',
       siem: e.FOLIO_DEFAULT_SIEM === 'off' ? null : e.FOLIO_DEFAULT_SIEM,
+    }),
+    prices: Object.freeze({
+      page: e.FOLIO_PRICE_PAGE,
+      pdfPage: e.FOLIO_PRICE_PDF_PAGE,
+      json: e.FOLIO_PRICE_JSON,
+      redactPii: e.FOLIO_PRICE_REDACT_PII,
+      zdr: e.FOLIO_PRICE_ZDR,
+      map: e.FOLIO_PRICE_MAP,
+      searchPer10: e.FOLIO_PRICE_SEARCH,
     }),
   });
 }
