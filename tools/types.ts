@@ -15,6 +15,10 @@ export interface Caller {
   teamName?: string;
   /** The signed-in user behind an OAuth grant. */
   userId?: string;
+  /** The API key's id (`key_…`) when a key was presented (credits ledger). */
+  keyId?: string;
+  /** The OAuth client behind an access token (credits ledger). */
+  clientId?: string;
   /**
    * The stable owner of resources a call creates (upload refs, crawl jobs): `team:<id>`,
    * `keyless:<hash of the client IP>` or `local`. A resource is usable only by its owner.

@@ -91,7 +91,7 @@ export async function authenticate(req: Request, endpoint: McpEndpoint, deps: Au
     const c = verdict.claims;
     return {
       ok: true,
-      caller: { kind: 'oauth', teamId: c.teamId, teamName: c.teamName, ...(c.userId !== undefined ? { userId: c.userId } : {}), owner: `team:${c.teamId}` },
+      caller: { kind: 'oauth', teamId: c.teamId, teamName: c.teamName, ...(c.userId !== undefined ? { userId: c.userId } : {}), clientId: c.clientId, owner: `team:${c.teamId}` },
     };
   }
   const stored = await verifyApiKey(deps.keys, token);
@@ -102,5 +102,5 @@ export async function authenticate(req: Request, endpoint: McpEndpoint, deps: Au
     );
   }
   recordApiKeyUse(deps.keys, stored, new Date(), deps.onTouchError);
-  return { ok: true, caller: { kind: 'api-key', teamId: stored.teamId, teamName: stored.teamName, owner: `team:${stored.teamId}` }, keyId: stored.id };
+  return { ok: true, caller: { kind: 'api-key', teamId: stored.teamId, teamName: stored.teamName, keyId: stored.id, owner: `team:${stored.teamId}` }, keyId: stored.id };
 }

@@ -15,6 +15,7 @@ import type { UploadRefService } from '../../uploads/types.ts';
 import { isJsonRequest, readJsonBody } from '../json-body.ts';
 import { UploadSpool } from '../upload-spool.ts';
 import { teamOwner } from './uploads.ts';
+import { checkParseOptions } from '../billing.ts';
 
 export interface ParseRouteDeps {
   runner: ParseRunner;
@@ -40,6 +41,8 @@ export function parseRoute({ runner, spoolDir, uploads }: ParseRouteDeps) {
     try {
       const upload = await receiveUpload(req, { spool, readOptions: parseOptionsJson });
       const options: ParseOptions = upload.options ?? parseOptions({});
+      // Before the parse: ZDR refusal, 402 with the options' surcharges (src/http/billing.ts).
+      await checkParseOptions(res, options);
       const bytes = await fs.readFile(upload.path);
       // The bytes are in memory now; the spool file is not needed while the parse runs.
       await spool.dispose();
@@ -71,6 +74,7 @@ function parseUploadRefRoute({ runner, uploads }: Pick<ParseRouteDeps, 'runner' 
       );
     }
     const options = parseOptions(rest);
+    await checkParseOptions(res, options);
     const clientGone = new AbortController();
     const onClose = () => {
       if (!res.writableFinished) clientGone.abort(new ClientAbortedError());
