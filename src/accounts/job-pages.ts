@@ -49,7 +49,12 @@ export function chargeJobPages<Data>(events: JobEvents<Data>, deps: JobPageCharg
   const charge = async (jobId: string, data: Data) => {
     const billing = await billingOf(jobId);
     if (!billing) return;
-    const spender = await deps.spenderOf(jobId);
+    // The door writes the start's row as it answers, which may be just after the first page.
+    let spender = await deps.spenderOf(jobId);
+    for (let i = 0; spender === undefined && i < 3; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      spender = await deps.spenderOf(jobId);
+    }
     await deps.accounts.charge(
       { teamId: billing.teamId, ...spender },
       { operation: billing.operation, units: priceOfData(deps.accounts.prices, billing.factors, data), requestId: jobId },
