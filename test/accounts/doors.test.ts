@@ -116,7 +116,7 @@ describe('ZDR_NOT_ENABLED on every door', () => {
   });
 
   it('the SDK surfaces it as an SdkError with status 403', async () => {
-    const failure = await t.client.scrape(`${site.url}/article.html`, { zeroDataRetention: true }).then(() => undefined, (err: unknown) => err);
+    const failure = await t.client.startCrawl(`${site.url}/`, { limit: 2, zeroDataRetention: true }).then(() => undefined, (err: unknown) => err);
     expect(failure).toBeInstanceOf(SdkError);
     expect((failure as SdkError).status).toBe(403);
     expect((failure as SdkError).code).toBe('ZDR_NOT_ENABLED');
