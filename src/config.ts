@@ -7,6 +7,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { TeamPlan } from './accounts/plan.ts';
 import type { LlmSettings } from './llm/index.ts';
+import type { Prices } from './accounts/prices.ts';
 
 const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
 /** A comma-separated list; blanks dropped. */
@@ -153,6 +154,21 @@ const EnvSchema = z.object({
   LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
   /** Whether the provider may see the text of `zeroDataRetention` requests; `false` refuses them. */
   LLM_ZDR: z.enum(['true', 'false']).default('true'),
+
+  /** Prices in credits (docs/billing.md, Firecrawl's table): a scraped page or a parsed document that is not a PDF. */
+  FOLIO_PRICE_PAGE: z.coerce.number().int().min(0).max(1_000_000).default(1),
+  /** Per PDF page processed (a PDF costs this × its pages instead of FOLIO_PRICE_PAGE). */
+  FOLIO_PRICE_PDF_PAGE: z.coerce.number().int().min(0).max(1_000_000).default(1),
+  /** Added per billed page when `formats` asks for `json`. */
+  FOLIO_PRICE_JSON: z.coerce.number().int().min(0).max(1_000_000).default(4),
+  /** Added per billed page when `redactPII` is on. */
+  FOLIO_PRICE_REDACT_PII: z.coerce.number().int().min(0).max(1_000_000).default(4),
+  /** Added per billed page under `zeroDataRetention`. */
+  FOLIO_PRICE_ZDR: z.coerce.number().int().min(0).max(1_000_000).default(1),
+  /** One map call. */
+  FOLIO_PRICE_MAP: z.coerce.number().int().min(0).max(1_000_000).default(1),
+  /** Search, per 10 results (rounded up; at least one block). */
+  FOLIO_PRICE_SEARCH: z.coerce.number().int().min(0).max(1_000_000).default(2),
 });
 
 export interface Config {
@@ -222,6 +238,8 @@ export interface Config {
   readonly webhookSecret: string | undefined;
   /** The plan of a team with none of its own (src/accounts/plan.ts). */
   readonly defaultPlan: Readonly<TeamPlan>;
+  /** Credits per operation (src/accounts/prices.ts, docs/billing.md). */
+  readonly prices: Readonly<Prices>;
   /** SIEM audit delivery (docs/audit.md). */
   readonly audit: { readonly bufferEvents: number; readonly allowHttpLoopback: boolean };
   /** The LLM provider (docs/llm.md); undefined: none configured, the offline paths answer. Holds the API key. */
@@ -347,5 +365,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     audit: { bufferEvents: e.FOLIO_AUDIT_BUFFER, allowHttpLoopback: e.FOLIO_AUDIT_ALLOW_HTTP_LOOPBACK === 'on' },
     llm: llmSettings(e),
+    prices: Object.freeze({
+      page: e.FOLIO_PRICE_PAGE,
+      pdfPage: e.FOLIO_PRICE_PDF_PAGE,
+      json: e.FOLIO_PRICE_JSON,
+      redactPii: e.FOLIO_PRICE_REDACT_PII,
+      zdr: e.FOLIO_PRICE_ZDR,
+      map: e.FOLIO_PRICE_MAP,
+      searchPer10: e.FOLIO_PRICE_SEARCH,
+    }),
   });
 }

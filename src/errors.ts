@@ -25,6 +25,8 @@ export const ERROR_STATUS = {
   PAYMENT_REQUIRED: 402,
   /** A credential that is valid but not allowed here (a foreign Origin, another team's resource). */
   FORBIDDEN: 403,
+  /** `zeroDataRetention: true` from a team whose plan does not allow it (`folio teams set <team> --zdr on`). */
+  ZDR_NOT_ENABLED: 403,
   /** An outbound URL refused by the SSRF rules (private, loopback, metadata address; non-http scheme). */
   URL_BLOCKED: 403,
   /** A `zeroDataRetention` request needs the LLM, and the server's LLM is marked not ZDR-safe (LLM_ZDR=false). */

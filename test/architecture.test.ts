@@ -106,6 +106,22 @@ describe('architecture', () => {
     expect(violations('src/audit', ['src/http', 'src/mcp', 'src/cli', 'src/parse', 'src/store', 'src/web', 'src/uploads', 'src/limits', 'tools'])).toEqual([]);
   });
 
+  it('accounts (src/accounts) are reached through their entry file (or the shared plan.ts seam) and import no door', () => {
+    const allowed = ['src/accounts/index.ts', 'src/accounts/plan.ts'];
+    const inward = ['src', 'auth', 'tools', 'test', 'bench']
+      .flatMap(sourceFiles)
+      .filter((f) => !path.relative(root, f).startsWith('src/accounts/'))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((t) => t.startsWith('src/accounts/') && !allowed.includes(t))
+          // config.ts names the shapes of its plan and prices only (type imports).
+          .filter((t) => !(path.relative(root, file) === 'src/config.ts' && t === 'src/accounts/prices.ts'))
+          .map((t) => `${path.relative(root, file)} → ${t}`),
+      );
+    expect(inward).toEqual([]);
+    expect(violations('src/accounts', ['src/http', 'src/mcp', 'src/cli', 'tools', 'src/parse', 'src/web', 'src/limits'])).toEqual([]);
+  });
+
   it('only src/config.ts reads process.env', () => {
     const readers = ['src', 'auth', 'tools', '.well-known']
       .flatMap(sourceFiles)

@@ -16,6 +16,7 @@ import { mcpResourceUrl } from '../../.well-known/urls.ts';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import { createApp } from '../http/app.ts';
+import { chargeJobPages, createTeamAccounts } from '../accounts/index.ts';
 import { descriptorBudgetWarning, guardConnections, healthReserve, serverTimeoutOptions } from '../http/connections/index.ts';
 import { expectContinue } from '../http/routes/uploads.ts';
 import type { ParseRunner } from '../limits/runner.ts';
@@ -33,7 +34,6 @@ import { createWebhookDispatcher, loadWebhookSecret, type WebhookConfig } from '
 import { attachJobWatcher } from '../http/watcher.ts';
 import { scrape } from '../web/scrape.ts';
 import { createSearch, searchBackendsFromConfig } from '../web/search/index.ts';
-import { fixedPlans } from '../accounts/plan.ts';
 import { createAudit } from '../audit/index.ts';
 
 /** How long in-flight requests may take to finish after a stop signal. */
@@ -139,10 +139,18 @@ export async function startService(config: Config, options: ServiceOptions = {})
     },
     onError: (detail, message) => logger.warn(detail, message),
   });
+  // Plans, credits and token usage of teams (docs/billing.md); crawl and batch pages are charged as stored.
+  const teamAccounts = createTeamAccounts({ store, defaults: config.defaultPlan, prices: config.prices, onError: (err, message) => logger.warn({ err }, message) });
+  const events = chargeJobPages(webhooks, {
+    accounts: teamAccounts,
+    spenderOf: (jobId) => store.spenderOfRequest(jobId),
+    getJob: (jobId) => store.getCrawlJob(jobId),
+    onError: (err, jobId) => logger.error({ err, jobId }, 'could not charge a crawl page'),
+  });
   let crawls: Awaited<ReturnType<typeof startCrawling>>;
   try {
     crawls = await startCrawling({
-      events: webhooks,
+      events,
       store,
       fetcher,
       scrapePage: (pageUrl, opts, run) => scrape({ ...opts, url: pageUrl }, { fetcher, runner }, { signal: run.signal }),
@@ -192,10 +200,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
     ...(options.now ? { now: options.now } : {}),
   });
   uploads.startSweeping({ onError: (err) => logger.warn({ err }, 'upload sweep failed') });
-  const plans = fixedPlans(config.defaultPlan);
-  const audit = createAudit({ plans, logger, bufferEvents: config.audit.bufferEvents, allowHttpLoopback: config.audit.allowHttpLoopback });
+  const audit = createAudit({ plans: teamAccounts.plans, logger, bufferEvents: config.audit.bufferEvents, allowHttpLoopback: config.audit.allowHttpLoopback });
   // The authorization endpoint issues codes with the token endpoint's store unless a test hands in its own issuer.
-  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, crawls, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections, audit });
+  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, crawls, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections, audit, plans: teamAccounts.plans, teamAccounts });
   server.on('request', app);
   server.on('checkContinue', expectContinue(app));
   const watcher = attachJobWatcher(server, { keys: store, crawls, logger });

@@ -11,6 +11,14 @@ Commands:
   keys list [--json]                      List API keys: id, team, key prefix, created, last used,
                                           revoked. Keys themselves are never shown again.
   keys revoke <id>                        Revoke an API key by its id (see keys list).
+  teams set <team> [--credits N|unlimited] [--add-credits N] [--rate-per-minute N]
+        [--max-concurrent N] [--zdr on|off] [--siem <file path|https URL|syslog://host:port>|off]
+                                          Set a team's plan (the team is created if needed):
+                                          --credits sets the allowance and starts a new period,
+                                          --add-credits adds to it; settings never set are the
+                                          FOLIO_DEFAULT_* values. See docs/accounts.md.
+  teams show <team> [--json]              A team's plan: credits left, rate, concurrency, ZDR, SIEM.
+  teams list [--json]                     Every team with its plan.
   users create --email <address> --team <name> [--team <name2>…]
                                           Create a local account for the sign-in pages (teams are
                                           created if needed). The password is read from stdin (one

@@ -16,7 +16,8 @@
  *   WebSocket /v2/crawl/:id, /v2/batch/scrape/:id   the job watcher, on the server's `upgrade` (src/http/watcher.ts)
  *   POST /v2/search   API key required; JSON → web/news/images search (docs/search.md)
  *   /v2/mcp, /v2/mcp-oauth, /{API_KEY}/v2/mcp   the MCP tool server (src/mcp/http.ts)
- *   /v2/agent, /v2/extract, /v2/browser, /v2/team/…, /v2/monitor, …   Firecrawl paths not served:
+ *   GET  /v2/team/credit-usage, /v2/team/token-usage (+ /historical)   API key required (routes/team.ts)
+ *   /v2/agent, /v2/extract, /v2/browser, /v2/team/queue-status, /v2/monitor, …   Firecrawl paths not served:
  *                     a clear NOT_YET_SUPPORTED or NOT_FOUND naming the feature (routes/not-yet-supported.ts)
  *   anything else     404 { success: false, code: 'NOT_FOUND', error }
  */
@@ -60,6 +61,9 @@ import { mcpRoutes } from '../mcp/http.ts';
 import type { KeylessUsageStore } from '../store/keyless-usage.ts';
 import type { UploadRefs } from '../uploads/service.ts';
 import type { Audit } from '../audit/index.ts';
+import type { PlanSource, TeamAccounts } from '../accounts/index.ts';
+import { billedRoutes } from './billing.ts';
+import { teamRoutes } from './routes/team.ts';
 export interface AppDeps {
   config: Config;
   /** Base URLs clients are told (upload URLs, OAuth metadata, 401 challenges). */
@@ -95,6 +99,10 @@ export interface AppDeps {
   connections?: Pick<ConnectionCap, 'isReserved' | 'max'>;
   /** SIEM audit events (src/audit): one per /v2 request and per MCP tool call of a team with a sink. */
   audit?: Audit;
+  /** Each team's plan (src/accounts/plan.ts). */
+  plans: PlanSource;
+  /** Credits, the 402 and ZDR refusals, the team usage endpoints (src/accounts); without it nothing is billed. */
+  teamAccounts?: TeamAccounts;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -151,6 +159,7 @@ export function createApp(deps: AppDeps): Express {
       // The tool is listed only when a backend is configured (HTTP answers 503 saying what to set).
       ...(deps.search.backends.length > 0 ? { search: deps.search } : {}),
       ...(deps.audit ? { audit: deps.audit } : {}),
+      ...(deps.teamAccounts ? { teamAccounts: deps.teamAccounts } : {}),
     }),
   );
 
@@ -161,6 +170,7 @@ export function createApp(deps: AppDeps): Express {
       onTouchError: (err) => deps.logger.warn({ err }, 'could not record API key use'),
     }),
   );
+  if (deps.teamAccounts) app.use(teamRoutes(deps.teamAccounts), billedRoutes(deps.teamAccounts, deps.logger));
   // Firecrawl v2 paths folio does not serve: a clear NOT_YET_SUPPORTED / NOT_FOUND naming them.
   app.use(notYetSupportedRoutes());
   app.post('/v2/uploads', createUploadTicketRoute(deps.uploads));

@@ -37,6 +37,8 @@ import { transportHygiene } from './http-hygiene.ts';
 import { RunningCalls, type JsonRpcId } from './running-calls.ts';
 import { createMcpServer } from './server.ts';
 import type { Audit } from '../audit/index.ts';
+import { toolMetering } from './billing.ts';
+import type { TeamAccounts } from '../accounts/index.ts';
 
 /** Largest JSON-RPC request body accepted. Tool arguments are small; files go through uploads. */
 export const MAX_MCP_BODY_BYTES = 4 * 1024 * 1024;
@@ -62,6 +64,8 @@ export interface McpRoutesDeps {
   version?: string;
   /** SIEM audit events of tool calls (src/audit). */
   audit?: Pick<Audit, 'toolCall'>;
+  /** Bills calls with a key or token to their team (src/mcp/billing.ts); absent: nothing billed. */
+  teamAccounts?: TeamAccounts;
 }
 
 /** A JSON-RPC error response body (JSON-RPC 2.0 §5.1) for transport-level refusals. */
@@ -122,8 +126,10 @@ export function mcpRoutes(deps: McpRoutesDeps): Router {
     });
   const running = new RunningCalls();
   const limiter = new KeylessLimiter({ ratePerMinute: config.keyless.ratePerMinute, dailyQuota: config.keyless.dailyQuota, usage: deps.keys });
-  const admit = async (_tool: AnyToolDefinition, caller: Caller) => {
+  const metering = deps.teamAccounts ? toolMetering(deps.teamAccounts, logger) : undefined;
+  const admit = async (tool: AnyToolDefinition, caller: Caller, input: unknown) => {
     if (caller.kind === 'keyless') await limiter.admit(caller.owner);
+    await metering?.admit(tool, caller, input);
   };
   const authDeps: AuthDeps = {
     keys: deps.keys,
@@ -190,6 +196,7 @@ export function mcpRoutes(deps: McpRoutesDeps): Router {
         logger,
         mcpUrl: urls.mcp,
         admit,
+        ...(metering ? { settle: metering.settle } : {}),
         running,
         ...(deps.audit ? { audit: deps.audit.toolCall } : {}),
         ...(deps.version ? { version: deps.version } : {}),

@@ -38,7 +38,9 @@ export interface McpServerOptions {
    * Checked before each tool call runs (after its arguments are valid): throws a ServiceError to
    * refuse it (keyless rate limit and quota). Only tool calls pass here.
    */
-  admit?: (tool: AnyToolDefinition, caller: Caller) => Promise<void>;
+  admit?: (tool: AnyToolDefinition, caller: Caller, input: unknown) => Promise<void>;
+  /** Called after a tool call succeeded, with its structured result (the charge, src/mcp/billing.ts); never throws. */
+  settle?: (tool: AnyToolDefinition, caller: Caller, input: unknown, structured: Record<string, unknown>) => Promise<void>;
   /** Registry that lets a `notifications/cancelled` sent on another connection abort a call (stateless HTTP). */
   running?: RunningCalls;
   /** Told of every tool call that ended (SIEM audit events, src/audit). */
@@ -179,9 +181,10 @@ export function createMcpServer(options: McpServerOptions): Server {
     };
     let outcome = 'ok';
     try {
-      await options.admit?.(tool, caller);
+      await options.admit?.(tool, caller, parsed.data);
       const result = await tool.run(parsed.data, ctx);
       structured = result.structured;
+      await options.settle?.(tool, caller, parsed.data, result.structured);
       return { content: [{ type: 'text', text: result.text }], structuredContent: result.structured };
     } catch (err) {
       if (ctx.signal.aborted) {

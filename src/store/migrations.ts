@@ -6,6 +6,8 @@ import { OAUTH_CLIENTS_SQL } from './oauth-clients.ts';
 import { OAUTH_TOKENS_SQL } from './oauth-tokens.ts';
 import { UPLOAD_REFS_SQL } from './upload-refs.ts';
 import { ACCOUNTS_SQL } from './accounts.ts';
+import { TEAM_PLANS_SQL } from './team-plans.ts';
+import { CREDIT_LEDGER_SQL } from './credit-ledger.ts';
 
 export interface Migration {
   version: number;
@@ -131,4 +133,5 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE UNIQUE INDEX crawl_jobs_idempotency ON crawl_jobs(owner, kind, idempotency_key) WHERE idempotency_key IS NOT NULL;
     `,
   },
+  { version: 10, description: 'team plans, the credits ledger and LLM token usage (issue 15)', sql: TEAM_PLANS_SQL + CREDIT_LEDGER_SQL },
 ];

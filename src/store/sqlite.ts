@@ -16,6 +16,8 @@ import { sqliteOAuthClientStore } from './oauth-clients.ts';
 import type { ApiKeyRecord, NewApiKey, Store, Team } from './types.ts';
 import { sqliteUploadRefStore } from './upload-refs.ts';
 import { keylessUsageStore } from './keyless-usage.ts';
+import { sqliteTeamPlanStore } from './team-plans.ts';
+import { sqliteCreditLedgerStore } from './credit-ledger.ts';
 
 export const DB_FILENAME = 'folio.db';
 
@@ -103,6 +105,7 @@ export function openSqliteStore(dataDir: string): SqliteStore {
     FROM api_keys k JOIN teams t ON t.id = k.team_id`;
   const q = {
     teamByName: db.prepare<[string], TeamRow>('SELECT id, name, created_at FROM teams WHERE name = ?'),
+    allTeams: db.prepare<[], TeamRow>('SELECT id, name, created_at FROM teams ORDER BY name'),
     insertTeam: db.prepare('INSERT INTO teams (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING'),
     insertKey: db.prepare('INSERT INTO api_keys (id, team_id, key_hash, prefix, created_at) VALUES (?, ?, ?, ?, ?)'),
     keyById: db.prepare<[string], ApiKeyRow>(`${keySelect} WHERE k.id = ?`),
@@ -130,12 +133,17 @@ export function openSqliteStore(dataDir: string): SqliteStore {
     ...sqliteOAuthClientStore(db),
     ...sqliteUploadRefStore(db),
     ...keylessUsageStore(db),
+    ...sqliteTeamPlanStore(db),
+    ...sqliteCreditLedgerStore(db),
     async ensureTeam(name) {
       return ensureTeam.immediate(name);
     },
     async findTeamByName(name) {
       const row = q.teamByName.get(name);
       return row ? toTeam(row) : undefined;
+    },
+    async listTeams() {
+      return q.allTeams.all().map(toTeam);
     },
     async createApiKey(key: NewApiKey) {
       const id = newId('key');

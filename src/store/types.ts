@@ -13,6 +13,8 @@ import type { OAuthStore } from './oauth.ts';
 import type { OAuthTokenStore } from './oauth-tokens.ts';
 import type { OAuthClientStore } from '../../auth/clients.ts';
 import type { UploadRefStore } from './upload-refs.ts';
+import type { TeamPlanStore } from './team-plans.ts';
+import type { CreditLedgerStore } from './credit-ledger.ts';
 
 export interface Team {
   id: string;
@@ -40,10 +42,12 @@ export interface NewApiKey {
   prefix: string;
 }
 
-export interface Store extends AccountStore, OAuthStore, OAuthClientStore, OAuthTokenStore, UploadRefStore, KeylessUsageStore, CrawlJobStore {
+export interface Store extends AccountStore, OAuthStore, OAuthClientStore, OAuthTokenStore, UploadRefStore, KeylessUsageStore, CrawlJobStore, TeamPlanStore, CreditLedgerStore {
   /** The team with this name, created when it does not exist yet. */
   ensureTeam(name: string): Promise<Team>;
   findTeamByName(name: string): Promise<Team | undefined>;
+  /** Every team, by name. */
+  listTeams(): Promise<Team[]>;
 
   createApiKey(key: NewApiKey): Promise<ApiKeyRecord>;
   /** All keys, oldest first, revoked ones included. */

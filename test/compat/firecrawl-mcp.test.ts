@@ -128,7 +128,7 @@ const CALLS: Record<string, { args: () => Record<string, unknown>; expect?: (tex
   firecrawl_research_read_paper: { args: () => ({ paperId: 'arxiv:1706.03762', question: 'What is attention?' }) },
   firecrawl_research_search_github: { args: () => ({ query: 'firecrawl' }) },
   firecrawl_developer_search: { args: () => ({ query: 'express 5 error handler' }) },
-  firecrawl_credit_usage: { args: () => ({}) },
+  firecrawl_credit_usage: { args: () => ({}), expect: (text) => expect(text).toContain('99999999') },
 };
 
 let crawlId = '';

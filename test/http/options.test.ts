@@ -19,7 +19,7 @@ const recording: ParseRunner = (input, options, run) => {
 
 let service: TestService;
 beforeAll(async () => {
-  service = await startTestService({ runner: recording });
+  service = await startTestService({ runner: recording }, { FOLIO_DEFAULT_ZDR: 'on' });
 });
 afterAll(async () => {
   await service.stop();

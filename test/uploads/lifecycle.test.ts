@@ -26,7 +26,7 @@ beforeAll(async () => {
     seenByRunner.push(storedFiles(service));
     return inner(input, options, run);
   };
-  service = await startTestService({ runner: observing, now: () => new Date(Date.now() + offsetMs) }, { FOLIO_MAX_UPLOAD_REFS: '3' });
+  service = await startTestService({ runner: observing, now: () => new Date(Date.now() + offsetMs) }, { FOLIO_MAX_UPLOAD_REFS: '3', FOLIO_DEFAULT_ZDR: 'on' });
 });
 afterAll(async () => {
   await service.stop();

@@ -16,6 +16,7 @@ import { isJsonRequest, readJsonBody } from '../json-body.ts';
 import { UploadSpool } from '../upload-spool.ts';
 import { teamOwner } from './uploads.ts';
 import { setAuditInput } from '../../audit/index.ts';
+import { checkParseOptions } from '../billing.ts';
 
 export interface ParseRouteDeps {
   runner: ParseRunner;
@@ -44,6 +45,8 @@ export function parseRoute({ runner, spoolDir, uploads }: ParseRouteDeps) {
       const options: ParseOptions = upload.options ?? parseOptions({});
       res.locals.zeroDataRetention = options.zeroDataRetention;
       setAuditInput(res, { file: { name: upload.filename, size: upload.size, contentType: upload.contentType ?? null }, options });
+      // Before the parse: ZDR refusal, 402 with the options' surcharges (src/http/billing.ts).
+      await checkParseOptions(res, options);
       const bytes = upload.bytes ?? (await fs.readFile(upload.path ?? ''));
       // The bytes are in memory now; the spool file is not needed while the parse runs.
       await spool.dispose();
@@ -75,6 +78,7 @@ function parseUploadRefRoute({ runner, uploads }: Pick<ParseRouteDeps, 'runner' 
       );
     }
     const options = parseOptions(rest);
+    await checkParseOptions(res, options);
     const clientGone = new AbortController();
     const onClose = () => {
       if (!res.writableFinished) clientGone.abort(new ClientAbortedError());
