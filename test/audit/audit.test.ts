@@ -101,7 +101,8 @@ describe('SIEM audit events', () => {
       status: 200,
       errorCode: null,
       pages: null,
-      credits: null,
+      // One page (FOLIO_PRICE_PAGE) and the Zero Data Retention surcharge (FOLIO_PRICE_ZDR), as charged by src/accounts.
+      credits: 2,
       zeroDataRetention: true,
       username: 'alice@example.com',
     });

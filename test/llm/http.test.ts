@@ -39,7 +39,7 @@ beforeAll(async () => {
   openai = await startFakeOpenAi({ apiKey: KEY });
   openai.respond(answer);
   site = await startSite();
-  service = await startTestService({}, { OPENAI_BASE_URL: openai.baseUrl, OPENAI_API_KEY: KEY, MODEL_NAME: 'gpt-fake', FOLIO_FETCH_ALLOW: site.hostPort });
+  service = await startTestService({}, { OPENAI_BASE_URL: openai.baseUrl, OPENAI_API_KEY: KEY, MODEL_NAME: 'gpt-fake', FOLIO_FETCH_ALLOW: site.hostPort, FOLIO_DEFAULT_ZDR: 'on' });
   client = new Firecrawl({ apiKey: service.key, apiUrl: service.url });
 });
 afterAll(async () => {
@@ -163,7 +163,7 @@ describe('a provider not cleared for zero data retention (LLM_ZDR=false)', () =>
   beforeAll(async () => {
     other = await startFakeOpenAi({ apiKey: KEY });
     other.respond(answer);
-    strict = await startTestService({}, { OPENAI_BASE_URL: other.baseUrl, OPENAI_API_KEY: KEY, MODEL_NAME: 'gpt-fake', LLM_ZDR: 'false', FOLIO_MAX_CONCURRENT_PARSES: '1' });
+    strict = await startTestService({}, { OPENAI_BASE_URL: other.baseUrl, OPENAI_API_KEY: KEY, MODEL_NAME: 'gpt-fake', LLM_ZDR: 'false', FOLIO_MAX_CONCURRENT_PARSES: '1', FOLIO_DEFAULT_ZDR: 'on' });
   });
   afterAll(async () => {
     await strict?.stop();
