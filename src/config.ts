@@ -88,6 +88,14 @@ const EnvSchema = z.object({
   FOLIO_FETCH_ALLOW: list,
   /** Outbound proxy for `proxy: basic|auto` (http://user:pass@host:port). */
   FOLIO_FETCH_PROXY: optionalUrl,
+  /** The browser engine (docs/browser.md): rendered scrape, `screenshot`, `actions`. `off`: those answer NOT_CONFIGURED. */
+  FOLIO_BROWSER: z.enum(['on', 'off']).default('on'),
+  /** The Chromium binary the browser engine launches. */
+  FOLIO_BROWSER_EXECUTABLE: z.string().min(1).default('/usr/bin/chromium'),
+  /** Browser pages (one context each) open at once per process; further renders wait. */
+  FOLIO_BROWSER_MAX_PAGES: z.coerce.number().int().min(1).max(64).default(4),
+  /** Lifetime of a screenshot or PDF URL, in seconds (the spec: 24 hours). */
+  FOLIO_SCREENSHOT_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(86_400),
   /** Search backends: SearXNG's JSON API first, Brave Search second. */
   SEARXNG_ENDPOINT: optionalUrl,
   BRAVE_API_KEY: z.string().min(1).optional(),
@@ -175,6 +183,13 @@ export interface Config {
   };
   readonly fetchAllow: readonly string[];
   readonly fetchProxy: string | undefined;
+  /** The browser engine (src/browser). */
+  readonly browser: {
+    readonly enabled: boolean;
+    readonly executablePath: string;
+    readonly maxPages: number;
+    readonly screenshotTtlSeconds: number;
+  };
   readonly searxngEndpoint: string | undefined;
   readonly braveApiKey: string | undefined;
   /** Without a trailing slash. */
@@ -262,6 +277,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     fetchAllow: Object.freeze(e.FOLIO_FETCH_ALLOW),
     fetchProxy: e.FOLIO_FETCH_PROXY,
+    browser: Object.freeze({
+      enabled: e.FOLIO_BROWSER === 'on',
+      executablePath: e.FOLIO_BROWSER_EXECUTABLE,
+      maxPages: e.FOLIO_BROWSER_MAX_PAGES,
+      screenshotTtlSeconds: e.FOLIO_SCREENSHOT_TTL_SECONDS,
+    }),
     searxngEndpoint: trimSlash(e.SEARXNG_ENDPOINT),
     braveApiKey: e.BRAVE_API_KEY,
     braveSearchUrl: e.BRAVE_SEARCH_URL.replace(/\/+$/, ''),

@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createBrowserService, type BrowserService } from '../browser/index.ts';
 import { createAccessTokens, type AccessTokens } from '../../auth/access-tokens.ts';
 import { createClientRegistry, type ClientRegistry } from '../../auth/clients.ts';
 import type { AuthorizationCodeIssuer } from '../../auth/authorization-code-types.ts';
@@ -52,6 +53,8 @@ export interface Service {
   /** Upload tickets and refs (docs/uploads.md); its sweep runs while the service does. */
   uploads: UploadRefs;
   server: http.Server;
+  /** The browser engine (rendered scrape, screenshots, actions); Chromium starts on first use. */
+  browser: BrowserService;
   /** Stops accepting, waits for in-flight requests, closes the pool and the store. Idempotent. */
   shutdown(): Promise<void>;
 }
@@ -189,8 +192,22 @@ export async function startService(config: Config, options: ServiceOptions = {})
     ...(options.now ? { now: options.now } : {}),
   });
   uploads.startSweeping({ onError: (err) => logger.warn({ err }, 'upload sweep failed') });
+  // Chromium is launched on the first render, not here (docs/browser.md).
+  const browser = createBrowserService({
+    enabled: config.browser.enabled,
+    executablePath: config.browser.executablePath,
+    maxPages: config.browser.maxPages,
+    allow: config.fetchAllow,
+    storage: createLocalDiskStorage(path.join(config.dataDir, 'captures')),
+    publicUrl: urls.base,
+    captureTtlSeconds: config.browser.screenshotTtlSeconds,
+    ...(options.now ? { now: options.now } : {}),
+    onRefused: (target, reason) => logger.debug({ target, reason }, 'browser request refused by the address rule'),
+    onCrash: () => logger.warn('Chromium exited unexpectedly; it is launched again on the next render'),
+    onSweepError: (err) => logger.warn({ err }, 'capture sweep failed'),
+  });
   // The authorization endpoint issues codes with the token endpoint's store unless a test hands in its own issuer.
-  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, crawls, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections });
+  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, browser, crawls, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections });
   server.on('request', app);
   server.on('checkContinue', expectContinue(app));
   const watcher = attachJobWatcher(server, { keys: store, crawls, logger });
@@ -212,6 +229,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       }
       clearInterval(idle);
       await uploads.close();
+      await browser.close();
       // Running crawl jobs stop where they are and stay `scraping`: the next start resumes them.
       await crawls.close();
       await webhooks.close();
@@ -223,7 +241,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     return stopping;
   };
 
-  return { url, urls, port, store, tokens, authorizationCodes, clients, uploads, server, shutdown };
+  return { url, urls, port, store, tokens, authorizationCodes, clients, uploads, server, browser, shutdown };
 }
 
 /** Runs until SIGINT or SIGTERM, then stops gracefully; a second signal exits at once. */
