@@ -3,14 +3,16 @@
  * file): rendered scrape (asked for, and an app shell), every action kind, the screenshot
  * format (PNG size = viewport, JPEG with quality, inline under zeroDataRetention), capture URLs
  * that expire (an injected clock), failing and invalid actions, and the Firecrawl SDK's scrape
- * with `screenshot` and `actions`.
+ * with `screenshot` and `actions`; and SSRF through the browser: a page on the allowed site whose
+ * scripts fetch, iframe, redirect and open WebSockets to loopback, private and metadata
+ * addresses gets nothing, and the guarded proxy counted every refusal.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, startTestService, type RawResponse, type TestService } from '../http/helpers.ts';
-import { startBrowserSite, type BrowserSite } from './site.ts';
+import { startBrowserSite, startForbidden, type BrowserSite } from './site.ts';
 
 let site: BrowserSite;
 let service: TestService;
@@ -265,5 +267,31 @@ describe('Firecrawl SDK', () => {
     expect(pngSize((await download(doc.screenshot ?? '')).bytes)).toEqual({ width: 600, height: 400 });
     expect(doc.actions).toMatchObject({ javascriptReturns: [{ type: 'string', value: 'Hello, Grace!' }] });
     expect(String(doc.metadata?.scrapeId)).toMatch(UUID);
+  });
+});
+
+describe('SSRF through the browser', () => {
+  it('refuses every request of a page to loopback, private and metadata addresses at the guarded proxy', async () => {
+    const forbidden = await startForbidden();
+    try {
+      const p = forbidden.port;
+      const refusedBefore = service.browser.proxyStats.refused;
+      const res = await postScrape({ url: `${site.url}/ssrf.html?p=${p}`, actions: [{ type: 'wait', selector: '#results li:nth-child(6)' }] });
+      expect(res.status).toBe(200);
+      const markdown = String((res.json.data as Data).markdown);
+      for (const name of ['loopback', 'localhost', 'private', 'metadata', 'redirected', 'websocket']) expect(markdown).toContain(`${name}: failed`);
+      expect(markdown).not.toContain('GOT');
+      expect(markdown).not.toContain('OPEN');
+      expect(forbidden.hits).toEqual([]);
+
+      const stats = service.browser.proxyStats;
+      // 5 fetches (one of them a redirect's second hop), 2 iframes (one redirected), 1 WebSocket.
+      expect(stats.refused - refusedBefore).toBeGreaterThanOrEqual(8);
+      expect(stats.refusedTargets).toEqual(expect.arrayContaining([`127.0.0.1:${p}`, `localhost:${p}`, '10.0.0.1:80', '169.254.169.254:80']));
+      // The redirect hops themselves were served by the allowed site and followed through the proxy.
+      expect(site.requests.filter((r) => r.startsWith('/redirect-to')).length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await forbidden.close();
+    }
   });
 });
