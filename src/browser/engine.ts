@@ -143,8 +143,15 @@ export function createBrowserEngine(options: BrowserEngineOptions): BrowserEngin
     async withContext(contextOptions, signal, fn) {
       await slots.acquire(signal);
       try {
-        const b = await browser();
-        const context = await b.newContext({ ...contextOptions, serviceWorkers: 'block', acceptDownloads: false });
+        const open = async () => (await browser()).newContext({ ...contextOptions, serviceWorkers: 'block', acceptDownloads: false });
+        let context: BrowserContext;
+        try {
+          context = await open();
+        } catch (err) {
+          // Chromium died and its 'disconnected' event has not been seen yet: launch it again, once.
+          if (current?.isConnected() !== false && current !== undefined) throw err;
+          context = await open();
+        }
         try {
           return await fn(context);
         } finally {

@@ -90,6 +90,48 @@ describe('rendered scrape', () => {
   });
 });
 
+describe('engine', () => {
+  it('emulates a mobile device and sends the request headers to the page’s own origin', async () => {
+    const res = await postScrape({
+      url: `${site.url}/js.html`,
+      mobile: true,
+      headers: { 'x-folio-test': 'origin-only-7Q' },
+      actions: [{ type: 'executeJavascript', script: '({ width: screen.width, mobile: /Mobile/.test(navigator.userAgent), touch: navigator.maxTouchPoints > 0 })' }],
+    });
+    expect(res.status).toBe(200);
+    // screen.width: without a viewport meta tag a mobile browser lays the page out 980 px wide.
+    expect((res.json.data as Data).actions?.javascriptReturns[0]?.value).toEqual({ width: 390, mobile: true, touch: true });
+    const seen = site.requestHeaders.filter((h) => h['x-folio-test'] === 'origin-only-7Q');
+    // The plain fetch first, then the browser's navigation.
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(seen.some((h) => /Mobile/.test(String(h['user-agent'])))).toBe(true);
+    expect(service.logText()).not.toContain('origin-only-7Q');
+  });
+
+  it('launches Chromium again after it died', async () => {
+    const chromiumPids = () =>
+      fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((d) => {
+        try {
+          const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+          const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+          return Number(fields[1]) === process.pid && /chrom/i.test(stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')));
+        } catch {
+          return false;
+        }
+      }).map(Number);
+    const before = chromiumPids();
+    expect(before.length).toBeGreaterThan(0);
+    for (const pid of before) process.kill(pid, 'SIGKILL');
+    const res = await postScrape({ url: `${site.url}/js.html`, waitFor: 1 });
+    expect(res.status).toBe(200);
+    expect((res.json.data as Data).markdown).toContain('Rendered Harbour Report');
+    const after = chromiumPids();
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.some((pid) => before.includes(pid))).toBe(false);
+    expect(service.logText()).toContain('Chromium exited unexpectedly');
+  });
+});
+
 describe('actions', () => {
   it('clicks, waits (for a selector and for milliseconds), scrapes and runs JavaScript, in order', async () => {
     const res = await postScrape({

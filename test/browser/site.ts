@@ -19,6 +19,8 @@ export interface BrowserSite {
   url: string;
   hostPort: string;
   requests: string[];
+  /** Request headers of every request, in order. */
+  requestHeaders: http.IncomingHttpHeaders[];
   close(): Promise<void>;
 }
 
@@ -97,9 +99,11 @@ function listen(server: http.Server): Promise<number> {
 
 export async function startBrowserSite(forbiddenPort = 1): Promise<BrowserSite> {
   const requests: string[] = [];
+  const requestHeaders: http.IncomingHttpHeaders[] = [];
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://site.invalid');
     requests.push(`${url.pathname}${url.search}`);
+    requestHeaders.push(req.headers);
     const html = (body: string) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(body);
@@ -138,6 +142,7 @@ export async function startBrowserSite(forbiddenPort = 1): Promise<BrowserSite> 
     url: `http://127.0.0.1:${port}`,
     hostPort: `127.0.0.1:${port}`,
     requests,
+    requestHeaders,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
