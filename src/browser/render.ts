@@ -32,7 +32,10 @@ export interface RenderRequest {
   url: string;
   /** Sent with every request to the page's own origin (not to third parties). */
   headers: Record<string, string>;
+  /** Time left of the request's timeout for the render. */
   timeoutMs: number;
+  /** The request's whole `timeout`, named in the timeout error (default timeoutMs). */
+  requestTimeoutMs?: number;
   skipTlsVerification: boolean;
   mobile: boolean;
   waitFor: number;
@@ -210,7 +213,7 @@ export async function render(req: RenderRequest, deps: RenderDeps): Promise<Rend
     });
   } catch (err) {
     if (req.signal?.aborted) throw req.signal.reason;
-    if (deadline.aborted || (timedOut() && !isServiceError(err))) throw timeoutError(req.url, req.timeoutMs);
+    if (deadline.aborted || (timedOut() && !isServiceError(err))) throw timeoutError(req.url, req.requestTimeoutMs ?? req.timeoutMs);
     if (isServiceError(err)) throw err;
     throw new ServiceError('FETCH_FAILED', `Could not render ${displayUrl(req.url)}: the browser failed (${err instanceof Error ? (err.message.split('\n')[0] ?? '').slice(0, 200) : 'unknown error'}).`, { cause: err });
   }

@@ -79,6 +79,7 @@ export async function scrapeEngine(browser: BrowserService | undefined, input: E
       url: options.url,
       headers: input.headers,
       timeoutMs: Math.max(1, input.remainingMs),
+      requestTimeoutMs: options.timeout,
       skipTlsVerification: options.skipTlsVerification,
       mobile: options.mobile,
       waitFor: options.waitFor,

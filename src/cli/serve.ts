@@ -29,6 +29,7 @@ import type { Store } from '../store/types.ts';
 import { createLocalDiskStorage } from '../uploads/local-disk-storage.ts';
 import { createUploadRefService, type UploadRefs } from '../uploads/service.ts';
 import { createFetcher } from '../web/fetch/fetcher.ts';
+import type { LookupFunction } from '../web/fetch/guarded-connect.ts';
 import { startCrawling } from '../web/crawl/index.ts';
 import { createWebhookDispatcher, loadWebhookSecret, type WebhookConfig } from '../web/webhooks/index.ts';
 import { attachJobWatcher } from '../http/watcher.ts';
@@ -70,12 +71,14 @@ export interface ServiceOptions {
   now?: () => Date;
   /** Clock of OAuth codes, access and refresh tokens (tests of expiry and grace windows). */
   oauthNow?: () => Date;
+  /** DNS of outbound fetches and of the browser's guarded proxy (tests give names loopback answers). */
+  lookup?: LookupFunction;
 }
 
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   // First: a malformed FOLIO_FETCH_ALLOW fails the start before anything is opened.
-  const fetcher = createFetcher({ allow: config.fetchAllow, ...(config.fetchProxy ? { proxyUrl: config.fetchProxy } : {}) });
+  const fetcher = createFetcher({ allow: config.fetchAllow, ...(config.fetchProxy ? { proxyUrl: config.fetchProxy } : {}), ...(options.lookup ? { lookup: options.lookup } : {}) });
   const store = openSqliteStore(config.dataDir);
   const spoolDir = prepareSpoolDir(config.dataDir);
   const pool = options.runner
@@ -202,6 +205,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     publicUrl: urls.base,
     captureTtlSeconds: config.browser.screenshotTtlSeconds,
     ...(options.now ? { now: options.now } : {}),
+    ...(options.lookup ? { lookup: options.lookup } : {}),
     onRefused: (target, reason) => logger.debug({ target, reason }, 'browser request refused by the address rule'),
     onCrash: () => logger.warn('Chromium exited unexpectedly; it is launched again on the next render'),
     onSweepError: (err) => logger.warn({ err }, 'capture sweep failed'),

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemLookup, type LookupFunction } from '../../src/web/fetch/guarded-connect.ts';
 import { request, startTestService, type RawResponse, type TestService } from '../http/helpers.ts';
 import { startBrowserSite, startForbidden, type BrowserSite } from './site.ts';
 
@@ -18,9 +19,21 @@ let site: BrowserSite;
 let service: TestService;
 let clock = new Date();
 
+/** The test's DNS: the names of /cross.html answer 127.0.0.1 (no lookup leaves the machine). */
+const TEST_NAMES = new Set(['other.test', 'ads.doubleclick.net', 'rebind.test']);
+const lookup: LookupFunction = (hostname, options, callback) => {
+  if (!TEST_NAMES.has(hostname)) {
+    systemLookup(hostname, options, callback);
+    return;
+  }
+  if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
+  else callback(null, '127.0.0.1', 4);
+};
+
 beforeAll(async () => {
   site = await startBrowserSite();
-  service = await startTestService({ now: () => clock }, { FOLIO_FETCH_ALLOW: site.hostPort, FOLIO_BROWSER_MAX_PAGES: '2' });
+  // other.test and ads.doubleclick.net are allowed by name; rebind.test is not (it answers loopback).
+  service = await startTestService({ now: () => clock, lookup }, { FOLIO_FETCH_ALLOW: `${site.hostPort},other.test,ads.doubleclick.net`, FOLIO_BROWSER_MAX_PAGES: '2' });
 }, 60_000);
 afterAll(async () => {
   await service?.stop();
@@ -106,6 +119,40 @@ describe('engine', () => {
     expect(seen.length).toBeGreaterThanOrEqual(2);
     expect(seen.some((h) => /Mobile/.test(String(h['user-agent'])))).toBe(true);
     expect(service.logText()).not.toContain('origin-only-7Q');
+  });
+
+  it('sends headers to the page’s origin only, blocks ad hosts, refuses a name that resolves to loopback', async () => {
+    const res = await postScrape({ url: `${site.url}/cross.html`, waitFor: 1, headers: { 'x-folio-test': 'first-party-3R' } });
+    expect(res.status).toBe(200);
+    const at = (via: string) => site.requests.findIndex((r) => r === `/pixel.png?via=${via}`);
+    expect(at('cross')).toBeGreaterThanOrEqual(0);
+    expect(site.requestHeaders[at('cross')]?.['x-folio-test']).toBeUndefined();
+    expect(site.requestHeaders[at('cross')]?.host).toMatch(/^other\.test:/);
+    expect(at('ad')).toBe(-1);
+    expect(at('rebind')).toBe(-1);
+    expect(service.browser.proxyStats.refusedTargets).toContain(`rebind.test:${new URL(site.url).port}`);
+
+    const unblocked = await postScrape({ url: `${site.url}/cross.html`, waitFor: 1, blockAds: false });
+    expect(unblocked.status).toBe(200);
+    expect(at('ad')).toBeGreaterThanOrEqual(0);
+    expect(at('rebind')).toBe(-1);
+  });
+
+  it('renders at most FOLIO_BROWSER_MAX_PAGES pages at once', async () => {
+    const answers = await Promise.all(Array.from({ length: 4 }, () => postScrape({ url: `${site.url}/hold.html?ms=1000`, waitFor: 1 })));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(answers.every((a) => String((a.json.data as Data).markdown).includes('Held page'))).toBe(true);
+    expect(site.holdMax()).toBeGreaterThanOrEqual(1);
+    expect(site.holdMax()).toBeLessThanOrEqual(2);
+  });
+
+  it('answers 408 SCRAPE_TIMEOUT when the render runs past `timeout`', async () => {
+    const started = Date.now();
+    const res = await postScrape({ url: `${site.url}/js.html`, timeout: 3000, actions: [{ type: 'wait', milliseconds: 20_000 }] });
+    expect(res.status).toBe(408);
+    expect(res.json.code).toBe('SCRAPE_TIMEOUT');
+    expect(String(res.json.error)).toContain('within 3000 ms');
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('launches Chromium again after it died', async () => {

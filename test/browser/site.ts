@@ -11,6 +11,11 @@
  *   /ssrf.html?p=P    scripts fetch, iframe, redirect and open WebSockets to loopback port P,
  *                     localhost, 10.0.0.1 and 169.254.169.254; it writes what happened
  *   /redirect-to?url  302 → url
+ *   /cross.html       images from other.test, ads.doubleclick.net and rebind.test on this port
+ *                     (the test's DNS answers 127.0.0.1 for them): third-party headers, blockAds,
+ *                     a name resolving to loopback
+ *   /pixel.png        a 1×1 PNG;  /hold.html loads /hold?ms=N, which answers after N ms
+ *                     (`holdMax`: the most /hold requests in flight at once)
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +26,8 @@ export interface BrowserSite {
   requests: string[];
   /** Request headers of every request, in order. */
   requestHeaders: http.IncomingHttpHeaders[];
+  /** The most /hold requests in flight at once. */
+  holdMax(): number;
   close(): Promise<void>;
 }
 
@@ -93,6 +100,15 @@ ws.onerror = () => note('websocket', 'failed');
   );
 }
 
+const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+function crossPage(port: number): string {
+  return page(
+    'Third parties',
+    `<h1>Cross</h1><img src="http://other.test:${port}/pixel.png?via=cross"><img src="http://ads.doubleclick.net:${port}/pixel.png?via=ad"><img src="http://rebind.test:${port}/pixel.png?via=rebind">`,
+  );
+}
+
 function listen(server: http.Server): Promise<number> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
 }
@@ -100,6 +116,8 @@ function listen(server: http.Server): Promise<number> {
 export async function startBrowserSite(forbiddenPort = 1): Promise<BrowserSite> {
   const requests: string[] = [];
   const requestHeaders: http.IncomingHttpHeaders[] = [];
+  let holding = 0;
+  let holdMax = 0;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://site.invalid');
     requests.push(`${url.pathname}${url.search}`);
@@ -129,6 +147,23 @@ export async function startBrowserSite(forbiddenPort = 1): Promise<BrowserSite> 
         return html(STYLED);
       case '/ssrf.html':
         return html(ssrfPage(Number(url.searchParams.get('p') ?? forbiddenPort)));
+      case '/cross.html':
+        return html(crossPage(req.socket.localPort ?? 0));
+      case '/pixel.png':
+        res.writeHead(200, { 'content-type': 'image/png' });
+        return res.end(PIXEL);
+      case '/hold.html':
+        return html(page('Held', `<h1>Held page</h1><img src="/hold?ms=${Number(url.searchParams.get('ms') ?? 500)}&n=${Math.random()}">`));
+      case '/hold': {
+        holding++;
+        holdMax = Math.max(holdMax, holding);
+        setTimeout(() => {
+          holding--;
+          res.writeHead(200, { 'content-type': 'image/png' });
+          res.end(PIXEL);
+        }, Number(url.searchParams.get('ms') ?? 500));
+        return;
+      }
       case '/redirect-to':
         res.writeHead(302, { location: url.searchParams.get('url') ?? '/' });
         return res.end();
@@ -143,6 +178,7 @@ export async function startBrowserSite(forbiddenPort = 1): Promise<BrowserSite> 
     hostPort: `127.0.0.1:${port}`,
     requests,
     requestHeaders,
+    holdMax: () => holdMax,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
