@@ -92,6 +92,8 @@ const EnvSchema = z.object({
   FOLIO_BROWSER: z.enum(['on', 'off']).default('on'),
   /** The Chromium binary the browser engine launches. */
   FOLIO_BROWSER_EXECUTABLE: z.string().min(1).default('/usr/bin/chromium'),
+  /** Chromium's own sandbox: `auto` uses it unless folio runs as root (where Chromium cannot have it). */
+  FOLIO_BROWSER_SANDBOX: z.enum(['auto', 'on', 'off']).default('auto'),
   /** Browser pages (one context each) open at once per process; further renders wait. */
   FOLIO_BROWSER_MAX_PAGES: z.coerce.number().int().min(1).max(64).default(4),
   /** Lifetime of a screenshot or PDF URL, in seconds (the spec: 24 hours). */
@@ -187,6 +189,8 @@ export interface Config {
   readonly browser: {
     readonly enabled: boolean;
     readonly executablePath: string;
+    /** Chromium's sandbox; `auto` resolved by the engine (off only for root). */
+    readonly sandbox: 'auto' | 'on' | 'off';
     readonly maxPages: number;
     readonly screenshotTtlSeconds: number;
   };
@@ -280,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     browser: Object.freeze({
       enabled: e.FOLIO_BROWSER === 'on',
       executablePath: e.FOLIO_BROWSER_EXECUTABLE,
+      sandbox: e.FOLIO_BROWSER_SANDBOX,
       maxPages: e.FOLIO_BROWSER_MAX_PAGES,
       screenshotTtlSeconds: e.FOLIO_SCREENSHOT_TTL_SECONDS,
     }),

@@ -7,7 +7,8 @@
  * Every request Chromium makes goes through the guarded proxy (guard-proxy.ts), started with the
  * engine: `--proxy-server` names it and `--proxy-bypass-list=<-loopback>` takes away Chromium's
  * built-in bypass of loopback. QUIC is off (it would not go through an HTTP proxy), WebRTC may
- * not send UDP outside the proxy, and service workers are blocked in every context.
+ * not send UDP outside the proxy, and service workers are blocked in every context. Chromium's
+ * own sandbox is used unless folio runs as root (FOLIO_BROWSER_SANDBOX).
  */
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
 import { ServiceError } from '../errors.ts';
@@ -16,6 +17,8 @@ import { startGuardProxy, type GuardProxy, type ProxyStats, type Target } from '
 
 export interface BrowserEngineOptions {
   executablePath: string;
+  /** Chromium's sandbox: `auto` = on unless this process runs as root. */
+  sandbox: 'auto' | 'on' | 'off';
   /** Pages (contexts) open at once. */
   maxPages: number;
   /** FOLIO_FETCH_ALLOW entries (the same address rule as the fetcher). */
@@ -44,7 +47,6 @@ export function chromiumArgs(proxyUrl: string): string[] {
     '--disable-quic',
     '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
     '--dns-prefetch-disable',
-    '--no-sandbox',
     '--disable-gpu',
     '--disable-dev-shm-usage',
     '--disable-background-networking',
@@ -111,7 +113,9 @@ export function createBrowserEngine(options: BrowserEngineOptions): BrowserEngin
 
   const launch = async (): Promise<Browser> => {
     const p = await guard();
-    const browser = await chromium.launch({ executablePath: options.executablePath, headless: true, args: chromiumArgs(p.url), chromiumSandbox: false, timeout: 60_000 });
+    // Without the sandbox Playwright adds --no-sandbox; Chromium refuses its sandbox to root.
+    const sandbox = options.sandbox === 'on' || (options.sandbox === 'auto' && process.getuid?.() !== 0);
+    const browser = await chromium.launch({ executablePath: options.executablePath, headless: true, args: chromiumArgs(p.url), chromiumSandbox: sandbox, timeout: 60_000 });
     browser.on('disconnected', () => {
       if (current === browser) {
         current = undefined;

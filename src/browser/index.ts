@@ -32,6 +32,8 @@ export interface BrowserServiceOptions {
   /** FOLIO_BROWSER: off → render() answers NOT_CONFIGURED and app shells keep their warning. */
   enabled: boolean;
   executablePath: string;
+  /** FOLIO_BROWSER_SANDBOX. */
+  sandbox: 'auto' | 'on' | 'off';
   maxPages: number;
   /** FOLIO_FETCH_ALLOW entries. */
   allow: readonly string[];
@@ -66,6 +68,7 @@ export function createBrowserService(options: BrowserServiceOptions): BrowserSer
   captures.startSweeping(options.onSweepError);
   const engine = createBrowserEngine({
     executablePath: options.executablePath,
+    sandbox: options.sandbox,
     maxPages: options.maxPages,
     allow: options.allow,
     ...(options.lookup ? { lookup: options.lookup } : {}),

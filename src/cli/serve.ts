@@ -199,6 +199,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const browser = createBrowserService({
     enabled: config.browser.enabled,
     executablePath: config.browser.executablePath,
+    sandbox: config.browser.sandbox,
     maxPages: config.browser.maxPages,
     allow: config.fetchAllow,
     storage: createLocalDiskStorage(path.join(config.dataDir, 'captures')),
