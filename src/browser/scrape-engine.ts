@@ -28,6 +28,8 @@ export interface BrowserScrapeOptions {
   waitFor: number;
   blockAds: boolean;
   zeroDataRetention: boolean;
+  /** false, true or RedactPIIOptions: the captures and action results are not redacted. */
+  redactPII?: unknown;
   actions?: readonly Action[] | undefined;
   formats: readonly ({ type: string } | ScreenshotFormat)[];
 }
@@ -89,6 +91,7 @@ export async function scrapeEngine(browser: BrowserService | undefined, input: E
       zeroDataRetention: options.zeroDataRetention,
       signal: input.signal,
     });
+    const unredacted = options.redactPII !== undefined && options.redactPII !== false && (page.screenshot !== undefined || page.actions !== undefined);
     return {
       page: { url: page.url, status: page.status, contentType: page.servedContentType, body: page.html },
       parseContentType: 'text/html; charset=utf-8',
@@ -96,7 +99,7 @@ export async function scrapeEngine(browser: BrowserService | undefined, input: E
       ...(page.screenshot !== undefined ? { screenshot: page.screenshot } : {}),
       ...(page.actions ? { actions: page.actions } : {}),
       shellUnrendered: false,
-      warnings: [],
+      warnings: unredacted ? ['`redactPII` applies to the page\'s formats (markdown, html, links …), not to `screenshot` nor to the `actions` results (screenshots, PDFs, scraped html, JavaScript returns), which show the page as it was.'] : [],
     };
   } catch (err) {
     // Asked for: the browser's answer is the scrape's. Only guessed (an app shell): keep the fetched page.

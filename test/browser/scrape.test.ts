@@ -104,16 +104,18 @@ describe('rendered scrape', () => {
 });
 
 describe('engine', () => {
-  it('emulates a mobile device and sends the request headers to the page’s own origin', async () => {
+  it('emulates a mobile device, sends the request headers to the page’s own origin, warns that redactPII spares action results', async () => {
     const res = await postScrape({
       url: `${site.url}/js.html`,
       mobile: true,
+      redactPII: true,
       headers: { 'x-folio-test': 'origin-only-7Q' },
       actions: [{ type: 'executeJavascript', script: '({ width: screen.width, mobile: /Mobile/.test(navigator.userAgent), touch: navigator.maxTouchPoints > 0 })' }],
     });
     expect(res.status).toBe(200);
     // screen.width: without a viewport meta tag a mobile browser lays the page out 980 px wide.
     expect((res.json.data as Data).actions?.javascriptReturns[0]?.value).toEqual({ width: 390, mobile: true, touch: true });
+    expect((res.json.data as Data).warning).toContain('`redactPII` applies to the page');
     const seen = site.requestHeaders.filter((h) => h['x-folio-test'] === 'origin-only-7Q');
     // The plain fetch first, then the browser's navigation.
     expect(seen.length).toBeGreaterThanOrEqual(2);
