@@ -7,7 +7,11 @@
  * scripts fetch, iframe, redirect and open WebSockets to loopback, private and metadata
  * addresses gets nothing, and the guarded proxy counted every refusal.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +21,9 @@ import { startBrowserSite, startForbidden, type BrowserSite } from './site.ts';
 
 let site: BrowserSite;
 let service: TestService;
+/** An HTTPS page (self-signed, made with openssl here) whose text a script writes: the CONNECT path. */
+let tls: https.Server;
+let tlsUrl = '';
 let clock = new Date();
 
 /** The test's DNS: the names of /cross.html answer 127.0.0.1 (no lookup leaves the machine). */
@@ -32,11 +39,23 @@ const lookup: LookupFunction = (hostname, options, callback) => {
 
 beforeAll(async () => {
   site = await startBrowserSite();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-browser-tls-'));
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+  tls = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) }, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!DOCTYPE html><html><head><title>TLS</title></head><body><main id="m"></main><script>document.getElementById("m").innerHTML = "<h1>Encrypted Harbour</h1>";</script></body></html>');
+  });
+  await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+  fs.rmSync(dir, { recursive: true, force: true });
+  const tlsHostPort = `127.0.0.1:${(tls.address() as AddressInfo).port}`;
+  tlsUrl = `https://${tlsHostPort}/tls.html`;
   // other.test and ads.doubleclick.net are allowed by name; rebind.test is not (it answers loopback).
-  service = await startTestService({ now: () => clock, lookup }, { FOLIO_FETCH_ALLOW: `${site.hostPort},other.test,ads.doubleclick.net`, FOLIO_BROWSER_MAX_PAGES: '2' });
+  service = await startTestService({ now: () => clock, lookup }, { FOLIO_FETCH_ALLOW: `${site.hostPort},${tlsHostPort},other.test,ads.doubleclick.net`, FOLIO_BROWSER_MAX_PAGES: '2' });
 }, 60_000);
 afterAll(async () => {
   await service?.stop();
+  tls?.closeAllConnections();
+  await new Promise<void>((resolve) => (tls ? tls.close(() => resolve()) : resolve()));
   await site?.close();
 });
 
@@ -90,6 +109,14 @@ describe('rendered scrape', () => {
     expect(data.metadata.url).toBe(`${site.url}/js.html`);
     expect(String(data.metadata.scrapeId)).toMatch(UUID);
     expect(data.metadata.scrapeId).not.toBe(plainData.metadata.scrapeId);
+  });
+
+  it('renders an https page through a CONNECT tunnel of the guarded proxy', async () => {
+    const opened = service.browser.proxyStats.allowed;
+    const res = await postScrape({ url: tlsUrl, waitFor: 1 });
+    expect(res.status).toBe(200);
+    expect((res.json.data as Data).markdown).toContain('# Encrypted Harbour');
+    expect(service.browser.proxyStats.allowed).toBeGreaterThan(opened);
   });
 
   it('renders an application shell without being asked, the app-shell warning gone', async () => {
