@@ -26,6 +26,8 @@ export type { RenderedPage, RenderRequest } from './render.ts';
 export type { Capture } from './captures.ts';
 export { DEFAULT_VIEWPORT, MOBILE_VIEWPORT } from './render.ts';
 export { scrapeEngine } from './scrape-engine.ts';
+export { BLOCKED_HEADER, startGuardProxy } from './guard-proxy.ts';
+export type { GuardProxy, GuardProxyOptions, ProxyStats } from './guard-proxy.ts';
 export type { BrowserScrapeOptions, EngineChoice, EngineInput, FetchedPage } from './scrape-engine.ts';
 
 export interface BrowserServiceOptions {
