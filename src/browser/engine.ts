@@ -94,6 +94,25 @@ function createSlots(size: number) {
   };
 }
 
+/** `promise`, or the signal's reason as soon as it aborts (the promise goes on in the background). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
 export function createBrowserEngine(options: BrowserEngineOptions): BrowserEngine {
   const slots = createSlots(options.maxPages);
   let proxy: Promise<GuardProxy> | undefined;
@@ -147,7 +166,8 @@ export function createBrowserEngine(options: BrowserEngineOptions): BrowserEngin
     async withContext(contextOptions, signal, fn) {
       await slots.acquire(signal);
       try {
-        const open = async () => (await browser()).newContext({ ...contextOptions, serviceWorkers: 'block', acceptDownloads: false });
+        // A launch slower than the request's timeout does not hold the request (it goes on for the next one).
+        const open = async () => (await untilAborted(browser(), signal)).newContext({ ...contextOptions, serviceWorkers: 'block', acceptDownloads: false });
         let context: BrowserContext;
         try {
           context = await open();
@@ -157,6 +177,7 @@ export function createBrowserEngine(options: BrowserEngineOptions): BrowserEngin
           context = await open();
         }
         try {
+          if (signal.aborted) throw signal.reason;
           return await fn(context);
         } finally {
           await context.close().catch(() => undefined);
