@@ -41,7 +41,6 @@ function describe(action: Action): string {
 /** The first line of a Playwright error, without its call-log and colour codes. */
 function reasonOf(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
-  // eslint-disable-next-line no-control-regex
   const line = (message.split('\n')[0] ?? '').replace(/\x1b\[[0-9;]*m/g, '').replace(/^[a-zA-Z.]+: /, '');
   return line.slice(0, 300) || 'unknown error';
 }
