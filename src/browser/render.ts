@@ -1,6 +1,6 @@
 /**
- * A rendered page: open the URL in a fresh context of the engine, let it run (`waitFor`, a short
- * network-idle wait), run the `actions`, take the `screenshot`, and hand back the DOM as it is
+ * A rendered page: open the URL in a fresh context of the engine, let it run (the `load` event
+ * for at most 10 s, a short network-quiet wait, `waitFor`), run the `actions`, take the `screenshot`, and hand back the DOM as it is
  * then (page.content()) for the parse core — the same runner as a fetched page.
  *
  * The page's own URL is checked against the address rule before navigating (a clear
@@ -23,6 +23,8 @@ import type { Action, ActionsResult, ScreenshotFormat } from './schema.ts';
 export const DEFAULT_VIEWPORT = { width: 1280, height: 800 } as const;
 export const MOBILE_VIEWPORT = { width: 390, height: 844 } as const;
 const MOBILE_USER_AGENT = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Mobile Safari/537.36 (compatible; folio/0.1)';
+/** After the DOM is ready: how long to wait at most for `load` (slow images must not fail the scrape). */
+const LOAD_WAIT_MS = 10_000;
 /** After `load`: how long to wait at most for the network to go quiet (scripts fetching content). */
 const NETWORK_IDLE_MS = 2_000;
 /** Quiet means no request in flight for this long. */
@@ -183,12 +185,13 @@ export async function render(req: RenderRequest, deps: RenderDeps): Promise<Rend
         await routeRequests(page, req, target.origin);
         let response: Response | null;
         try {
-          response = await page.goto(target.href, { waitUntil: 'load', timeout: Math.max(1, remaining()) });
+          response = await page.goto(target.href, { waitUntil: 'domcontentloaded', timeout: Math.max(1, remaining()) });
         } catch (err) {
           if (timedOut() || signal.aborted) throw err;
           throw navigationFailure(req.url, err);
         }
         checkMainResponse(req.url, response);
+        await page.waitForLoadState('load', { timeout: Math.max(1, Math.min(LOAD_WAIT_MS, remaining())) }).catch(() => undefined);
         await waitForQuiet(page, inFlight, Math.min(NETWORK_IDLE_MS, remaining()));
         if (req.waitFor > 0) await page.waitForTimeout(Math.min(req.waitFor, remaining()));
         const actions = req.actions.length > 0 ? await runActions(page, req.actions, { remaining, save }, timedOut) : undefined;
