@@ -6,7 +6,8 @@
 #     binary can be downloaded (the usual case on a machine that reaches only package registries).
 #   - redis-server: the tests of crawl jobs on Redis (REDIS_URL) start a real one; a deployment
 #     may use any Redis 6.2+ instead.
-#   - chromium: the sign-in and consent page tests drive it headless through playwright-core.
+#   - chromium: the browser engine (rendered scrape, screenshots, actions: docs/browser.md) and the
+#     sign-in and consent page tests drive it headless through playwright-core.
 #   - tesseract-ocr, tesseract-ocr-eng, poppler-utils: PDF OCR (`mode: auto|ocr`) rasterizes pages
 #     with pdftoppm and reads them with tesseract (docs/pdf-ocr.md). Other OCR languages are the
 #     tesseract-ocr-<lang> packages, named in FOLIO_OCR_LANGUAGES. tesseract-ocr-osd: the script

@@ -90,6 +90,16 @@ const EnvSchema = z.object({
   FOLIO_FETCH_ALLOW: list,
   /** Outbound proxy for `proxy: basic|auto` (http://user:pass@host:port). */
   FOLIO_FETCH_PROXY: optionalUrl,
+  /** The browser engine (docs/browser.md): rendered scrape, `screenshot`, `actions`. `off`: those answer NOT_CONFIGURED. */
+  FOLIO_BROWSER: z.enum(['on', 'off']).default('on'),
+  /** The Chromium binary the browser engine launches. */
+  FOLIO_BROWSER_EXECUTABLE: z.string().min(1).default('/usr/bin/chromium'),
+  /** Chromium's own sandbox: `auto` uses it unless folio runs as root (where Chromium cannot have it). */
+  FOLIO_BROWSER_SANDBOX: z.enum(['auto', 'on', 'off']).default('auto'),
+  /** Browser pages (one context each) open at once per process; further renders wait. */
+  FOLIO_BROWSER_MAX_PAGES: z.coerce.number().int().min(1).max(64).default(4),
+  /** Lifetime of a screenshot or PDF URL, in seconds (the spec: 24 hours). */
+  FOLIO_SCREENSHOT_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(86_400),
   /** Search backends: SearXNG's JSON API first, Brave Search second. */
   SEARXNG_ENDPOINT: optionalUrl,
   BRAVE_API_KEY: z.string().min(1).optional(),
@@ -215,6 +225,15 @@ export interface Config {
   };
   readonly fetchAllow: readonly string[];
   readonly fetchProxy: string | undefined;
+  /** The browser engine (src/browser). */
+  readonly browser: {
+    readonly enabled: boolean;
+    readonly executablePath: string;
+    /** Chromium's sandbox; `auto` resolved by the engine (off only for root). */
+    readonly sandbox: 'auto' | 'on' | 'off';
+    readonly maxPages: number;
+    readonly screenshotTtlSeconds: number;
+  };
   readonly searxngEndpoint: string | undefined;
   readonly braveApiKey: string | undefined;
   /** Without a trailing slash. */
@@ -340,6 +359,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     fetchAllow: Object.freeze(e.FOLIO_FETCH_ALLOW),
     fetchProxy: e.FOLIO_FETCH_PROXY,
+    browser: Object.freeze({
+      enabled: e.FOLIO_BROWSER === 'on',
+      executablePath: e.FOLIO_BROWSER_EXECUTABLE,
+      sandbox: e.FOLIO_BROWSER_SANDBOX,
+      maxPages: e.FOLIO_BROWSER_MAX_PAGES,
+      screenshotTtlSeconds: e.FOLIO_SCREENSHOT_TTL_SECONDS,
+    }),
     searxngEndpoint: trimSlash(e.SEARXNG_ENDPOINT),
     braveApiKey: e.BRAVE_API_KEY,
     braveSearchUrl: e.BRAVE_SEARCH_URL.replace(/\/+$/, ''),

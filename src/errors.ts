@@ -19,6 +19,8 @@ export const ERROR_STATUS = {
   ENCRYPTED_FILE: 400,
   /** A format, option or file type the spec accepts but this build does not implement yet. */
   NOT_YET_SUPPORTED: 400,
+  /** A scrape `actions` step failed in the browser (a selector not found, a script that threw): the message names the action's index. */
+  ACTION_FAILED: 400,
   /** No credential, or an unknown one (RFC 6750 §3). */
   UNAUTHORIZED: 401,
   /** The team has no credits left. */

@@ -68,6 +68,8 @@ const ESCAPE_RUN = /(?:%[0-9A-Fa-f]{2})+/g;
 const LEGACY_MCP_PATH = /^\/[^/]+(?=\/v2\/mcp\/?$)/i;
 /** Upload URLs are capabilities (`PUT /v2/uploads/{token}`): the token is masked like a key. */
 const UPLOAD_TOKEN_PATH = /^(\/v2\/uploads\/)[^/]+/i;
+/** A capture URL's token (src/browser/captures.ts) is its capability: masked like an upload token. */
+const CAPTURE_TOKEN_PATH = /^(\/v2\/captures\/)[^/]+/i;
 /** Where an API key stands in a segment; case-insensitive, as a key typed in capitals is still one. */
 const KEY_PREFIX = /folio_/i;
 /**
@@ -118,7 +120,7 @@ function decodedPath(path: string): string {
 export function pathOnly(url: string): string {
   const q = url.search(/[?#]/);
   const raw = (q === -1 ? url : url.slice(0, q)).replace(LEGACY_MCP_PATH, `/${MASK}`);
-  const path = decodedPath(raw).replace(LEGACY_MCP_PATH, `/${MASK}`).replace(UPLOAD_TOKEN_PATH, `$1${MASK}`);
+  const path = decodedPath(raw).replace(LEGACY_MCP_PATH, `/${MASK}`).replace(UPLOAD_TOKEN_PATH, `$1${MASK}`).replace(CAPTURE_TOKEN_PATH, `$1${MASK}`);
   return path
     .split('/')
     .map((segment) => (KEY_PREFIX.test(segment) || STILL_ENCODED.test(segment) ? MASK : segment))

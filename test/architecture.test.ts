@@ -59,6 +59,16 @@ describe('architecture', () => {
     expect(violations('src/web/webhooks', ['src/http', 'src/mcp', 'src/cli', 'tools', 'src/web/crawl'])).toEqual([]);
   });
 
+  it('the browser (src/browser) is reached through its entry file and imports no door, store or parse core', () => {
+    const entry = 'src/browser/index.ts';
+    const inward = ['src', 'auth', 'tools', 'test', 'bench']
+      .flatMap(sourceFiles)
+      .filter((file) => !path.relative(root, file).startsWith('src/browser/'))
+      .flatMap((file) => importsOf(file).filter((t) => t.startsWith('src/browser/') && t !== entry).map((t) => `${path.relative(root, file)} → ${t}`));
+    expect(inward).toEqual([]);
+    expect(violations('src/browser', ['src/http', 'src/mcp', 'src/cli', 'tools', 'src/store', 'src/parse', 'src/limits', 'src/web/crawl', 'src/web/search'])).toEqual([]);
+  });
+
   it('auth and .well-known do not depend on the doors or the core', () => {
     const doors = ['src/http', 'src/mcp', 'src/cli', 'src/parse', 'tools'];
     expect([...violations('auth', doors), ...violations('.well-known', doors)]).toEqual([]);

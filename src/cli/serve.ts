@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createBrowserService, type BrowserService } from '../browser/index.ts';
 import { createAccessTokens, type AccessTokens } from '../../auth/access-tokens.ts';
 import { createClientRegistry, type ClientRegistry } from '../../auth/clients.ts';
 import type { AuthorizationCodeIssuer } from '../../auth/authorization-code-types.ts';
@@ -29,6 +30,7 @@ import type { Store } from '../store/types.ts';
 import { createLocalDiskStorage } from '../uploads/local-disk-storage.ts';
 import { createUploadRefService, type UploadRefs } from '../uploads/service.ts';
 import { createFetcher } from '../web/fetch/fetcher.ts';
+import type { LookupFunction } from '../web/fetch/guarded-connect.ts';
 import { startCrawling } from '../web/crawl/index.ts';
 import { createWebhookDispatcher, loadWebhookSecret, type WebhookConfig } from '../web/webhooks/index.ts';
 import { attachJobWatcher } from '../http/watcher.ts';
@@ -54,6 +56,8 @@ export interface Service {
   /** Upload tickets and refs (docs/uploads.md); its sweep runs while the service does. */
   uploads: UploadRefs;
   server: http.Server;
+  /** The browser engine (rendered scrape, screenshots, actions); Chromium starts on first use. */
+  browser: BrowserService;
   /** Stops accepting, waits for in-flight requests, closes the pool and the store. Idempotent. */
   shutdown(): Promise<void>;
 }
@@ -69,12 +73,14 @@ export interface ServiceOptions {
   now?: () => Date;
   /** Clock of OAuth codes, access and refresh tokens (tests of expiry and grace windows). */
   oauthNow?: () => Date;
+  /** DNS of outbound fetches and of the browser's guarded proxy (tests give names loopback answers). */
+  lookup?: LookupFunction;
 }
 
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   // First: a malformed FOLIO_FETCH_ALLOW fails the start before anything is opened.
-  const fetcher = createFetcher({ allow: config.fetchAllow, ...(config.fetchProxy ? { proxyUrl: config.fetchProxy } : {}) });
+  const fetcher = createFetcher({ allow: config.fetchAllow, ...(config.fetchProxy ? { proxyUrl: config.fetchProxy } : {}), ...(options.lookup ? { lookup: options.lookup } : {}) });
   const store = openSqliteStore(config.dataDir);
   const spoolDir = prepareSpoolDir(config.dataDir);
   const pool = options.runner
@@ -201,8 +207,24 @@ export async function startService(config: Config, options: ServiceOptions = {})
   });
   uploads.startSweeping({ onError: (err) => logger.warn({ err }, 'upload sweep failed') });
   const audit = createAudit({ plans: teamAccounts.plans, logger, bufferEvents: config.audit.bufferEvents, allowHttpLoopback: config.audit.allowHttpLoopback });
+  // Chromium is launched on the first render, not here (docs/browser.md).
+  const browser = createBrowserService({
+    enabled: config.browser.enabled,
+    executablePath: config.browser.executablePath,
+    sandbox: config.browser.sandbox,
+    maxPages: config.browser.maxPages,
+    allow: config.fetchAllow,
+    storage: createLocalDiskStorage(path.join(config.dataDir, 'captures')),
+    publicUrl: urls.base,
+    captureTtlSeconds: config.browser.screenshotTtlSeconds,
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.lookup ? { lookup: options.lookup } : {}),
+    onRefused: (target, reason) => logger.debug({ target, reason }, 'browser request refused by the address rule'),
+    onCrash: () => logger.warn('Chromium exited unexpectedly; it is launched again on the next render'),
+    onSweepError: (err) => logger.warn({ err }, 'capture sweep failed'),
+  });
   // The authorization endpoint issues codes with the token endpoint's store unless a test hands in its own issuer.
-  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, crawls, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections, audit, plans: teamAccounts.plans, teamAccounts });
+  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, browser, crawls, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections, audit, plans: teamAccounts.plans, teamAccounts });
   server.on('request', app);
   server.on('checkContinue', expectContinue(app));
   const watcher = attachJobWatcher(server, { keys: store, crawls, logger });
@@ -224,6 +246,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       }
       clearInterval(idle);
       await uploads.close();
+      await browser.close();
       // Running crawl jobs stop where they are and stay `scraping`: the next start resumes them.
       await crawls.close();
       await webhooks.close();
@@ -236,7 +259,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     return stopping;
   };
 
-  return { url, urls, port, store, tokens, authorizationCodes, clients, uploads, server, shutdown };
+  return { url, urls, port, store, tokens, authorizationCodes, clients, uploads, server, browser, shutdown };
 }
 
 /** Runs until SIGINT or SIGTERM, then stops gracefully; a second signal exits at once. */

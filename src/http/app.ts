@@ -10,7 +10,8 @@
  *   PUT  /v2/uploads/:token  no API key (the URL is the capability): the file of an upload ticket
  *   POST /v2/uploads  API key required; JSON {filename} → upload ticket (docs/uploads.md)
  *   POST /v2/parse    API key required; multipart upload, or JSON {uploadRef, ...options} → parse
- *   POST /v2/scrape   API key required; JSON {url, …options} → scrape (src/web/scrape.ts)
+ *   POST /v2/scrape   API key required; JSON {url, …options} → scrape (src/web/scrape.ts), rendered by src/browser when asked
+ *   GET  /v2/captures/:name  no API key (the URL is the capability): a screenshot or PDF of the browser, until it expires
  *   POST /v2/map, /v2/crawl…  API key required; map and crawl (routes/map.ts, routes/crawl.ts)
  *   /v2/batch/scrape…  API key required; batch scrape on the crawl jobs (routes/batch.ts)
  *   WebSocket /v2/crawl/:id, /v2/batch/scrape/:id   the job watcher, on the server's `upgrade` (src/http/watcher.ts)
@@ -50,6 +51,8 @@ import { oauthAuthorizeRoutes } from './routes/oauth-authorize.ts';
 import { oauthTokenRoutes } from './routes/oauth-token.ts';
 import { createUploadTicketRoute, receiveUploadRoute } from './routes/uploads.ts';
 import { scrapeRoute } from './routes/scrape.ts';
+import { capturesRoute } from './routes/captures.ts';
+import type { BrowserService } from '../browser/index.ts';
 import { mapRoutes } from './routes/map.ts';
 import { crawlRoutes } from './routes/crawl.ts';
 import { batchRoutes } from './routes/batch.ts';
@@ -93,6 +96,8 @@ export interface AppDeps {
   uploads: UploadRefs;
   /** The SSRF-protected outbound fetcher of the web operations. */
   fetcher: Fetcher;
+  /** The browser engine of POST /v2/scrape and its capture URLs; without it actions and screenshots are refused. */
+  browser?: BrowserService;
   /** The search operation over the configured backends. */
   search: SearchOperation;
   /** The server's connection cap (serve): requests on connections over it get health or 429 only. */
@@ -143,6 +148,7 @@ export function createApp(deps: AppDeps): Express {
   }
   if (deps.oauthTokenEndpoint) app.use(oauthTokenRoutes(deps.oauthTokenEndpoint));
   app.put('/v2/uploads/:token', uploadSlot, receiveUploadRoute(deps.uploads));
+  if (deps.browser) app.get('/v2/captures/:name', capturesRoute(deps.browser));
 
   // Before the API-key middleware: /v2/mcp has keyless callers and its own auth paths.
   app.use(
@@ -175,7 +181,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(notYetSupportedRoutes());
   app.post('/v2/uploads', createUploadTicketRoute(deps.uploads));
   app.post('/v2/parse', uploadSlot, parseRoute({ runner: deps.runner, spoolDir: deps.spoolDir, uploads: deps.uploads }));
-  app.post('/v2/scrape', ...scrapeRoute({ fetcher: deps.fetcher, runner: deps.runner }));
+  app.post('/v2/scrape', ...scrapeRoute({ fetcher: deps.fetcher, runner: deps.runner, ...(deps.browser ? { browser: deps.browser } : {}) }));
   app.use(mapRoutes({ fetcher: deps.fetcher }));
   if (deps.crawls) app.use(crawlRoutes({ crawls: deps.crawls, urls: deps.urls }));
   if (deps.crawls) app.use(batchRoutes({ crawls: deps.crawls, urls: deps.urls }));

@@ -84,4 +84,4 @@ export function looksLikeAppShell(bytes: Buffer): boolean {
 }
 
 export const APP_SHELL_WARNING =
-  'This page looks like a JavaScript application shell (almost no text, an empty root element and scripts): its content is rendered in the browser, and folio does not run JavaScript yet, so the result may be empty or incomplete.';
+  'This page looks like a JavaScript application shell (almost no text, an empty root element and scripts): its content is rendered in the browser, and folio did not render it (its browser engine is off on this server, or not used for this request), so the result may be empty or incomplete.';

@@ -7,23 +7,30 @@
  *    `location.languages` (sent as Accept-Language).
  *  - Accepted, no effect: `maxAge`, `minAge`, `storeInCache` (folio keeps no cache: every scrape
  *    is fresh, which satisfies any maxAge), `fastMode`, `useMock`, `lockdown`, `integration`,
- *    `safeMode` (folio never runs a page's scripts), `toolDetail`, Firecrawl's `__…` switches.
- *  - Accepted with a warning, because they need a browser, a geo proxy or a service folio does
- *    not have: `waitFor` > 0, `mobile: true`, `location.country`, `profile`, `onlyCleanContent`,
- *    `threatProtection`, `domainTools: true`.
+ *    `safeMode` (the browser runs pages in a fresh context behind the SSRF proxy either way), `toolDetail`, Firecrawl's `__…` switches.
+ *  - The browser's (src/browser, docs/browser.md): `actions` and the `screenshot` format on
+ *    `POST /v2/scrape` (validated here with the browser's schemas); `waitFor` > 0 renders the page.
+ *    Elsewhere (crawl, batch, search, the MCP tool) they answer NOT_YET_SUPPORTED.
+ *  - Accepted with a warning, because they need a browser that did not render the page, a geo
+ *    proxy or a service folio does not have: `waitFor` > 0 and `mobile: true` on a page fetched
+ *    without the browser, `location.country`, `profile`, `onlyCleanContent`, `threatProtection`,
+ *    `domainTools: true`.
  *  - Unknown fields: ignored and named in `data.warning` (docs/web.md "Compatibility").
- *  - Refused with NOT_YET_SUPPORTED: `actions`, the formats that need a browser or an LLM
- *    (screenshot, changeTracking, branding, …) and `proxy: stealth|enhanced`.
+ *  - Refused with NOT_YET_SUPPORTED: the formats that need an LLM or history (changeTracking,
+ *    branding, …) and `proxy: stealth|enhanced`.
  *
  * `ScrapeOptionsSchema` (without `url`) is what search and crawl take as `scrapeOptions`.
  */
 import { z } from 'zod';
+import { ActionsSchema, ScreenshotFormatSchema } from '../browser/index.ts';
 import { ServiceError } from '../errors.ts';
 import { formatIssuePath, PARSE_FORMAT_TYPES, ParseOptionsSchema, type ParseOptions } from '../parse/options.ts';
 import { unknownFields, unknownFieldsWarning } from './validate.ts';
 
-/** Formats Firecrawl defines that folio cannot produce yet (they need a browser, an LLM or history). */
-export const UNSUPPORTED_FORMATS = ['screenshot', 'changeTracking', 'branding', 'attributes', 'product', 'menu', 'audio', 'video', 'question', 'highlights', 'query'] as const;
+/** Formats the browser produces (POST /v2/scrape only). */
+export const BROWSER_FORMATS = ['screenshot'] as const;
+/** Formats Firecrawl defines that folio cannot produce yet (they need an LLM or history). */
+export const UNSUPPORTED_FORMATS = ['changeTracking', 'branding', 'attributes', 'product', 'menu', 'audio', 'video', 'question', 'highlights', 'query'] as const;
 /** Proxy modes Firecrawl defines that need a proxy network folio does not have. */
 const UNSUPPORTED_PROXIES = ['stealth', 'enhanced'] as const;
 
@@ -37,19 +44,17 @@ const ScrapeFormatItem = z.preprocess(
     .unknown()
     .superRefine((item, ctx) => {
       const type = typeof item === 'object' && item !== null ? (item as { type?: unknown }).type : undefined;
-      const known: readonly string[] = [...PARSE_FORMAT_TYPES, ...UNSUPPORTED_FORMATS];
+      const known: readonly string[] = [...PARSE_FORMAT_TYPES, ...BROWSER_FORMATS, ...UNSUPPORTED_FORMATS];
       if (typeof type !== 'string') ctx.addIssue({ code: 'custom', message: 'each format needs a string `type`' });
       else if (!known.includes(type)) ctx.addIssue({ code: 'custom', path: ['type'], message: `'${type}' is not a scrape format; formats are ${known.join(', ')}` });
     })
-    .pipe(z.union([UnsupportedFormat, parseFormatItem])),
+    .pipe(z.union([ScreenshotFormatSchema, UnsupportedFormat, parseFormatItem])),
 );
 
 const Location = z.object({
   country: z.string().min(2).max(8).optional(),
   languages: z.array(z.string().min(1).max(35)).max(20).optional(),
 });
-
-const Action = z.object({ type: z.string() }).loose();
 
 export const ScrapeOptionsSchema = ParseOptionsSchema.extend({
   formats: z.array(ScrapeFormatItem).max(20).default([{ type: 'markdown' }]),
@@ -60,7 +65,7 @@ export const ScrapeOptionsSchema = ParseOptionsSchema.extend({
   minAge: z.number().int().min(0).optional(),
   storeInCache: z.boolean().optional(),
   location: Location.optional(),
-  actions: z.array(Action).max(50).optional(),
+  actions: ActionsSchema.optional(),
   fastMode: z.boolean().optional(),
   useMock: z.string().max(256).optional(),
   lockdown: z.boolean().optional(),
@@ -103,17 +108,22 @@ function describeIssues(error: z.ZodError): string {
 /**
  * Refuses what folio cannot do yet with NOT_YET_SUPPORTED, naming the field and what to do.
  * Called by every door after validation (the MCP tools validate with the schema themselves).
+ * `where`: 'scrape' for a POST /v2/scrape served with the browser (actions and screenshots
+ * allowed), 'nested' for crawl, batch, search and the MCP tool (refused there).
  */
-export function refuseUnsupportedScrapeFeatures(options: ScrapeOptions): void {
+export function refuseUnsupportedScrapeFeatures(options: ScrapeOptions, where: 'scrape' | 'nested' = 'nested'): void {
+  if (where === 'nested') {
+    const browserOnly = [...(options.formats.some((f) => f.type === 'screenshot') ? ["the 'screenshot' format"] : []), ...((options.actions?.length ?? 0) > 0 ? ['`actions`'] : [])];
+    if (browserOnly.length > 0) {
+      throw new ServiceError('NOT_YET_SUPPORTED', `${browserOnly.join(' and ')} ${browserOnly.length > 1 ? 'are' : 'is'} supported by folio on POST /v2/scrape only, not yet in crawl, batch scrape, search or the MCP scrape tool. Scrape the page with POST /v2/scrape, or remove ${browserOnly.length > 1 ? 'them' : 'it'}.`);
+    }
+  }
   const unsupported = options.formats.map((f) => f.type).filter((t): t is (typeof UNSUPPORTED_FORMATS)[number] => (UNSUPPORTED_FORMATS as readonly string[]).includes(t));
   if (unsupported.length > 0) {
     throw new ServiceError(
       'NOT_YET_SUPPORTED',
-      `The ${unsupported.map((t) => `'${t}'`).join(', ')} format${unsupported.length > 1 ? 's are' : ' is'} valid but not supported by folio yet (no browser engine). Supported formats: ${PARSE_FORMAT_TYPES.join(', ')}.`,
+      `The ${unsupported.map((t) => `'${t}'`).join(', ')} format${unsupported.length > 1 ? 's are' : ' is'} valid but not supported by folio yet. Supported formats: ${[...PARSE_FORMAT_TYPES, ...BROWSER_FORMATS].join(', ')}.`,
     );
-  }
-  if (options.actions && options.actions.length > 0) {
-    throw new ServiceError('NOT_YET_SUPPORTED', '`actions` need a browser engine, which folio does not have yet. Remove `actions` to scrape the page as served.');
   }
   if (options.proxy === 'stealth' || options.proxy === 'enhanced') {
     throw new ServiceError('NOT_YET_SUPPORTED', `\`proxy: '${options.proxy}'\` is not supported by folio; use 'basic' or 'auto' (the operator's FOLIO_FETCH_PROXY when configured).`);
@@ -133,7 +143,7 @@ export function parseScrapeRequest(body: unknown): ScrapeRequest {
   }
   const result = ScrapeRequestSchema.safeParse(body);
   if (!result.success) throw new ServiceError('BAD_REQUEST', `Invalid scrape request: ${describeIssues(result.error)}`);
-  refuseUnsupportedScrapeFeatures(result.data);
+  refuseUnsupportedScrapeFeatures(result.data, 'scrape');
   const ignoredFields = unknownFields(body, [...Object.keys(ScrapeOptionsSchema.shape), ...SCRAPE_REQUEST_EXTRAS]);
   return ignoredFields.length > 0 ? { ...result.data, ignoredFields } : result.data;
 }
@@ -173,11 +183,14 @@ export function toParseOptions(options: ScrapeOptions, timeoutMs = options.timeo
   };
 }
 
-/** Warnings for accepted fields that have no effect without a browser or a geo proxy. */
-export function ignoredFieldWarnings(options: ScrapeOptions): string[] {
+/**
+ * Warnings for accepted fields that had no effect: `waitFor` and `mobile` when the page was not
+ * rendered by the browser (`rendered` false), the fields that need a geo proxy or a service.
+ */
+export function ignoredFieldWarnings(options: ScrapeOptions, rendered = false): string[] {
   const warnings: string[] = [];
-  if (options.waitFor > 0) warnings.push(`\`waitFor\` (${options.waitFor} ms) was ignored: folio fetches pages without a browser, so there is nothing to wait for.`);
-  if (options.mobile) warnings.push('`mobile` was ignored: folio fetches pages without a browser and does not emulate a mobile device.');
+  if (!rendered && options.waitFor > 0) warnings.push(`\`waitFor\` (${options.waitFor} ms) was ignored: the page was fetched without the browser (it is off on this server, or not used for this document), so there was nothing to wait for.`);
+  if (!rendered && options.mobile) warnings.push('`mobile` was ignored: the page was fetched without the browser, which alone emulates a mobile device (add `waitFor`, `actions` or the `screenshot` format to render it).');
   if (options.location?.country) warnings.push(`\`location.country\` ('${options.location.country}') was ignored: folio fetches from its own network, not through a proxy in that country.`);
   if (options.profile) warnings.push('`profile` was ignored: folio fetches pages without a browser, so there is no browser profile to load or save.');
   if (options.onlyCleanContent) warnings.push('`onlyCleanContent` was ignored: folio cleans pages with `onlyMainContent`, `includeTags` and `excludeTags` only.');

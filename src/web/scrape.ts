@@ -4,21 +4,32 @@
  * (interface-v2 "POST /v2/scrape": "the same data object as parse"), with the fetch's facts in
  * `metadata`: `sourceURL` the requested URL, `url` the final URL after redirects, `statusCode`,
  * `contentType` as the server sent it, and `error` when the server answered 4xx/5xx (the page is
- * still parsed when it can be, as Firecrawl does).
+ * still parsed when it can be, as Firecrawl does). `metadata.scrapeId` is a fresh uuid.
+ *
+ * With a browser (the /v2/scrape door), src/browser's scrapeEngine() decides whether the fetched
+ * HTML is rendered (actions, screenshot, waitFor, an app shell); the rendered DOM takes the
+ * fetched page's place before the runner, and `screenshot`/`actions` join the data.
  */
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import { scrapeEngine, type ActionsResult, type BrowserService } from '../browser/index.ts';
 import { isServiceError } from '../errors.ts';
 import type { ParseRunner } from '../limits/runner.ts';
 import type { Progress } from '../parse/document.ts';
 import type { ParseData } from '../parse/index.ts';
-import type { Fetcher, FetchResponse } from './fetch/types.ts';
+import type { Fetcher } from './fetch/types.ts';
 import { APP_SHELL_WARNING, documentFilename, looksLikeAppShell } from './scrape-content.ts';
 import { ignoredFieldWarnings, refuseUnsupportedScrapeFeatures, toParseOptions, type ScrapeOptions, type ScrapeRequest } from './scrape-options.ts';
 
 export interface ScrapeDeps {
   fetcher: Fetcher;
   runner: ParseRunner;
+  /** The browser engine (POST /v2/scrape): without it, actions and screenshots are refused. */
+  browser?: BrowserService;
 }
+
+/** The scrape's data: parse's, plus what the browser made. */
+export type ScrapeData = ParseData & { screenshot?: string; actions?: ActionsResult };
 
 export interface ScrapeContext {
   /** Aborted when the client goes away or cancels. */
@@ -29,7 +40,7 @@ export interface ScrapeContext {
 /** The least time left for parsing after a slow fetch, so a late body still gets a chance. */
 const MIN_PARSE_MS = 1000;
 
-function upstreamError(res: FetchResponse): string | undefined {
+function upstreamError(res: { url: string; status: number }): string | undefined {
   if (res.status < 400) return undefined;
   return `The server answered ${res.status}${http.STATUS_CODES[res.status] ? ` ${http.STATUS_CODES[res.status]}` : ''} for ${res.url}.`;
 }
@@ -50,44 +61,68 @@ function addWarnings(data: ParseData, warnings: string[]): void {
   data.warning = [data.warning, ...warnings].filter(Boolean).join(' ');
 }
 
-export async function scrape(request: ScrapeRequest, deps: ScrapeDeps, ctx: ScrapeContext = {}): Promise<ParseData> {
-  refuseUnsupportedScrapeFeatures(request);
+function isHtmlDocument(res: { url: string; contentType?: string | undefined; body: Buffer }): boolean {
+  try {
+    return /\.html?$/.test(documentFilename(res.url, res.contentType, res.body));
+  } catch {
+    return false;
+  }
+}
+
+export async function scrape(request: ScrapeRequest, deps: ScrapeDeps, ctx: ScrapeContext = {}): Promise<ScrapeData> {
+  refuseUnsupportedScrapeFeatures(request, deps.browser ? 'scrape' : 'nested');
   const started = Date.now();
-  const res = await deps.fetcher.fetch({
+  const scrapeId = randomUUID();
+  const headers = requestHeaders(request);
+  const fetched = await deps.fetcher.fetch({
     url: request.url,
-    headers: requestHeaders(request),
+    headers,
     timeoutMs: request.timeout,
     skipTlsVerification: request.skipTlsVerification,
     ...(request.proxy === 'basic' || request.proxy === 'auto' ? { proxy: request.proxy } : {}),
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   });
+  const html = isHtmlDocument(fetched);
+  const engine = await scrapeEngine(deps.browser, {
+    options: request,
+    fetched,
+    html,
+    appShell: html && looksLikeAppShell(fetched.body),
+    headers,
+    remainingMs: request.timeout - (Date.now() - started),
+    signal: ctx.signal,
+  });
+  const res = engine.page;
   const error = upstreamError(res);
   const facts = {
     sourceURL: request.url,
     url: res.url,
     statusCode: res.status,
     contentType: res.contentType ?? 'application/octet-stream',
+    scrapeId,
   };
-  const warnings = ignoredFieldWarnings(request);
+  const warnings = ignoredFieldWarnings(request, engine.rendered);
+  if (engine.shellUnrendered) warnings.push(APP_SHELL_WARNING);
+  warnings.push(...engine.warnings);
 
-  let data: ParseData;
+  let data: ScrapeData;
   try {
-    const filename = documentFilename(res.url, res.contentType, res.body);
+    const filename = documentFilename(res.url, engine.parseContentType ?? res.contentType, res.body);
     const remaining = Math.max(MIN_PARSE_MS, request.timeout - (Date.now() - started));
+    const contentType = engine.parseContentType ?? res.contentType;
     data = await deps.runner(
-      { bytes: res.body, filename, ...(res.contentType ? { contentType: res.contentType } : {}), sourceURL: request.url, url: res.url, statusCode: res.status },
+      { bytes: res.body, filename, ...(contentType ? { contentType } : {}), sourceURL: request.url, url: res.url, statusCode: res.status },
       toParseOptions(request, remaining),
       { ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}) },
     );
-    if (filename.endsWith('.html') || filename.endsWith('.htm')) {
-      if (looksLikeAppShell(res.body)) warnings.push(APP_SHELL_WARNING);
-    }
   } catch (err) {
     // An error page folio cannot read (an empty 404, a JSON 500) is still an answer about the URL.
     if (error === undefined || !isServiceError(err) || !['UNSUPPORTED_FILE_TYPE', 'CORRUPT_FILE'].includes(err.code)) throw err;
     data = { markdown: '', metadata: { ...facts, language: null } };
   }
   data.metadata = { ...data.metadata, ...facts, ...(error ? { error } : {}) };
+  if (engine.screenshot !== undefined) data.screenshot = engine.screenshot;
+  if (engine.actions) data.actions = engine.actions;
   addWarnings(data, warnings);
   return data;
 }

@@ -83,6 +83,7 @@ describe('pathOnly masks keys in every encoding', () => {
     expect(pathOnly('/caf%C3%A9')).toBe('/café');
     expect(pathOnly('/anything/v2/mcp')).toBe('/[redacted]/v2/mcp');
     expect(pathOnly('/v2/uploads/abc')).toBe('/v2/uploads/[redacted]');
+    expect(pathOnly('/v2/captures/mk2q3x-0123456789abcdefghijABCDEFGHIJ_-.png')).toBe('/v2/captures/[redacted]');
   });
 });
 

@@ -3,6 +3,8 @@
  * site, with FOLIO_FETCH_ALLOW naming only that site: through the official Firecrawl SDK
  * (markdown, html, links, metadata, a PDF and a DOCX URL, redirects, upstream 404) and over raw
  * HTTP for the error answers (blocked, too large, too slow, unsupported type and features).
+ * The browser engine is off here (FOLIO_BROWSER=off: what a server without Chromium answers);
+ * test/browser/ covers rendering.
  */
 import Firecrawl, { SdkError } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +17,7 @@ let client: Firecrawl;
 
 beforeAll(async () => {
   site = await startSite();
-  service = await startTestService({}, { FOLIO_FETCH_ALLOW: site.hostPort });
+  service = await startTestService({}, { FOLIO_FETCH_ALLOW: site.hostPort, FOLIO_BROWSER: 'off' });
   client = new Firecrawl({ apiKey: service.key, apiUrl: service.url });
 });
 afterAll(async () => {
@@ -147,14 +149,17 @@ describe('POST /v2/scrape', () => {
     expect(String(txt.json.error)).toContain("'text/plain'");
   });
 
-  it('refuses browser-only formats and actions with NOT_YET_SUPPORTED, and bad bodies with BAD_REQUEST', async () => {
+  it('answers screenshots and actions with NOT_CONFIGURED when the browser is off, other unbuilt features with NOT_YET_SUPPORTED, bad bodies with BAD_REQUEST', async () => {
     const shot = await postScrape({ url: site.url, formats: ['markdown', { type: 'screenshot', fullPage: true }] });
-    expect(shot.status).toBe(400);
-    expect(shot.json.code).toBe('NOT_YET_SUPPORTED');
-    expect(String(shot.json.error)).toContain("'screenshot'");
+    expect(shot.status).toBe(503);
+    expect(shot.json.code).toBe('NOT_CONFIGURED');
+    expect(String(shot.json.error)).toContain('FOLIO_BROWSER=off');
     const actions = await postScrape({ url: site.url, actions: [{ type: 'click', selector: '#go' }] });
-    expect(actions.json.code).toBe('NOT_YET_SUPPORTED');
+    expect(actions.json.code).toBe('NOT_CONFIGURED');
     expect(String(actions.json.error)).toContain('`actions`');
+    const branding = await postScrape({ url: site.url, formats: ['branding'] });
+    expect(branding.status).toBe(400);
+    expect(branding.json.code).toBe('NOT_YET_SUPPORTED');
     const stealth = await postScrape({ url: site.url, proxy: 'stealth' });
     expect(stealth.json.code).toBe('NOT_YET_SUPPORTED');
 

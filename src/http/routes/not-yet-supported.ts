@@ -44,11 +44,11 @@ export const UNBUILT_PATHS: readonly Unbuilt[] = [
   },
   {
     paths: ['/v2/browser', '/v2/browser/*rest'],
-    error: planned('Browser sessions (`/v2/browser`)', 'folio has no browser engine yet; scrape fetches pages as served.'),
+    error: planned('Browser sessions (`/v2/browser`)', 'Meanwhile POST /v2/scrape renders pages in folio’s browser with `actions` and the `screenshot` format.'),
   },
   {
     paths: ['/v2/scrape/:id/interact'],
-    error: planned('Interact (`/v2/scrape/{id}/interact`, driving the page of a scrape in a browser)', 'folio has no browser engine yet; scrape fetches pages as served.'),
+    error: planned('Interact (`/v2/scrape/{id}/interact`, driving the page of a scrape in a browser)', 'Meanwhile send the steps as `actions` with POST /v2/scrape.'),
   },
   {
     paths: ['/v2/team/queue-status', '/v2/concurrency-check'],

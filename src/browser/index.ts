@@ -1,0 +1,98 @@
+/**
+ * The browser subsystem (docs/browser.md): headless Chromium for rendered scrapes, the
+ * `screenshot` format and `actions`, every request of it through folio's SSRF rules.
+ *
+ *   engine.ts       one Chromium per process, bounded pages, one context per render
+ *   guard-proxy.ts  the loopback forward proxy applying the fetcher's address rule
+ *   render.ts       a page rendered: navigate, wait, actions, screenshot, DOM
+ *   actions.ts      the `actions` list run in order → data.actions
+ *   captures.ts     screenshots and PDFs at expiring capability URLs (or inline under ZDR)
+ *   schema.ts       zod schemas of the screenshot format and the actions
+ *   scrape-engine.ts  which engine answers a scrape: fetched first, rendered when asked or an app shell
+ *
+ * The rest of folio reaches it only through this file.
+ */
+import { ServiceError } from '../errors.ts';
+import type { UploadStorage } from '../uploads/storage.ts';
+import type { LookupFunction } from '../web/fetch/guarded-connect.ts';
+import { createCaptureStore, type Capture } from './captures.ts';
+import { createBrowserEngine } from './engine.ts';
+import type { ProxyStats } from './guard-proxy.ts';
+import { render, type RenderedPage, type RenderRequest } from './render.ts';
+
+export { ActionsSchema, ScreenshotFormatSchema, needsBrowser, MAX_ACTIONS, MAX_WAIT_MS, MAX_TOTAL_WAIT_MS } from './schema.ts';
+export type { Action, ActionsResult, BrowserWants, ScreenshotFormat } from './schema.ts';
+export type { RenderedPage, RenderRequest } from './render.ts';
+export type { Capture } from './captures.ts';
+export { DEFAULT_VIEWPORT, MOBILE_VIEWPORT } from './render.ts';
+export { scrapeEngine } from './scrape-engine.ts';
+export { BLOCKED_HEADER, startGuardProxy } from './guard-proxy.ts';
+export type { GuardProxy, GuardProxyOptions, ProxyStats } from './guard-proxy.ts';
+export type { BrowserScrapeOptions, EngineChoice, EngineInput, FetchedPage } from './scrape-engine.ts';
+
+export interface BrowserServiceOptions {
+  /** FOLIO_BROWSER: off → render() answers NOT_CONFIGURED and app shells keep their warning. */
+  enabled: boolean;
+  executablePath: string;
+  /** FOLIO_BROWSER_SANDBOX. */
+  sandbox: 'auto' | 'on' | 'off';
+  maxPages: number;
+  /** FOLIO_FETCH_ALLOW entries. */
+  allow: readonly string[];
+  /** Where screenshots and PDFs are kept (DATA_DIR/captures on the local disk). */
+  storage: UploadStorage;
+  /** The base URL of capture links. */
+  publicUrl: string;
+  /** Capture URL lifetime (FOLIO_SCREENSHOT_TTL_SECONDS). */
+  captureTtlSeconds: number;
+  now?: () => Date;
+  lookup?: LookupFunction;
+  onRefused?: (target: string, reason: string) => void;
+  onCrash?: () => void;
+  onSweepError?: (err: unknown) => void;
+}
+
+export interface BrowserService {
+  readonly enabled: boolean;
+  /** Renders a page; NOT_CONFIGURED when the engine is off or Chromium cannot start. */
+  render(request: RenderRequest): Promise<RenderedPage>;
+  /** A capture by its URL's last segment; undefined when unknown or expired. */
+  openCapture(name: string): Promise<Capture | undefined>;
+  /** Deletes expired captures now (the sweep also runs every 10 minutes). */
+  sweepCaptures(): Promise<number>;
+  /** The guarded proxy's counters (tests prove that the browser's requests reached it). */
+  readonly proxyStats: Readonly<ProxyStats>;
+  close(): Promise<void>;
+}
+
+export function createBrowserService(options: BrowserServiceOptions): BrowserService {
+  const captures = createCaptureStore({ storage: options.storage, publicUrl: options.publicUrl, ttlSeconds: options.captureTtlSeconds, ...(options.now ? { now: options.now } : {}) });
+  captures.startSweeping(options.onSweepError);
+  const engine = createBrowserEngine({
+    executablePath: options.executablePath,
+    sandbox: options.sandbox,
+    maxPages: options.maxPages,
+    allow: options.allow,
+    ...(options.lookup ? { lookup: options.lookup } : {}),
+    ...(options.onRefused ? { onRefused: options.onRefused } : {}),
+    ...(options.onCrash ? { onCrash: options.onCrash } : {}),
+  });
+  return {
+    enabled: options.enabled,
+    render(request) {
+      if (!options.enabled) {
+        return Promise.reject(new ServiceError('NOT_CONFIGURED', 'This folio runs without its browser engine (FOLIO_BROWSER=off), so `actions`, the `screenshot` format and rendered pages are not available. Remove them, or ask the operator to turn the browser on.'));
+      }
+      return render(request, { engine, captures });
+    },
+    openCapture: (name) => captures.open(name),
+    sweepCaptures: () => captures.sweep(),
+    get proxyStats() {
+      return engine.proxyStats;
+    },
+    async close() {
+      await captures.close();
+      await engine.close();
+    },
+  };
+}
