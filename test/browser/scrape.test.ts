@@ -50,7 +50,7 @@ beforeAll(async () => {
   const tlsHostPort = `127.0.0.1:${(tls.address() as AddressInfo).port}`;
   tlsUrl = `https://${tlsHostPort}/tls.html`;
   // other.test and ads.doubleclick.net are allowed by name; rebind.test is not (it answers loopback).
-  service = await startTestService({ now: () => clock, lookup }, { FOLIO_FETCH_ALLOW: `${site.hostPort},${tlsHostPort},other.test,ads.doubleclick.net`, FOLIO_BROWSER_MAX_PAGES: '2' });
+  service = await startTestService({ now: () => clock, lookup }, { FOLIO_FETCH_ALLOW: `${site.hostPort},${tlsHostPort},other.test,ads.doubleclick.net`, FOLIO_BROWSER_MAX_PAGES: '2', FOLIO_DEFAULT_ZDR: 'on' });
 }, 60_000);
 afterAll(async () => {
   await service?.stop();
