@@ -1,0 +1,78 @@
+/**
+ * An array-of-objects property filled from a table: the table whose header names the most of the
+ * item's properties (two at least, or all of them when there is one), and the tables after it with
+ * the same header (a table continued on the next page). A body row becomes an item when every
+ * non-empty matched cell coerces to its property, half the matched columns at least have a value,
+ * and the item's required properties are there; other rows (a total line, a sub-heading inside
+ * the table) are left out.
+ */
+import { coerceTo } from './value.ts';
+import type { Coerced } from './coerce.ts';
+import type { Facts } from './facts.ts';
+import { nameKey, propertyKeys } from './names.ts';
+import { properties, required, schemaTypes, valid, type Schema } from './schema.ts';
+import type { Grid } from './tables.ts';
+
+/** Column index of each scalar property the header names, each column used once. */
+function columnMap(grid: Grid, props: [string, Schema][]): Map<string, number> {
+  const columnKeys = Array.from({ length: grid.width }, (_, c) => {
+    const texts = grid.head.map((row) => row[c] ?? '').filter(Boolean);
+    return new Set([...texts.map(nameKey), nameKey(texts.join(' '))].filter(Boolean));
+  });
+  const map = new Map<string, number>();
+  const used = new Set<number>();
+  for (const [name, schema] of props) {
+    if (schemaTypes(schema).some((t) => t === 'object' || t === 'array')) continue;
+    const keys = propertyKeys(name, schema);
+    const c = columnKeys.findIndex((ck, i) => !used.has(i) && [...keys].some((k) => ck.has(k)));
+    if (c >= 0) {
+      map.set(name, c);
+      used.add(c);
+    }
+  }
+  return map;
+}
+
+function headerSignature(grid: Grid): string {
+  return grid.head.map((r) => r.map(nameKey).join('|')).join('/');
+}
+
+function rowItem(row: string[], columns: Map<string, number>, itemSchema: Schema, propSchemas: Map<string, Schema>): Record<string, Coerced> | undefined {
+  const item: Record<string, Coerced> = {};
+  for (const [name, c] of columns) {
+    const cell = row[c] ?? '';
+    if (!cell) continue;
+    const value = coerceTo(cell, propSchemas.get(name) as Schema);
+    if (value === undefined) return undefined;
+    item[name] = value;
+  }
+  if (Object.keys(item).length < Math.ceil(columns.size / 2)) return undefined;
+  if (required(itemSchema).some((r) => !(r in item))) return undefined;
+  return valid(itemSchema, item) ? item : undefined;
+}
+
+export function rowsFromTables(facts: Facts, itemSchema: Schema): Record<string, Coerced>[] | undefined {
+  const props = properties(itemSchema);
+  if (props.length === 0) return undefined;
+  const needed = Math.min(2, props.length);
+  let best: { index: number; columns: Map<string, number> } | undefined;
+  facts.tables.forEach((grid, index) => {
+    if (grid.head.length === 0 || grid.body.length === 0) return;
+    const columns = columnMap(grid, props);
+    if (columns.size < needed) return;
+    if (!best || columns.size > best.columns.size) best = { index, columns };
+  });
+  if (!best) return undefined;
+  const first = facts.tables[best.index] as Grid;
+  const signature = headerSignature(first);
+  const propSchemas = new Map(props);
+  const items: Record<string, Coerced>[] = [];
+  for (const grid of facts.tables.slice(best.index)) {
+    if (grid !== first && headerSignature(grid) !== signature) continue;
+    for (const row of grid.body) {
+      const item = rowItem(row, best.columns, itemSchema, propSchemas);
+      if (item) items.push(item);
+    }
+  }
+  return items.length > 0 ? items : undefined;
+}
