@@ -4,7 +4,7 @@
  * the same header (a table continued on the next page). A body row becomes an item when every
  * non-empty matched cell coerces to its property, half the matched columns at least have a value,
  * and the item's required properties are there; other rows (a total line, a sub-heading inside
- * the table) are left out.
+ * the table) are left out, as is a row whose first filled cell says it sums the others ("Total").
  */
 import { coerceTo } from './value.ts';
 import type { Coerced } from './coerce.ts';
@@ -37,7 +37,11 @@ function headerSignature(grid: Grid): string {
   return grid.head.map((r) => r.map(nameKey).join('|')).join('/');
 }
 
+/** The first filled cell of a summing row, in the languages folio's readers see most. */
+const SUM_ROW = /^(?:(?:sub|grand)[ -]?)?total|^sum$|^summe|^gesamt|^totale?$|^somme|^suma$|^totaal|^合计|^総計|^合計|^小計/i;
+
 function rowItem(row: string[], columns: Map<string, number>, itemSchema: Schema, propSchemas: Map<string, Schema>): Record<string, Coerced> | undefined {
+  if (SUM_ROW.test(row.find((c) => c.trim().length > 0)?.trim() ?? '')) return undefined;
   const item: Record<string, Coerced> = {};
   for (const [name, c] of columns) {
     const cell = row[c] ?? '';

@@ -74,12 +74,18 @@ function priors(list: Candidate[], contextSimilarity: number[]): number[] {
 }
 
 export function extractiveSummary(read: ReadResult, options: ExtractiveSummaryOptions = {}): string {
+  const sentences = summarySentences(read, options);
+  return sentences.join(isSpacelessScript(sentences.join('')) ? '' : ' ');
+}
+
+/** The summary's sentences, in document order, each as the document has it (whitespace normalised). */
+export function summarySentences(read: ReadResult, options: ExtractiveSummaryOptions = {}): string[] {
   const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
   const maxSentences = options.maxSentences ?? DEFAULT_MAX_SENTENCES;
   const body = read.document.body;
-  if (!body || maxChars <= 0 || maxSentences <= 0) return '';
+  if (!body || maxChars <= 0 || maxSentences <= 0) return [];
   const list = candidates(read);
-  if (list.length === 0) return '';
+  if (list.length === 0) return [];
   const language = read.metadata.language;
   const context = [read.metadata.title ?? '', ...headingTexts(body)].join(' ');
   // The context is the last "sentence" of the IDF pool, so its words weigh as the document's do.
@@ -101,6 +107,5 @@ export function extractiveSummary(read: ReadResult, options: ExtractiveSummaryOp
     chars += separator + text.length;
   }
   chosen.sort((a, b) => a - b);
-  const texts = chosen.map((i) => (list[i] as Candidate).text);
-  return texts.join(isSpacelessScript(texts.join('')) ? '' : ' ');
+  return chosen.map((i) => (list[i] as Candidate).text);
 }

@@ -24,13 +24,34 @@ const MIN_LIST_ITEM_WORDS = 8;
 /** Characters that end a passage; one without them may continue in the next (a PDF column break). */
 const TERMINAL = /[.!?。！？…:;"'”’)\]]$/u;
 
-function textOf(el: Element): string {
+/** A passage mostly made of link text is a "read also" line or a menu, not running text. */
+const MAX_LINK_SHARE = 0.5;
+/** Text a footnote marker consists of: `1`, `*`, `†`, `[12]`, `a`. */
+const FOOTNOTE_MARK = /^\s*\[?(?:\d{1,3}|[*†‡§¶#]+|\p{Ll})\]?\s*$/u;
+
+/**
+ * A footnote marker after a word or at the start of a passage ("Paris<sup>3</sup>"), not an
+ * exponent after a number ("10<sup>3</sup>"): its number would be read into the sentence.
+ */
+function isFootnoteMark(sup: Element, before: string): boolean {
+  return FOOTNOTE_MARK.test(sup.textContent ?? '') && !/\d\s*$/.test(before);
+}
+
+interface PassageText {
+  text: string;
+  linkChars: number;
+}
+
+function textOf(el: Element): PassageText {
   let out = '';
+  let linkChars = 0;
   const stack: Node[] = [el];
   while (stack.length > 0) {
     const node = stack.pop() as Node;
     if (node.nodeType === 3) {
-      out += node.nodeValue ?? '';
+      const value = node.nodeValue ?? '';
+      out += value;
+      if ((node.parentElement as Element | null)?.closest('a')) linkChars += value.trim().length;
       continue;
     }
     if (node.nodeType !== 1) continue;
@@ -40,10 +61,20 @@ function textOf(el: Element): string {
       continue;
     }
     if (node !== el && SKIPPED.has(tag)) continue;
+    if (tag === 'SUP' && isFootnoteMark(node as Element, out)) continue;
     const children = node.childNodes;
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as Node);
   }
-  return out.replace(/\s+/g, ' ').trim();
+  return { text: out.replace(/\s+/g, ' ').trim(), linkChars };
+}
+
+/**
+ * A table used for page layout (old sites, some converters) holds the running text in its cells:
+ * it nests tables or blocks, or has a cell of a paragraph's length. A data table does neither.
+ */
+function isLayoutTable(table: Element): boolean {
+  if (table.querySelector('table, p, h1, h2, h3, h4, h5, h6, blockquote, ul, ol') !== null) return true;
+  return [...table.querySelectorAll('td, th')].some((c) => (c.textContent?.length ?? 0) > 200);
 }
 
 /** True when an element contains a passage element, so its own text is not one passage. */
@@ -59,15 +90,15 @@ export function collectPassages(body: Element): Passage[] {
   while (stack.length > 0) {
     const el = stack.pop() as Element;
     const tag = el.tagName;
-    if (el !== body && SKIPPED.has(tag)) continue;
+    if (el !== body && SKIPPED.has(tag) && !(tag === 'TABLE' && isLayoutTable(el))) continue;
     if (HEADINGS.has(tag)) {
-      heading = textOf(el);
+      heading = textOf(el).text;
       continue;
     }
     // A passage element, or any other container (div, span, section) holding text but no passages.
     if (el !== body && !holdsPassages(el) && (PASSAGE_TAGS.has(tag) || el.textContent?.trim())) {
-      const text = textOf(el);
-      if (text.length === 0) continue;
+      const { text, linkChars } = textOf(el);
+      if (text.length === 0 || linkChars > text.replace(/\s/g, '').length * MAX_LINK_SHARE) continue;
       if (tag === 'LI' && text.split(' ').length < MIN_LIST_ITEM_WORDS) continue;
       const last = out[out.length - 1];
       // A paragraph without a final stop followed by one starting in lower case: one paragraph.
@@ -83,5 +114,5 @@ export function collectPassages(body: Element): Passage[] {
 
 /** The document's headings' text, for weighting sentences that share their words. */
 export function headingTexts(body: Element): string[] {
-  return [...body.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((h) => textOf(h)).filter((t) => t.length > 0);
+  return [...body.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((h) => textOf(h).text).filter((t) => t.length > 0);
 }

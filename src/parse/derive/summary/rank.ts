@@ -39,7 +39,7 @@ export function tfidfVectors(tokenised: string[][]): Map<number, number>[] {
     const v = new Map<number, number>();
     let norm = 0;
     for (const [id, c] of tf) {
-      const w = (1 + Math.log(c)) * Math.log(1 + n / (df[id] ?? 1));
+      const w = (1 + Math.log(c)) * Math.log((n + 1) / (df[id] ?? 1));
       v.set(id, w);
       norm += w * w;
     }
@@ -59,7 +59,12 @@ export function cosine(a: Map<number, number>, b: Map<number, number>): number {
   return dot;
 }
 
-/** PageRank scores of the similarity graph, teleporting by `prior` (any positive weights). */
+/**
+ * PageRank scores of the similarity graph, teleporting by `prior` (any positive weights), each
+ * multiplied by its prior again: teleporting alone gives a favoured sentence 15% of its weight
+ * and passes the rest to its neighbours, so a conclusion linked to the methods by common words
+ * would lift the methods, not itself.
+ */
 export function textRank(vectors: Map<number, number>[], prior: number[]): RankedSentence[] {
   const n = vectors.length;
   const edges: { to: number; w: number }[][] = Array.from({ length: n }, () => []);
@@ -97,5 +102,5 @@ export function textRank(vectors: Map<number, number>[], prior: number[]): Ranke
     score = next;
     if (delta < EPSILON) break;
   }
-  return Array.from(score, (s, index) => ({ index, score: s }));
+  return Array.from(score, (s, index) => ({ index, score: s * (teleport[index] ?? 0) }));
 }
