@@ -28,8 +28,8 @@ export interface Facts {
   firstHeading?: string;
 }
 
-/** `Label: value` — a label of one to six words, starting with a letter, with no sentence in it. */
-const KEY_VALUE = /^\s*([\p{L}#][^:：.!?;]{0,60}?)\s*[:：]\s+(\S.*?)\s*$/u;
+/** `Label: value` — a label of one to six words, starting with a letter ("Order No.: 17" too). */
+const KEY_VALUE = /^\s*([\p{L}#][^:：!?;]{0,60}?)\s*[:：]\s+(\S.*?)\s*$/u;
 const MAX_KEY_WORDS = 6;
 const HEADINGS = new Set(['H1', 'H2', 'H3', 'H4', 'H5', 'H6']);
 const LINE_TAGS = new Set(['P', 'LI', 'DIV', 'SPAN', 'BLOCKQUOTE', 'TD', 'TH']);
