@@ -13,9 +13,20 @@ export interface Passage {
 
 /** Elements whose content is never summary material. */
 const SKIPPED = new Set([
-  'TABLE', 'PRE', 'CODE', 'NAV', 'HEADER', 'FOOTER', 'ASIDE', 'FORM', 'FIGURE', 'FIGCAPTION',
+  'TABLE', 'PRE', 'CODE', 'FORM', 'FIGURE', 'FIGCAPTION',
   'SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'BUTTON', 'SELECT', 'TEXTAREA', 'SVG', 'MATH', 'IMG', 'IFRAME',
 ]);
+/**
+ * Page furniture, skipped unless it wraps the content: the cleaner (onlyMainContent) keeps a
+ * <header> that holds the article, as some blog templates have it.
+ */
+const FURNITURE = new Set(['NAV', 'HEADER', 'FOOTER', 'ASIDE']);
+const MIN_CONTENT_PARAGRAPHS = 2;
+
+function isFurniture(el: Element): boolean {
+  return FURNITURE.has(el.tagName) && el.querySelectorAll('p').length < MIN_CONTENT_PARAGRAPHS;
+}
+
 const HEADINGS = new Set(['H1', 'H2', 'H3', 'H4', 'H5', 'H6']);
 /** Elements whose text is one passage. */
 const PASSAGE_TAGS = new Set(['P', 'BLOCKQUOTE', 'DD', 'DT', 'LI']);
@@ -60,7 +71,7 @@ function textOf(el: Element): PassageText {
       out += ' ';
       continue;
     }
-    if (node !== el && SKIPPED.has(tag)) continue;
+    if (node !== el && (SKIPPED.has(tag) || isFurniture(node as Element))) continue;
     if (tag === 'SUP' && isFootnoteMark(node as Element, out)) continue;
     const children = node.childNodes;
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as Node);
@@ -90,7 +101,7 @@ export function collectPassages(body: Element): Passage[] {
   while (stack.length > 0) {
     const el = stack.pop() as Element;
     const tag = el.tagName;
-    if (el !== body && SKIPPED.has(tag) && !(tag === 'TABLE' && isLayoutTable(el))) continue;
+    if (el !== body && ((SKIPPED.has(tag) && !(tag === 'TABLE' && isLayoutTable(el))) || isFurniture(el))) continue;
     if (HEADINGS.has(tag)) {
       heading = textOf(el).text;
       continue;
