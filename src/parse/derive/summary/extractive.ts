@@ -10,7 +10,7 @@
  */
 import type { ReadResult } from '../../document.ts';
 import { collectPassages, headingTexts } from './passages.ts';
-import { cosine, textRank, tfidfVectors } from './rank.ts';
+import { cosine, textRank, tfidfVectors, type SparseVector } from './rank.ts';
 import { isSpacelessScript, splitSentences, words } from './sentences.ts';
 
 export interface ExtractiveSummaryOptions {
@@ -24,6 +24,8 @@ export const DEFAULT_MAX_CHARS = 1000;
 export const DEFAULT_MAX_SENTENCES = 5;
 /** The graph is quadratic in its sentences: a long document is ranked on its first ones. */
 const MAX_GRAPH_SENTENCES = 600;
+/** Text looked at for them, at most (a 10 MB cell of a spreadsheet is not read to the end). */
+const MAX_SCAN_CHARS = 400_000;
 /** A summary sentence more similar than this to one already chosen says the same thing again. */
 const REDUNDANT = 0.5;
 /** Section headings (several languages) whose sentences summarise the document. */
@@ -50,7 +52,10 @@ function eligible(sentence: string, tokens: string[], spaceless: boolean): boole
 function candidates(read: ReadResult): Candidate[] {
   const language = read.metadata.language;
   const out: Candidate[] = [];
-  for (const passage of collectPassages(read.document.body)) {
+  let scanned = 0;
+  for (const passage of collectPassages(read.document.body, MAX_SCAN_CHARS)) {
+    if (scanned > MAX_SCAN_CHARS) break;
+    scanned += passage.text.length;
     for (const text of splitSentences(passage.text, language)) {
       const tokens = words(text, language);
       if (!eligible(text, tokens, isSpacelessScript(text))) continue;
@@ -90,7 +95,7 @@ export function summarySentences(read: ReadResult, options: ExtractiveSummaryOpt
   const context = [read.metadata.title ?? '', ...headingTexts(body)].join(' ');
   // The context is the last "sentence" of the IDF pool, so its words weigh as the document's do.
   const vectors = tfidfVectors([...list.map((c) => c.tokens), words(context, language)]);
-  const contextVector = vectors.pop() as Map<number, number>;
+  const contextVector = vectors.pop() as SparseVector;
   const ranked = textRank(vectors, priors(list, vectors.map((v) => cosine(v, contextVector))));
   ranked.sort((a, b) => b.score - a.score || a.index - b.index);
 
@@ -101,8 +106,8 @@ export function summarySentences(read: ReadResult, options: ExtractiveSummaryOpt
     const text = (list[index] as Candidate).text;
     const separator = chosen.length > 0 ? 1 : 0;
     if (chars + separator + text.length > maxChars) continue;
-    const v = vectors[index] as Map<number, number>;
-    if (chosen.some((j) => cosine(v, vectors[j] as Map<number, number>) > REDUNDANT)) continue;
+    const v = vectors[index] as SparseVector;
+    if (chosen.some((j) => cosine(v, vectors[j] as SparseVector) > REDUNDANT)) continue;
     chosen.push(index);
     chars += separator + text.length;
   }

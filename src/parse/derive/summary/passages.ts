@@ -53,16 +53,19 @@ interface PassageText {
   linkChars: number;
 }
 
-function textOf(el: Element): PassageText {
+/** Of one passage, at most (a 10 MB spreadsheet cell is not one paragraph to read whole). */
+const MAX_PASSAGE_CHARS = 20_000;
+
+function textOf(el: Element, limit = MAX_PASSAGE_CHARS): PassageText {
   let out = '';
   let linkChars = 0;
-  const stack: Node[] = [el];
-  while (stack.length > 0) {
-    const node = stack.pop() as Node;
+  const stack: [Node, boolean][] = [[el, el.closest('a') !== null]];
+  while (stack.length > 0 && out.length < limit) {
+    const [node, inLink] = stack.pop() as [Node, boolean];
     if (node.nodeType === 3) {
       const value = node.nodeValue ?? '';
       out += value;
-      if ((node.parentElement as Element | null)?.closest('a')) linkChars += value.trim().length;
+      if (inLink) linkChars += value.trim().length;
       continue;
     }
     if (node.nodeType !== 1) continue;
@@ -73,10 +76,11 @@ function textOf(el: Element): PassageText {
     }
     if (node !== el && (SKIPPED.has(tag) || isFurniture(node as Element))) continue;
     if (tag === 'SUP' && isFootnoteMark(node as Element, out)) continue;
+    const childInLink = inLink || tag === 'A';
     const children = node.childNodes;
-    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as Node);
+    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i] as Node, childInLink]);
   }
-  return { text: out.replace(/\s+/g, ' ').trim(), linkChars };
+  return { text: out.slice(0, limit).replace(/\s+/g, ' ').trim(), linkChars };
 }
 
 /**
@@ -93,12 +97,16 @@ function holdsPassages(el: Element): boolean {
   return el.querySelector('p, blockquote, dd, dt, li, h1, h2, h3, h4, h5, h6, ul, ol, table, pre') !== null;
 }
 
-/** Passages in document order, a paragraph cut by a column or page break joined back together. */
-export function collectPassages(body: Element): Passage[] {
+/**
+ * Passages in document order, a paragraph cut by a column or page break joined back together;
+ * collection stops once `maxChars` characters of text were collected.
+ */
+export function collectPassages(body: Element, maxChars = Infinity): Passage[] {
   const out: Passage[] = [];
   let heading = '';
+  let collected = 0;
   const stack: Element[] = [body];
-  while (stack.length > 0) {
+  while (stack.length > 0 && collected < maxChars) {
     const el = stack.pop() as Element;
     const tag = el.tagName;
     if (el !== body && ((SKIPPED.has(tag) && !(tag === 'TABLE' && isLayoutTable(el))) || isFurniture(el))) continue;
@@ -109,6 +117,7 @@ export function collectPassages(body: Element): Passage[] {
     // A passage element, or any other container (div, span, section) holding text but no passages.
     if (el !== body && !holdsPassages(el) && (PASSAGE_TAGS.has(tag) || el.textContent?.trim())) {
       const { text, linkChars } = textOf(el);
+      collected += text.length;
       if (text.length === 0 || linkChars > text.replace(/\s/g, '').length * MAX_LINK_SHARE) continue;
       if (tag === 'LI' && text.split(' ').length < MIN_LIST_ITEM_WORDS) continue;
       const last = out[out.length - 1];

@@ -14,10 +14,18 @@ export interface RankedSentence {
 
 const DAMPING = 0.85;
 const ITERATIONS = 40;
-const EPSILON = 1e-7;
+const EPSILON = 1e-6;
+/** Edges weaker than this (two sentences sharing one common word) are left out of the graph. */
+const MIN_EDGE = 0.03;
 
-/** Sparse TF-IDF vectors (term id → weight), unit length; IDF from the document's own sentences. */
-export function tfidfVectors(tokenised: string[][]): Map<number, number>[] {
+/** A sparse vector: term ids ascending, with their weights. */
+export interface SparseVector {
+  ids: Int32Array;
+  weights: Float64Array;
+}
+
+/** Sparse TF-IDF vectors of unit length; IDF from the document's own sentences. */
+export function tfidfVectors(tokenised: string[][]): SparseVector[] {
   const ids = new Map<string, number>();
   const df: number[] = [];
   const counts = tokenised.map((tokens) => {
@@ -36,25 +44,36 @@ export function tfidfVectors(tokenised: string[][]): Map<number, number>[] {
   });
   const n = tokenised.length;
   return counts.map((tf) => {
-    const v = new Map<number, number>();
+    const entries = [...tf.entries()].sort((a, b) => a[0] - b[0]);
+    const v: SparseVector = { ids: Int32Array.from(entries, (e) => e[0]), weights: new Float64Array(entries.length) };
     let norm = 0;
-    for (const [id, c] of tf) {
+    entries.forEach(([id, c], i) => {
       const w = (1 + Math.log(c)) * Math.log((n + 1) / (df[id] ?? 1));
-      v.set(id, w);
+      v.weights[i] = w;
       norm += w * w;
-    }
+    });
     norm = Math.sqrt(norm) || 1;
-    for (const [id, w] of v) v.set(id, w / norm);
+    for (let i = 0; i < v.weights.length; i++) v.weights[i] = (v.weights[i] ?? 0) / norm;
     return v;
   });
 }
 
-export function cosine(a: Map<number, number>, b: Map<number, number>): number {
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+/** Dot product of two unit vectors by merging their sorted ids. */
+export function cosine(a: SparseVector, b: SparseVector): number {
+  let i = 0;
+  let j = 0;
   let dot = 0;
-  for (const [id, w] of small) {
-    const o = large.get(id);
-    if (o !== undefined) dot += w * o;
+  const ai = a.ids;
+  const bi = b.ids;
+  while (i < ai.length && j < bi.length) {
+    const x = ai[i] as number;
+    const y = bi[j] as number;
+    if (x === y) {
+      dot += (a.weights[i] as number) * (b.weights[j] as number);
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
   }
   return dot;
 }
@@ -65,38 +84,59 @@ export function cosine(a: Map<number, number>, b: Map<number, number>): number {
  * and passes the rest to its neighbours, so a conclusion linked to the methods by common words
  * would lift the methods, not itself.
  */
-export function textRank(vectors: Map<number, number>[], prior: number[]): RankedSentence[] {
+export function textRank(vectors: SparseVector[], prior: number[]): RankedSentence[] {
   const n = vectors.length;
-  const edges: { to: number; w: number }[][] = Array.from({ length: n }, () => []);
-  const outWeight = new Float64Array(n);
+  // The graph in compressed rows: neighbours and weights of sentence i at rowStart[i]…rowStart[i+1].
+  const pairs: number[] = [];
+  const degree = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
-      const w = cosine(vectors[i] as Map<number, number>, vectors[j] as Map<number, number>);
-      if (w <= 0.01) continue;
-      (edges[i] as { to: number; w: number }[]).push({ to: j, w });
-      (edges[j] as { to: number; w: number }[]).push({ to: i, w });
-      outWeight[i] = (outWeight[i] ?? 0) + w;
-      outWeight[j] = (outWeight[j] ?? 0) + w;
+      const w = cosine(vectors[i] as SparseVector, vectors[j] as SparseVector);
+      if (w <= MIN_EDGE) continue;
+      pairs.push(i, j, w);
+      degree[i] = (degree[i] ?? 0) + 1;
+      degree[j] = (degree[j] ?? 0) + 1;
     }
   }
+  const rowStart = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) rowStart[i + 1] = (rowStart[i] ?? 0) + (degree[i] ?? 0);
+  const fill = rowStart.slice(0, n);
+  const neighbour = new Int32Array(rowStart[n] ?? 0);
+  const weight = new Float64Array(rowStart[n] ?? 0);
+  const outWeight = new Float64Array(n);
+  for (let k = 0; k < pairs.length; k += 3) {
+    const i = pairs[k] as number;
+    const j = pairs[k + 1] as number;
+    const w = pairs[k + 2] as number;
+    neighbour[fill[i] as number] = j;
+    weight[fill[i] as number] = w;
+    fill[i] = (fill[i] as number) + 1;
+    neighbour[fill[j] as number] = i;
+    weight[fill[j] as number] = w;
+    fill[j] = (fill[j] as number) + 1;
+    outWeight[i] = (outWeight[i] as number) + w;
+    outWeight[j] = (outWeight[j] as number) + w;
+  }
   const priorSum = prior.reduce((a, b) => a + b, 0) || 1;
-  const teleport = prior.map((p) => p / priorSum);
+  const teleport = Float64Array.from(prior, (p) => p / priorSum);
   let score = Float64Array.from(teleport);
   for (let iter = 0; iter < ITERATIONS; iter++) {
     const next = new Float64Array(n);
     let dangling = 0;
-    for (let i = 0; i < n; i++) if ((outWeight[i] ?? 0) === 0) dangling += score[i] ?? 0;
     for (let i = 0; i < n; i++) {
-      const s = score[i] ?? 0;
-      const ow = outWeight[i] ?? 0;
-      if (ow === 0) continue;
-      for (const e of edges[i] as { to: number; w: number }[]) next[e.to] = (next[e.to] ?? 0) + (s * e.w) / ow;
+      const ow = outWeight[i] as number;
+      if (ow === 0) {
+        dangling += score[i] as number;
+        continue;
+      }
+      const share = (score[i] as number) / ow;
+      for (let k = rowStart[i] as number; k < (rowStart[i + 1] as number); k++) next[neighbour[k] as number] = (next[neighbour[k] as number] as number) + share * (weight[k] as number);
     }
     let delta = 0;
     for (let i = 0; i < n; i++) {
-      const t = teleport[i] ?? 0;
-      const v = (1 - DAMPING) * t + DAMPING * ((next[i] ?? 0) + dangling * t);
-      delta += Math.abs(v - (score[i] ?? 0));
+      const t = teleport[i] as number;
+      const v = (1 - DAMPING) * t + DAMPING * ((next[i] as number) + dangling * t);
+      delta += Math.abs(v - (score[i] as number));
       next[i] = v;
     }
     score = next;
