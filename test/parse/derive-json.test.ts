@@ -148,7 +148,7 @@ describe('offline json on corpus documents', () => {
 const ORDER = `
 <h1>Order confirmation</h1>
 <p>Order No.: A-2024-0117<br>Order date: 8 March 2024<br>Paid: yes<br>Discount: 12.5%<br>Grand total: 1.234,56 €</p>
-<h2>Customer</h2>
+<h2>Customer details</h2>
 <p>Name: Amaka Okafor</p><p>E-mail: amaka@example.org</p>
 <h2>Seller</h2>
 <dl><dt>Name</dt><dd>Lagos Lamps Ltd</dd><dt>VAT ID</dt><dd>NG-448812</dd></dl>

@@ -12,7 +12,8 @@
  * ("Invoice number" for invoice.number); inside a nested object, a pair under a heading naming
  * the object; a pair labelled with its name (at the top level the first that coerces; in a
  * nested object only when the document gives that label a single value); a section whose heading
- * is its name (text properties); the document's metadata.
+ * is its name (text properties); the document's metadata. A heading names an object when it is
+ * the object's name or starts with it ("Customer details" for `customer`).
  */
 import type { ReadResult } from '../../document.ts';
 import type { Coerced } from './coerce.ts';
@@ -45,6 +46,12 @@ interface Filled {
   empty: string[];
 }
 
+/** A heading that names an object: its name, or its name first ("Customer details" for `customer`). */
+function headingNames(heading: string, keys: Set<string>): boolean {
+  const key = nameKey(heading);
+  return key.length > 0 && [...keys].some((k) => key === k || key.startsWith(k));
+}
+
 function keyedPairs(pairs: Pair[], keys: Set<string>): Pair[] {
   return pairs.filter((p) => keys.has(nameKey(p.key)));
 }
@@ -70,7 +77,7 @@ function scalar(keys: Set<string>, schema: Schema, scope: Scope): Coerced | unde
     const composite = new Set([...parent].flatMap((p) => [...keys].map((k) => p + k)));
     const v = firstCoerced(keyedPairs(facts.pairs, composite), schema);
     if (v !== undefined) return v;
-    const scoped = facts.pairs.filter((p) => parent.has(nameKey(p.heading)));
+    const scoped = facts.pairs.filter((p) => headingNames(p.heading, parent));
     const s = firstCoerced(keyedPairs(scoped, keys), schema);
     if (s !== undefined) return s;
   }
