@@ -17,8 +17,8 @@ import { readDocument } from '../helpers/read-document.ts';
 
 type Schema = Record<string, unknown>;
 
-async function corpusRead(file: string): Promise<ReadResult> {
-  return readDocument(readCorpus(file), path.basename(file));
+async function corpusRead(file: string, filename = path.basename(file)): Promise<ReadResult> {
+  return readDocument(readCorpus(file), filename);
 }
 
 function built(bodyHtml: string, metadata: Partial<DocumentMetadata> = {}): ReadResult {
@@ -121,6 +121,24 @@ describe('offline json on corpus documents', () => {
     expect(rows[0]).toMatchObject({ language: 'Python', year: 1991, typing: 'Dynamic' });
     expect(rows.every((r) => typeof r.primary_use === 'string')).toBe(true);
     expectValid(schema, rows);
+  });
+
+  it('a workbook: a sheet of sales as rows with dates and numbers; two sheets with the same columns stay apart', async () => {
+    const schema: Schema = {
+      type: 'object',
+      properties: { sales: { type: 'array', items: { type: 'object', properties: { product: { type: 'string' }, date: { type: 'string', format: 'date' }, quantity: { type: 'integer' }, revenue: { type: 'number' } } } } },
+    };
+    // A macro-enabled workbook (.xlsm) is an .xlsx package; folio accepts it under the .xlsx name.
+    const sales = (offlineJson(await corpusRead('office/xlsx/docling-xlsx_02_sample_sales_data.xlsm', 'sales.xlsx'), schema)?.json as { sales: Record<string, unknown>[] }).sales;
+    expect(sales[0]).toEqual({ product: 'Widget A', date: '2024-01-01', quantity: 5, revenue: 5000 });
+    expect(sales.length).toBeGreaterThanOrEqual(20);
+    expectValid(schema, { sales });
+    const cups: Schema = { type: 'array', items: { type: 'object', properties: { team: { type: 'string' }, stanleyCups: { type: 'integer' } } } };
+    expect(offlineJson(await corpusRead('office/xlsx/kreuzberg-stanley_cups.xlsx'), cups)?.json).toEqual([
+      { team: 'Blues', stanleyCups: 1 },
+      { team: 'Flyers', stanleyCups: 2 },
+      { team: 'Maple Leafs', stanleyCups: 13 },
+    ]);
   });
 
   it("a paper's title, authors, keywords (a list) and abstract section", async () => {

@@ -66,7 +66,7 @@ export function gatherFacts(body: Element): Facts {
       continue;
     }
     if (tag === 'TABLE') {
-      const grid = tableGrid(el);
+      const grid = tableGrid(el, facts.sections.length);
       facts.tables.push(grid);
       if (grid.width === 2) {
         for (const [k, v] of [...grid.head, ...grid.body] as [string, string][]) {

@@ -1,7 +1,8 @@
 /**
  * An array-of-objects property filled from a table: the table whose header names the most of the
  * item's properties (two at least, or all of them when there is one), and the tables after it with
- * the same header (a table continued on the next page). A body row becomes an item when every
+ * the same header and no heading in between (a table continued on the next page; two sheets of a
+ * workbook with the same columns are two tables, each under its sheet's heading). A body row becomes an item when every
  * non-empty matched cell coerces to its property, half the matched columns at least have a value,
  * and the item's required properties are there; other rows (a total line, a sub-heading inside
  * the table) are left out, as is a row whose first filled cell says it sums the others ("Total").
@@ -72,7 +73,7 @@ export function rowsFromTables(facts: Facts, itemSchema: Schema): Record<string,
   const propSchemas = new Map(props);
   const items: Record<string, Coerced>[] = [];
   for (const grid of facts.tables.slice(best.index)) {
-    if (grid !== first && headerSignature(grid) !== signature) continue;
+    if (grid !== first && (headerSignature(grid) !== signature || grid.section !== first.section)) continue;
     for (const row of grid.body) {
       const item = rowItem(row, best.columns, itemSchema, propSchemas);
       if (item) items.push(item);

@@ -9,6 +9,8 @@ export interface Grid {
   head: string[][];
   body: string[][];
   width: number;
+  /** Which section of the document (headings counted from 0) the table sits in. */
+  section: number;
 }
 
 export function cellText(el: Element): string {
@@ -42,7 +44,7 @@ function looksLikeHeader(row: string[]): boolean {
   return filled.length >= 2 && filled.every((c) => toNumber(c) === undefined && c.length <= 80);
 }
 
-export function tableGrid(table: Element): Grid {
+export function tableGrid(table: Element, section = 0): Grid {
   const rows: string[][] = [];
   const headFlags: boolean[] = [];
   const pending: (string | undefined)[][] = [];
@@ -72,5 +74,5 @@ export function tableGrid(table: Element): Grid {
   let headCount = 0;
   while (headCount < rows.length && headFlags[headCount]) headCount += 1;
   if (headCount === 0 && rows.length > 1 && looksLikeHeader(rows[0] as string[])) headCount = 1;
-  return { head: rows.slice(0, headCount), body: rows.slice(headCount), width };
+  return { head: rows.slice(0, headCount), body: rows.slice(headCount), width, section };
 }
