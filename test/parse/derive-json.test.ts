@@ -278,6 +278,14 @@ describe('type coercion', () => {
     expect(toDate('next week')).toBeUndefined();
   });
 
+  it('a property of several types takes the most specific one the text is', () => {
+    const result = offlineJson(built('<p>Count: 5,000</p><p>Label: 12b</p><p>Flag: yes</p>'), {
+      type: 'object',
+      properties: { count: { type: ['string', 'number'] }, label: { type: ['number', 'string'] }, flag: { type: ['string', 'boolean'] } },
+    });
+    expect(result?.json).toEqual({ count: 5000, label: '12b', flag: true });
+  });
+
   it('booleans in several languages', () => {
     expect([toBoolean('Yes'), toBoolean('ja'), toBoolean('✓'), toBoolean('No'), toBoolean('non'), toBoolean('maybe')]).toEqual([true, true, true, false, false, undefined]);
   });

@@ -50,14 +50,18 @@ function enumMember(text: string, members: unknown[]): Coerced | undefined {
   return undefined;
 }
 
+const SPECIFICITY = ['integer', 'boolean', 'number', 'string', 'null', 'object', 'array'];
+
 export function coerceTo(text: string, schema: Schema): Coerced | undefined {
   for (const alt of alternatives(schema)) {
     let value: Coerced | undefined;
     if (Array.isArray(alt.enum)) value = enumMember(text, alt.enum);
     else {
-      // A property that names no type takes the text as a string.
+      // A property that names no type takes the text as a string; of several types the most
+      // specific the text is wins ("5000" for ["string", "number"] is 5000).
       const types = schemaTypes(alt);
-      for (const type of types.length > 0 ? types : ['string']) if ((value = asType(text, type, alt)) !== undefined) break;
+      const ordered = types.length > 0 ? [...types].sort((a, b) => SPECIFICITY.indexOf(a) - SPECIFICITY.indexOf(b)) : ['string'];
+      for (const type of ordered) if ((value = asType(text, type, alt)) !== undefined) break;
     }
     if (value !== undefined && valid(schema, value)) return value;
   }
