@@ -3,17 +3,23 @@
  * pairs (lines of text, definition lists, two-column tables) and its sections (a heading and
  * the text under it), each with the heading it sits under, for scoping nested objects.
  */
+import { nameKey } from './names.ts';
 import { cellText, tableGrid, type Grid } from './tables.ts';
 
 export interface Pair {
   key: string;
+  /** The key as names.ts matches it (computed once: a schema asks every pair per property). */
+  name: string;
   value: string;
-  /** The nearest heading above ('' before the first). */
+  /** The nearest heading above ('' before the first), and its nameKey. */
   heading: string;
+  headingName: string;
 }
 
 export interface Section {
   heading: string;
+  /** The heading as names.ts matches it. */
+  name: string;
   /** The paragraphs' text under the heading, up to the next heading. */
   text: string;
   /** List items directly under the heading, when there are any. */
@@ -45,6 +51,11 @@ export function pairFromLine(line: string): { key: string; value: string } | und
   return value ? { key, value } : undefined;
 }
 
+function pair(key: string, value: string, heading: string): Pair {
+  const label = key.replace(/[:：]\s*$/, '');
+  return { key: label, name: nameKey(label), value, heading, headingName: nameKey(heading) };
+}
+
 function hasBlockChildren(el: Element): boolean {
   return el.querySelector('p, li, div, table, dl, ul, ol, h1, h2, h3, h4, h5, h6, blockquote, pre') !== null;
 }
@@ -61,7 +72,7 @@ export function gatherFacts(body: Element): Facts {
     if (HEADINGS.has(tag)) {
       heading = cellText(el).replace(/\s+/g, ' ');
       if (tag === 'H1' && facts.firstHeading === undefined) facts.firstHeading = heading;
-      section = { heading, text: '', items: [] };
+      section = { heading, name: nameKey(heading), text: '', items: [] };
       facts.sections.push(section);
       continue;
     }
@@ -70,7 +81,7 @@ export function gatherFacts(body: Element): Facts {
       facts.tables.push(grid);
       if (grid.width === 2) {
         for (const [k, v] of [...grid.head, ...grid.body] as [string, string][]) {
-          if (k && v && k.split(/\s+/).length <= MAX_KEY_WORDS) facts.pairs.push({ key: k.replace(/[:：]\s*$/, ''), value: v, heading });
+          if (k && v && k.split(/\s+/).length <= MAX_KEY_WORDS) facts.pairs.push(pair(k, v, heading));
         }
       }
       continue;
@@ -79,15 +90,15 @@ export function gatherFacts(body: Element): Facts {
       let key: string | undefined;
       for (const child of el.children) {
         if (child.tagName === 'DT') key = cellText(child);
-        else if (child.tagName === 'DD' && key) facts.pairs.push({ key: key.replace(/[:：]\s*$/, ''), value: cellText(child), heading });
+        else if (child.tagName === 'DD' && key) facts.pairs.push(pair(key, cellText(child), heading));
       }
       continue;
     }
     if (el !== body && LINE_TAGS.has(tag) && !hasBlockChildren(el)) {
       const text = cellText(el);
       for (const line of text.split('\n')) {
-        const pair = pairFromLine(line);
-        if (pair) facts.pairs.push({ ...pair, heading });
+        const found = pairFromLine(line);
+        if (found) facts.pairs.push(pair(found.key, found.value, heading));
       }
       if (section && text) {
         if (tag === 'LI') section.items.push(text.replace(/\s+/g, ' '));

@@ -46,14 +46,13 @@ interface Filled {
   empty: string[];
 }
 
-/** A heading that names an object: its name, or its name first ("Customer details" for `customer`). */
-function headingNames(heading: string, keys: Set<string>): boolean {
-  const key = nameKey(heading);
+/** A heading (its nameKey) that names an object: its name, or its name first ("Customer details" for `customer`). */
+function headingNames(key: string, keys: Set<string>): boolean {
   return key.length > 0 && [...keys].some((k) => key === k || key.startsWith(k));
 }
 
 function keyedPairs(pairs: Pair[], keys: Set<string>): Pair[] {
-  return pairs.filter((p) => keys.has(nameKey(p.key)));
+  return pairs.filter((p) => keys.has(p.name));
 }
 
 function firstCoerced(pairs: Pair[], schema: Schema): Coerced | undefined {
@@ -77,7 +76,7 @@ function scalar(keys: Set<string>, schema: Schema, scope: Scope): Coerced | unde
     const composite = new Set([...parent].flatMap((p) => [...keys].map((k) => p + k)));
     const v = firstCoerced(keyedPairs(facts.pairs, composite), schema);
     if (v !== undefined) return v;
-    const scoped = facts.pairs.filter((p) => headingNames(p.heading, parent));
+    const scoped = facts.pairs.filter((p) => headingNames(p.headingName, parent));
     const s = firstCoerced(keyedPairs(scoped, keys), schema);
     if (s !== undefined) return s;
   }
@@ -85,7 +84,7 @@ function scalar(keys: Set<string>, schema: Schema, scope: Scope): Coerced | unde
   const direct = parent ? onlyValue(labelled, schema) : firstCoerced(labelled, schema);
   if (direct !== undefined) return direct;
   if (schemaTypes(schema).includes('string') && schema.format === undefined && schema.enum === undefined) {
-    const section = facts.sections.find((s) => keys.has(nameKey(s.heading)) && s.text);
+    const section = facts.sections.find((s) => keys.has(s.name) && s.text);
     if (section) {
       const v = coerceTo(section.text, schema);
       if (v !== undefined) return v;
@@ -118,7 +117,7 @@ function scalarList(keys: Set<string>, itemSchema: Schema, scope: Scope): Coerce
     const values = coerceAll(p.value.split(LIST_SEPARATOR).filter(Boolean), itemSchema);
     if (values) return values;
   }
-  for (const s of facts.sections.filter((x) => keys.has(nameKey(x.heading)))) {
+  for (const s of facts.sections.filter((x) => keys.has(x.name))) {
     const texts = s.items.length > 0 ? s.items : /[.!?]\s/.test(s.text) ? [] : s.text.split(LIST_SEPARATOR).filter(Boolean);
     const values = coerceAll(texts, itemSchema);
     if (values) return values;
