@@ -100,6 +100,9 @@ describe('aggressive detectors', () => {
   it('LOCATION hard negatives: places naming treaties, themes and versions', async () => {
     const places = (await found('The Paris Agreement, the Geneva Conventions, the Tokyo theme and Berlin-2 were discussed.', 'aggressive')).filter(([g]) => g === 'LOCATION');
     expect(places).toEqual([]);
+    // A table-of-contents line (pdf-bench 01030000000016): "from … to …" in a title is no journey.
+    expect((await found('7. LEGO Toys: from Wooden Blocks to Plastic Bricks 50', 'aggressive')).filter(([g]) => g === 'LOCATION')).toEqual([]);
+    expect(await found('Flights from Nairobi to Kigali leave daily.', 'aggressive')).toEqual(expect.arrayContaining([['LOCATION', 'Nairobi'], ['LOCATION', 'Kigali']]));
   });
 
   it('PERSON: "<verb> by" cues; a name does not run into a bracket', async () => {

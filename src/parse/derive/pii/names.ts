@@ -152,6 +152,20 @@ function gazetteerSpans(text: string): PiiSpan[] {
 }
 
 /**
+ * A line where most words are capitalised and that does not end as a sentence is a title or a
+ * table-of-contents entry ("LEGO Toys: from Wooden Blocks to Plastic Bricks 50"): its "from …
+ * to …" is not a journey.
+ */
+function inTitleCaseLine(text: string, at: number): boolean {
+  const start = text.lastIndexOf('\n', at) + 1;
+  const end = text.indexOf('\n', at);
+  const line = text.slice(start, end < 0 ? text.length : end).trim();
+  if (/[.!?]["'”’)]?$/u.test(line)) return false; // a sentence, however many names it holds
+  const words = line.split(/\s+/).filter((w) => /^\p{L}/u.test(w) && w.length > 3);
+  return words.length >= 3 && words.filter((w) => /^\p{Lu}/u.test(w)).length > words.length * 0.6;
+}
+
+/**
  * A place name used as the name of something else: "the Paris Agreement", "the Geneva
  * Conventions", "the Tokyo theme", "Berlin-2" (a version or model name).
  */
@@ -166,7 +180,9 @@ export function findNamesAndPlaces(text: string, groups: ReadonlySet<PiiGroup>):
   for (const re of PERSON_CUES) raw.push(...cueSpans(text, re, 'PERSON'));
   for (const re of LOCATION_PATTERNS) raw.push(...regexSpans(text, re, 'LOCATION'));
   raw.push(...cueSpans(text, LOCATION_CUE, 'LOCATION'));
-  for (const re of PLACE_CUES) raw.push(...cueSpans(text, re, 'LOCATION'));
+  for (const re of PLACE_CUES) {
+    raw.push(...regexSpans(text, re, 'LOCATION', (value, m) => !STOP_NAMES.has(value.split(/\s/)[0] ?? '') && !inTitleCaseLine(text, m.index), 1));
+  }
   const out: PiiSpan[] = [];
   for (const span of raw) {
     if (!groups.has(span.group)) continue;
