@@ -2,7 +2,8 @@
  * The offline summary (issue 14, docs/derive.md): the document's own sentences, ranked by
  * TextRank, at most DEFAULT_MAX_SENTENCES of them and DEFAULT_MAX_CHARS characters, in document
  * order. Nothing is rewritten: every sentence of the summary is a sentence of the document
- * (whitespace normalised). Deterministic: the same document gives the same summary.
+ * (whitespace normalised, footnote markers left out). Deterministic: the same document gives the
+ * same summary. An empty string when the document has no sentence to quote; it never throws.
  *
  *   passages.ts   running text with its headings (tables, code, furniture skipped)
  *   sentences.ts  sentences and words in the document's language (CJK without spaces too)
