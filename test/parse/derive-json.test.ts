@@ -233,6 +233,15 @@ describe('offline json on built documents', () => {
     expect(result).toBeUndefined();
   });
 
+  it('an array of objects from repeated key: value records when no table matches: per section, or one after another', () => {
+    const schema: Schema = { type: 'object', properties: { contacts: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, email: { type: 'string', format: 'email' }, phone: { type: 'string' } } } } } };
+    const bySection = offlineJson(built('<h1>Team</h1><h2>Sales</h2><p>Name: Ana Lima<br>Email: ana@example.org</p><h2>Support</h2><p>Name: Kofi Mensah</p><p>Phone: +233 30 123 4567</p><h2>Note</h2><p>Email: info@example.org</p>'), schema);
+    expect(bySection?.json).toEqual({ contacts: [{ name: 'Ana Lima', email: 'ana@example.org' }, { name: 'Kofi Mensah', phone: '+233 30 123 4567' }] });
+    const inARow = offlineJson(built('<ul><li>Name: Ana Lima</li><li>E-mail: ana@example.org</li><li>Name: Kofi Mensah</li><li>E-mail: kofi@example.org</li></ul>'), schema);
+    expect((inARow?.json as { contacts: unknown[] }).contacts).toEqual([{ name: 'Ana Lima', email: 'ana@example.org' }, { name: 'Kofi Mensah', email: 'kofi@example.org' }]);
+    expectValid(schema, inARow?.json);
+  });
+
   it('nothing matches: undefined', () => {
     const schema: Schema = { type: 'object', properties: { temperature: { type: 'number' }, readings: { type: 'array', items: { type: 'object', properties: { sensor: { type: 'string' }, value: { type: 'number' } } } } } };
     expect(offlineJson(built('<p>A page about nothing in particular.</p><table><tr><th>A</th><th>B</th></tr><tr><td>1</td><td>2</td></tr></table>'), schema)).toBeUndefined();

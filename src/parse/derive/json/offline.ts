@@ -3,7 +3,8 @@
  * document's own structure, never an invented value.
  *
  *   facts.ts    tables, `key: value` pairs (lines, definition lists, two-column tables), sections
- *   rows.ts     array-of-objects properties from a table whose header names them
+ *   rows.ts     array-of-objects properties from a table whose header names them, else from
+ *               repeated `key: value` records (contact cards)
  *   names.ts    labels ↔ property names (case, spacing, units, abbreviations aside)
  *   value.ts    text → the property's type (coerce.ts), every value checked with ajv
  *   metadata-values.ts  title, description, author, date, language, keywords
@@ -20,7 +21,7 @@ import type { Coerced } from './coerce.ts';
 import { gatherFacts, type Facts, type Pair } from './facts.ts';
 import { metadataValue } from './metadata-values.ts';
 import { nameKey, propertyKeys } from './names.ts';
-import { rowsFromTables } from './rows.ts';
+import { rowsFromPairs, rowsFromTables } from './rows.ts';
 import { isSchema, pointerToken, properties, schemaTypes, valid, type Schema } from './schema.ts';
 import { coerceTo } from './value.ts';
 
@@ -136,7 +137,7 @@ function fillProperty(name: string, schema: Schema, pointer: string, scope: Scop
   }
   if (types.includes('array')) {
     const items = isSchema(schema.items) ? schema.items : {};
-    const list = properties(items).length > 0 ? rowsFromTables(scope.facts, items) : scalarList(keys, items, scope);
+    const list = properties(items).length > 0 ? (rowsFromTables(scope.facts, items) ?? rowsFromPairs(scope.facts.pairs, items)) : scalarList(keys, items, scope);
     const value = list && valid(schema, list) ? list : undefined;
     return { value, empty: value === undefined ? [pointer] : [] };
   }

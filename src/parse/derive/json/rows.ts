@@ -11,6 +11,7 @@ import { coerceTo } from './value.ts';
 import type { Coerced } from './coerce.ts';
 import type { Facts } from './facts.ts';
 import { nameKey, propertyKeys } from './names.ts';
+import type { Pair } from './facts.ts';
 import { properties, required, schemaTypes, valid, type Schema } from './schema.ts';
 import type { Grid } from './tables.ts';
 
@@ -79,5 +80,38 @@ export function rowsFromTables(facts: Facts, itemSchema: Schema): Record<string,
       if (item) items.push(item);
     }
   }
+  return items.length > 0 ? items : undefined;
+}
+
+/**
+ * An array-of-objects property filled from repeated `key: value` records when no table matches:
+ * contact cards, one per section or one after another ("Name: …, Email: …, Name: …, Email: …").
+ * The pairs naming the item's properties are read in document order; a record ends where a
+ * property it already has comes again or the heading changes. A record becomes an item on the
+ * same terms as a table row: two properties at least (or the only one), required ones there,
+ * valid for the item schema.
+ */
+export function rowsFromPairs(pairs: Pair[], itemSchema: Schema): Record<string, Coerced>[] | undefined {
+  const props = properties(itemSchema).filter(([, schema]) => !schemaTypes(schema).some((t) => t === 'object' || t === 'array'));
+  if (props.length === 0) return undefined;
+  const keyed = props.map(([name, schema]) => ({ name, schema, keys: propertyKeys(name, schema) }));
+  const needed = Math.min(2, props.length);
+  const items: Record<string, Coerced>[] = [];
+  let current: Record<string, Coerced> = {};
+  let heading: string | undefined;
+  const close = (): void => {
+    if (Object.keys(current).length >= needed && required(itemSchema).every((r) => r in current) && valid(itemSchema, current)) items.push(current);
+    current = {};
+  };
+  for (const pair of pairs) {
+    const prop = keyed.find((p) => p.keys.has(pair.name));
+    if (!prop) continue;
+    const value = coerceTo(pair.value, prop.schema);
+    if (value === undefined) continue;
+    if (prop.name in current || (heading !== undefined && pair.heading !== heading)) close();
+    heading = pair.heading;
+    current[prop.name] = value;
+  }
+  close();
   return items.length > 0 ? items : undefined;
 }
