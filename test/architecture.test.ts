@@ -103,6 +103,20 @@ describe('architecture', () => {
     expect([...inward, ...outward]).toEqual([]);
   });
 
+  it('the offline summary and json (derive/summary, derive/json, all but their index.ts) read only the intermediate document: no LLM, no PII, no doors', () => {
+    const offline = ['src/parse/derive/summary', 'src/parse/derive/json'].flatMap((dir) =>
+      sourceFiles(dir)
+        .filter((file) => path.basename(file) !== 'index.ts')
+        .flatMap((file) =>
+          importsOf(file)
+            // Inside the folder anything but its index.ts (the LLM wiring); outside it only document.ts.
+            .filter((t) => (t.startsWith(`${dir}/`) ? path.basename(t) === 'index.ts' : t !== 'src/parse/document.ts'))
+            .map((t) => `${path.relative(root, file)} → ${t}`),
+        ),
+    );
+    expect(offline).toEqual([]);
+  });
+
   it('the connection guard (src/http/connections) is socket and request plumbing: no core, store, MCP or tools', () => {
     expect(violations('src/http/connections', ['src/parse', 'src/store', 'src/mcp', 'src/cli', 'src/uploads', 'src/web', 'tools', 'src/http/routes'])).toEqual([]);
   });
