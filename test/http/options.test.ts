@@ -203,6 +203,13 @@ describe('summary and json on a server with no LLM (docs/llm.md)', () => {
     expect(data.warning).toContain('summary: no LLM is configured, so this summary is extractive');
   });
 
+  it('a document with no running text gets an empty offline summary and a warning saying why', async () => {
+    const table = Buffer.from('<!doctype html><html><body><table><tr><th>Code</th><th>Qty</th></tr><tr><td>A1</td><td>2</td></tr></table></body></html>');
+    const res = await postParse(service, upload('table.html', table, { formats: ['summary'] }));
+    expect(res.status).toBe(200);
+    expect(res.json.data).toMatchObject({ summary: '', warning: expect.stringContaining('no running-text sentence to quote') });
+  });
+
   it('json with a schema is filled offline from a corpus invoice: its line items, and a warning naming the field left empty', async () => {
     const invoice = readCorpus('pdf', 'opendataloader-pdf', 'PDFUA-Ref-2-02_Invoice.pdf');
     const schema = {
