@@ -21,6 +21,8 @@ import { expectContinue } from '../http/routes/uploads.ts';
 import type { ParseRunner } from '../limits/runner.ts';
 import { prepareSpoolDir } from '../http/upload-spool.ts';
 import { createParsePool } from '../limits/parse-pool.ts';
+import { createTeamLimits } from '../limits/teams/index.ts';
+import { fixedPlans } from '../accounts/plan.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { resolvePublicUrls, type PublicUrls } from '../public-urls.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
@@ -96,7 +98,10 @@ export async function startService(config: Config, options: ServiceOptions = {})
     await store.close();
     throw err;
   }
-  const runner: ParseRunner = options.runner ?? ((input, opts, run) => (pool as NonNullable<typeof pool>).run(input, opts, run));
+  // Each team's plan; the fair queue per team sits in front of the pool (docs/limits.md).
+  const plans = fixedPlans(config.defaultPlan);
+  const limits = createTeamLimits({ plans, parseSlots: config.maxConcurrentParses, maxQueuedPerTeam: config.maxQueuedPerTeam });
+  const runner: ParseRunner = limits.runner(options.runner ?? ((input, opts, run) => (pool as NonNullable<typeof pool>).run(input, opts, run)));
   // The app needs the public URLs, which default to the listening address (known once listening,
   // e.g. with PORT=0): listen first, attach the app in the same tick, before any request is read.
   // Head, body and total bounds, the connection cap (docs/connections.md); set before listening.
@@ -190,7 +195,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   });
   uploads.startSweeping({ onError: (err) => logger.warn({ err }, 'upload sweep failed') });
   // The authorization endpoint issues codes with the token endpoint's store unless a test hands in its own issuer.
-  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, crawls, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections });
+  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, crawls, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections, plans, limits });
   server.on('request', app);
   server.on('checkContinue', expectContinue(app));
   const watcher = attachJobWatcher(server, { keys: store, crawls, logger });

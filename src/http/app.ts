@@ -59,6 +59,13 @@ import type { ParseRunner } from '../limits/runner.ts';
 import { mcpRoutes } from '../mcp/http.ts';
 import type { KeylessUsageStore } from '../store/keyless-usage.ts';
 import type { UploadRefs } from '../uploads/service.ts';
+import type { PlanSource } from '../accounts/plan.ts';
+import type { TeamLimits } from '../limits/teams/index.ts';
+import { DEFAULT_TIMEOUT_MS } from '../parse/options.ts';
+import { DEFAULT_SEARCH_TIMEOUT_MS } from '../web/search/request.ts';
+import { MAP_DEFAULT_TIMEOUT_MS } from '../web/map.ts';
+import { teamJob, teamRate } from './team-limits.ts';
+import { teamQueueRoutes } from './routes/team-queue.ts';
 export interface AppDeps {
   config: Config;
   /** Base URLs clients are told (upload URLs, OAuth metadata, 401 challenges). */
@@ -92,6 +99,10 @@ export interface AppDeps {
   search: SearchOperation;
   /** The server's connection cap (serve): requests on connections over it get health or 429 only. */
   connections?: Pick<ConnectionCap, 'isReserved' | 'max'>;
+  /** Each team's plan (rate, concurrency): the store-backed source in production. */
+  plans: PlanSource;
+  /** Rate limit and fair queue per team (src/limits/teams), built over `plans` by serve; its runner wraps `runner`. */
+  limits: TeamLimits;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -144,6 +155,7 @@ export function createApp(deps: AppDeps): Express {
       ...(deps.tokens ? { tokens: deps.tokens } : {}),
       uploads: deps.uploads,
       fetcher: deps.fetcher,
+      limits: deps.limits,
       ...(deps.crawls ? { crawls: deps.crawls } : {}),
       // The tool is listed only when a backend is configured (HTTP answers 503 saying what to set).
       ...(deps.search.backends.length > 0 ? { search: deps.search } : {}),
@@ -156,15 +168,18 @@ export function createApp(deps: AppDeps): Express {
       onTouchError: (err) => deps.logger.warn({ err }, 'could not record API key use'),
     }),
   );
+  app.use('/v2', teamRate(deps.limits));
+  app.use(teamQueueRoutes(deps.limits));
   // Firecrawl v2 paths folio does not serve: a clear NOT_YET_SUPPORTED / NOT_FOUND naming them.
   app.use(notYetSupportedRoutes());
   app.post('/v2/uploads', createUploadTicketRoute(deps.uploads));
   app.post('/v2/parse', uploadSlot, parseRoute({ runner: deps.runner, spoolDir: deps.spoolDir, uploads: deps.uploads }));
-  app.post('/v2/scrape', ...scrapeRoute({ fetcher: deps.fetcher, runner: deps.runner }));
+  app.post('/v2/scrape', ...teamJob(deps.limits, 'scrape', DEFAULT_TIMEOUT_MS), ...scrapeRoute({ fetcher: deps.fetcher, runner: deps.runner }));
+  app.post('/v2/map', ...teamJob(deps.limits, 'map', MAP_DEFAULT_TIMEOUT_MS));
   app.use(mapRoutes({ fetcher: deps.fetcher }));
   if (deps.crawls) app.use(crawlRoutes({ crawls: deps.crawls, urls: deps.urls }));
   if (deps.crawls) app.use(batchRoutes({ crawls: deps.crawls, urls: deps.urls }));
-  app.post('/v2/search', ...searchRoute(deps.search));
+  app.post('/v2/search', ...teamJob(deps.limits, 'search', DEFAULT_SEARCH_TIMEOUT_MS), ...searchRoute(deps.search));
 
   app.use(exchangeRoutes());
   app.use(notFound());

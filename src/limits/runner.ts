@@ -16,6 +16,11 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Pages (or sheets) done of total, for progress lines and MCP progress notifications. */
   onProgress?: (progress: Progress) => void;
+  /**
+   * The team the parse is for: its concurrency limit and fair-queue turn (src/limits/teams).
+   * Absent for local callers (the CLI, stdio MCP): no team limits.
+   */
+  teamId?: string;
 }
 
 export type ParseRunner = (input: ParseInput, options: ParseOptions, run?: RunOptions) => Promise<ParseData>;

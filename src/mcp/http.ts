@@ -28,6 +28,7 @@ import type { Config } from '../config.ts';
 import { ServiceError } from '../errors.ts';
 import { KeylessLimiter } from '../limits/keyless.ts';
 import type { ParseRunner } from '../limits/runner.ts';
+import type { TeamLimits } from '../limits/teams/index.ts';
 import type { Logger } from '../log.ts';
 import type { PublicUrls } from '../public-urls.ts';
 import type { KeylessUsageStore } from '../store/keyless-usage.ts';
@@ -59,6 +60,8 @@ export interface McpRoutesDeps {
   /** The tool list; default `buildTools` over the services above. */
   tools?: readonly AnyToolDefinition[];
   version?: string;
+  /** The per-team rate limit (src/limits/teams): tool calls of a key or OAuth token count against it. */
+  limits?: Pick<TeamLimits, 'admit'>;
 }
 
 /** A JSON-RPC error response body (JSON-RPC 2.0 §5.1) for transport-level refusals. */
@@ -121,6 +124,7 @@ export function mcpRoutes(deps: McpRoutesDeps): Router {
   const limiter = new KeylessLimiter({ ratePerMinute: config.keyless.ratePerMinute, dailyQuota: config.keyless.dailyQuota, usage: deps.keys });
   const admit = async (_tool: AnyToolDefinition, caller: Caller) => {
     if (caller.kind === 'keyless') await limiter.admit(caller.owner);
+    else if (caller.teamId !== undefined) await deps.limits?.admit(caller.teamId);
   };
   const authDeps: AuthDeps = {
     keys: deps.keys,

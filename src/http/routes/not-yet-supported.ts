@@ -4,7 +4,7 @@
  * matches". Two kinds (README "Firecrawl clients: what works", docs/compat.md):
  *
  *   planned, not built yet   400 NOT_YET_SUPPORTED   agent, extract, browser sessions, interact,
- *                                                    the team usage endpoints
+ *                                                    the team credit and token usage
  *   not part of folio        404 NOT_FOUND           Firecrawl's hosted services: monitors, the
  *                                                    research and developer indexes, feedback
  *                                                    refunds, the Alexandria catalogue
@@ -51,9 +51,9 @@ export const UNBUILT_PATHS: readonly Unbuilt[] = [
     error: planned('Interact (`/v2/scrape/{id}/interact`, driving the page of a scrape in a browser)', 'folio has no browser engine yet; scrape fetches pages as served.'),
   },
   {
-    paths: ['/v2/team/*rest', '/v2/concurrency-check'],
+    paths: ['/v2/team/*rest'],
     error: planned(
-      'Credit, token, queue and concurrency usage (`/v2/team/…`, `/v2/concurrency-check`)',
+      'Credit and token usage (`/v2/team/credit-usage`, `/v2/team/token-usage`)',
       'folio does not count credits yet; its limits are the operator’s settings (FOLIO_MAX_CONCURRENT_PARSES, FOLIO_MAX_QUEUED_PARSES).',
     ),
   },
