@@ -1,0 +1,126 @@
+/**
+ * The fair queue per team (issue 15 item 3, docs/limits.md) through a started server with the real
+ * parse pool: one parse process, each team one job at a time, a team queue of 3. Team A floods
+ * with slow PDFs (an 18-page corpus PDF, seconds each); team B's small page is served as soon as
+ * A's running parse ends, ahead of A's waiting ones (before, the pool's one FIFO made B wait for
+ * all of them, and refused it once A filled the queue). A's fifth request is over its queue: 429
+ * with Retry-After. Waiting requests carry concurrencyLimited and concurrencyQueueDurationMs; a
+ * request that waits past its timeout is 408 saying it waited. The SDK's getQueueStatus and
+ * getConcurrency read the team's queue.
+ */
+import { FirecrawlClient } from '@mendable/firecrawl-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCorpus } from '../helpers/corpus.ts';
+import { postParse, request, startTestService, upload, type RawResponse, type TestService } from '../http/helpers.ts';
+
+const slowPdf = readCorpus('pdf', 'docling', 'redp5110_sampled.pdf');
+const smallPage = readCorpus('html', 'readability', 'wikipedia', 'source.html');
+const SLOW = { timeout: 240_000, parsers: [{ type: 'pdf', mode: 'fast' }] };
+
+let service: TestService;
+let keyA: string;
+let keyB: string;
+
+beforeAll(async () => {
+  service = await startTestService({}, { FOLIO_MAX_CONCURRENT_PARSES: '1', FOLIO_DEFAULT_MAX_CONCURRENT: '1', FOLIO_MAX_QUEUED_PER_TEAM: '3' });
+  keyA = (await service.createKey('team-a')).key;
+  keyB = (await service.createKey('team-b')).key;
+}, 60_000);
+
+afterAll(async () => {
+  await service?.stop();
+});
+
+function parseAs(key: string, filename: string, data: Buffer, options: unknown): Promise<RawResponse> {
+  return postParse({ url: service.url, key }, upload(filename, data, options), { timeoutMs: 240_000 });
+}
+
+function queueStatus(key: string): Promise<RawResponse> {
+  return request(`${service.url}/v2/team/queue-status`, { headers: { authorization: `Bearer ${key}` } });
+}
+
+async function until(what: string, check: () => Promise<boolean>, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`not within ${ms} ms: ${what}`);
+}
+
+describe('the fair queue per team', () => {
+  it('one team flooding with slow PDFs does not starve another; its own excess waits, then is refused with Retry-After', async () => {
+    const sdkA = new FirecrawlClient({ apiKey: keyA, apiUrl: service.url });
+    const finishedA: number[] = [];
+    const flood = Array.from({ length: 4 }, (_, i) =>
+      parseAs(keyA, `slow-${i}.pdf`, slowPdf, SLOW).then((res) => {
+        if (res.status === 200) finishedA.push(i);
+        return res;
+      }),
+    );
+    // One running, three waiting: the team's whole queue.
+    await until('A has 1 running and 3 waiting', async () => {
+      const s = (await queueStatus(keyA)).json;
+      return s.activeJobsInQueue === 1 && s.waitingJobsInQueue === 3;
+    });
+
+    const status = await sdkA.getQueueStatus();
+    expect(status).toMatchObject({ success: true, jobsInQueue: 4, activeJobsInQueue: 1, waitingJobsInQueue: 3, maxConcurrency: 1, mostRecentSuccess: null });
+    expect(await sdkA.getConcurrency()).toEqual({ concurrency: 1, maxConcurrency: 1 });
+
+    // The fifth is over the team's queue: refused at once, with when to come back.
+    const over = await parseAs(keyA, 'slow-over.pdf', slowPdf, SLOW);
+    expect(over.status).toBe(429);
+    expect(over.json).toMatchObject({ success: false, code: 'RATE_LIMITED' });
+    expect(String(over.json.error)).toMatch(/3 jobs waiting behind its 1 running/);
+    expect(Number(over.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+
+    // Team B: served as soon as the parse process is free, before A's waiting parses.
+    const startedB = Date.now();
+    const b = await parseAs(keyB, 'page.html', smallPage, { timeout: 120_000 });
+    const tookB = Date.now() - startedB;
+    expect(b.status, b.text).toBe(200);
+    const afterB = (await queueStatus(keyA)).json;
+    expect(finishedA.length, 'B came after at most one of A’s parses').toBeLessThanOrEqual(1);
+    expect(afterB.waitingJobsInQueue, 'A still has parses waiting when B is answered').toBeGreaterThanOrEqual(1);
+    // B waited for the busy parse process (A's first parse), not in a team queue of its own.
+    const metaB = (b.json.data as { metadata: Record<string, unknown> }).metadata;
+    expect(metaB.concurrencyLimited).toBe(true);
+    expect(metaB.concurrencyQueueDurationMs).toBeGreaterThan(0);
+    expect(metaB.concurrencyQueueDurationMs).toBeLessThanOrEqual(tookB);
+
+    const results = await Promise.all(flood);
+    for (const res of results) expect(res.status, res.text).toBe(200);
+    const metas = results.map((r) => (r.json.data as { metadata: Record<string, unknown> }).metadata);
+    // The first ran at once; the three after it waited their turn, each longer than the one before.
+    expect(metas[0]?.concurrencyLimited).toBeUndefined();
+    const waits = metas.slice(1).map((m) => {
+      expect(m.concurrencyLimited).toBe(true);
+      expect(typeof m.concurrencyQueueDurationMs).toBe('number');
+      return m.concurrencyQueueDurationMs as number;
+    });
+    expect(waits[0]).toBeGreaterThan(0);
+    expect(waits[1]).toBeGreaterThan(waits[0] as number);
+    expect(waits[2]).toBeGreaterThan(waits[1] as number);
+
+    const done = await sdkA.getQueueStatus();
+    expect(done).toMatchObject({ jobsInQueue: 0, activeJobsInQueue: 0, waitingJobsInQueue: 0, maxConcurrency: 1 });
+    expect(Date.parse(String(done.mostRecentSuccess))).toBeGreaterThan(startedB);
+    expect(await sdkA.getConcurrency()).toEqual({ concurrency: 0, maxConcurrency: 1 });
+  }, 240_000);
+
+  it('a request that waits in its team queue past its timeout is 408 SCRAPE_TIMEOUT saying it waited', async () => {
+    // Three slow parses ahead of it (one running, two waiting): far more than its 500 ms.
+    const ahead = Array.from({ length: 3 }, (_, i) => parseAs(keyA, `slow-${i}.pdf`, slowPdf, SLOW));
+    await until('A has 1 running and 2 waiting', async () => {
+      const s = (await queueStatus(keyA)).json;
+      return s.activeJobsInQueue === 1 && s.waitingJobsInQueue === 2;
+    });
+    const late = await parseAs(keyA, 'page.html', smallPage, { timeout: 500 });
+    expect(late.status).toBe(408);
+    expect(late.json).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
+    expect(String(late.json.error)).toMatch(/waited \d+ ms in the queue/);
+    expect(String(late.json.error)).toMatch(/timeout of 500 ms/);
+    for (const res of await Promise.all(ahead)) expect(res.status).toBe(200);
+  }, 240_000);
+});
