@@ -147,7 +147,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
       events: webhooks,
       store,
       fetcher,
-      scrapePage: (pageUrl, opts, run) => scrape({ ...opts, url: pageUrl }, { fetcher, runner }, { signal: run.signal }),
+      // A page counts against its job's team (docs/limits.md): it waits its turn, never refused.
+      scrapePage: (pageUrl, opts, run) => limits.crawlPage(run.owner, opts.timeout, run.signal, (timeout) => scrape({ ...opts, url: pageUrl, timeout }, { fetcher, runner }, { signal: run.signal })),
       concurrency: config.crawlConcurrency,
       ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
       onPage: (detail) => logger.debug(detail, 'crawl page scraped'),

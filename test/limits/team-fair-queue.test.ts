@@ -6,29 +6,34 @@
  * all of them, and refused it once A filled the queue). A's fifth request is over its queue: 429
  * with Retry-After. Waiting requests carry concurrencyLimited and concurrencyQueueDurationMs; a
  * request that waits past its timeout is 408 saying it waited. The SDK's getQueueStatus and
- * getConcurrency read the team's queue.
+ * getConcurrency read the team's queue. Scrapes hold the team's place from the fetch on, and the
+ * pages of a batch scrape wait their turn among the team's jobs.
  */
 import { FirecrawlClient } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCorpus } from '../helpers/corpus.ts';
 import { postParse, request, startTestService, upload, type RawResponse, type TestService } from '../http/helpers.ts';
+import { startSite, type TestSite } from '../web/site.ts';
 
 const slowPdf = readCorpus('pdf', 'docling', 'redp5110_sampled.pdf');
 const smallPage = readCorpus('html', 'readability', 'wikipedia', 'source.html');
 const SLOW = { timeout: 240_000, parsers: [{ type: 'pdf', mode: 'fast' }] };
 
 let service: TestService;
+let site: TestSite;
 let keyA: string;
 let keyB: string;
 
 beforeAll(async () => {
-  service = await startTestService({}, { FOLIO_MAX_CONCURRENT_PARSES: '1', FOLIO_DEFAULT_MAX_CONCURRENT: '1', FOLIO_MAX_QUEUED_PER_TEAM: '3' });
+  site = await startSite();
+  service = await startTestService({}, { FOLIO_MAX_CONCURRENT_PARSES: '1', FOLIO_DEFAULT_MAX_CONCURRENT: '1', FOLIO_MAX_QUEUED_PER_TEAM: '3', FOLIO_FETCH_ALLOW: site.hostPort });
   keyA = (await service.createKey('team-a')).key;
   keyB = (await service.createKey('team-b')).key;
 }, 60_000);
 
 afterAll(async () => {
   await service?.stop();
+  await site?.close();
 });
 
 function parseAs(key: string, filename: string, data: Buffer, options: unknown): Promise<RawResponse> {
@@ -92,13 +97,16 @@ describe('the fair queue per team', () => {
     const results = await Promise.all(flood);
     for (const res of results) expect(res.status, res.text).toBe(200);
     const metas = results.map((r) => (r.json.data as { metadata: Record<string, unknown> }).metadata);
-    // The first ran at once; the three after it waited their turn, each longer than the one before.
-    expect(metas[0]?.concurrencyLimited).toBeUndefined();
-    const waits = metas.slice(1).map((m) => {
-      expect(m.concurrencyLimited).toBe(true);
-      expect(typeof m.concurrencyQueueDurationMs).toBe('number');
-      return m.concurrencyQueueDurationMs as number;
-    });
+    // One ran at once; the three others (uploads arrive in any order) waited their turn, each longer than the one before.
+    expect(metas.filter((m) => m.concurrencyLimited === undefined)).toHaveLength(1);
+    const waits = metas
+      .filter((m) => m.concurrencyLimited === true)
+      .map((m) => {
+        expect(typeof m.concurrencyQueueDurationMs).toBe('number');
+        return m.concurrencyQueueDurationMs as number;
+      })
+      .sort((x, y) => x - y);
+    expect(waits).toHaveLength(3);
     expect(waits[0]).toBeGreaterThan(0);
     expect(waits[1]).toBeGreaterThan(waits[0] as number);
     expect(waits[2]).toBeGreaterThan(waits[1] as number);
@@ -110,17 +118,69 @@ describe('the fair queue per team', () => {
   }, 240_000);
 
   it('a request that waits in its team queue past its timeout is 408 SCRAPE_TIMEOUT saying it waited', async () => {
-    // Three slow parses ahead of it (one running, two waiting): far more than its 500 ms.
+    // Three slow parses ahead of it (one running, two waiting): far more than its 200 ms.
     const ahead = Array.from({ length: 3 }, (_, i) => parseAs(keyA, `slow-${i}.pdf`, slowPdf, SLOW));
     await until('A has 1 running and 2 waiting', async () => {
       const s = (await queueStatus(keyA)).json;
       return s.activeJobsInQueue === 1 && s.waitingJobsInQueue === 2;
     });
-    const late = await parseAs(keyA, 'page.html', smallPage, { timeout: 500 });
+    const late = await parseAs(keyA, 'page.html', smallPage, { timeout: 200 });
     expect(late.status).toBe(408);
     expect(late.json).toMatchObject({ success: false, code: 'SCRAPE_TIMEOUT' });
     expect(String(late.json.error)).toMatch(/waited \d+ ms in the queue/);
-    expect(String(late.json.error)).toMatch(/timeout of 500 ms/);
+    expect(String(late.json.error)).toMatch(/timeout of 200 ms/);
     for (const res of await Promise.all(ahead)) expect(res.status).toBe(200);
   }, 240_000);
+
+  it('a scrape holds its team place while it fetches: the team’s next scrape waits, another team’s does not', async () => {
+    const w = (await service.createKey('team-web')).key;
+    const scrape = (key: string, url: string) =>
+      request(`${service.url}/v2/scrape`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: Buffer.from(JSON.stringify({ url, timeout: 60_000 })),
+        timeoutMs: 60_000,
+      });
+    const slow = scrape(w, `${site.url}/slow?ms=1500`);
+    await until('W has its slow scrape running', async () => (await queueStatus(w)).json.activeJobsInQueue === 1);
+    const next = scrape(w, `${site.url}/about.html`);
+    await until('W has a scrape waiting', async () => (await queueStatus(w)).json.waitingJobsInQueue === 1);
+    const other = await scrape(keyB, `${site.url}/about.html`);
+    expect(other.status, other.text).toBe(200);
+    expect((other.json.data as { metadata: Record<string, unknown> }).metadata.concurrencyLimited).toBeUndefined();
+    expect((await queueStatus(w)).json.waitingJobsInQueue, 'B answered while W still waits').toBe(1);
+    const [first, second] = await Promise.all([slow, next]);
+    expect(first.status, first.text).toBe(200);
+    expect(second.status, second.text).toBe(200);
+    const meta = (second.json.data as { metadata: Record<string, unknown> }).metadata;
+    expect(meta.concurrencyLimited).toBe(true);
+    expect(meta.concurrencyQueueDurationMs).toBeGreaterThan(500);
+  }, 120_000);
+
+  it('batch scrape pages count against the team: they wait their turn, are never refused, and say they waited', async () => {
+    const w = (await service.createKey('team-batch')).key;
+    const urls = Array.from({ length: 5 }, (_, i) => `${site.url}/slow?ms=400&n=${i}`);
+    const started = await request(`${service.url}/v2/batch/scrape`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${w}`, 'content-type': 'application/json' },
+      body: Buffer.from(JSON.stringify({ urls })),
+    });
+    expect(started.status, started.text).toBe(200);
+    // Five pages, one place, a team queue of three: the pages wait (more than three of them at times) and none is refused.
+    await until('the team runs one page and has others waiting', async () => {
+      const s = (await queueStatus(w)).json;
+      return s.activeJobsInQueue === 1 && Number(s.waitingJobsInQueue) >= 1;
+    });
+    let body: Record<string, unknown> = {};
+    await until('the batch is done', async () => {
+      body = (await request(`${service.url}/v2/batch/scrape/${String(started.json.id)}`, { headers: { authorization: `Bearer ${w}` } })).json;
+      return body.status === 'completed';
+    });
+    const pages = body.data as { metadata: Record<string, unknown> }[];
+    expect(pages).toHaveLength(5);
+    expect(body.completed).toBe(5);
+    const waited = pages.filter((p) => p.metadata.concurrencyLimited === true);
+    expect(waited.length).toBeGreaterThanOrEqual(1);
+    for (const p of waited) expect(p.metadata.concurrencyQueueDurationMs).toBeGreaterThan(0);
+  }, 120_000);
 });

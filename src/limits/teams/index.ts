@@ -52,6 +52,11 @@ export interface JobOptions {
   signal?: AbortSignal;
   /** What the job is, for the messages ("parse", "scrape"…). */
   what?: string;
+  /**
+   * Crawl and batch pages: never refused (their crawl's own concurrency bounds how many wait),
+   * and their `timeout` starts when they do, not when they began to wait.
+   */
+  background?: boolean;
 }
 
 /** A team place held by the running code (and everything it calls). */
@@ -68,9 +73,17 @@ export interface TeamLimits {
   /** The team place the calling code runs on, if any. */
   held(teamId?: string): HeldJob | undefined;
   runner(inner: ParseRunner): ParseRunner;
+  /**
+   * A crawl or batch page of the job owned by `owner` (`team:<id>`): it waits its turn among the
+   * team's jobs (never refused, its timeout starting when it does).
+   */
+  crawlPage<T>(owner: string | undefined, timeoutMs: number, signal: AbortSignal | undefined, fn: (remainingMs: number) => Promise<T>): Promise<T>;
   queueStatus(teamId: string): Promise<TeamQueueStatus>;
   concurrency(teamId: string): Promise<{ concurrency: number; maxConcurrency: number }>;
 }
+
+/** The owner string of a team's resources (crawl jobs, upload refs). */
+const TEAM_OWNER = 'team:';
 
 function humanSeconds(seconds: number): string {
   return seconds < 90 ? `${seconds} s` : `${Math.ceil(seconds / 60)} min`;
@@ -128,8 +141,8 @@ export function createTeamLimits(options: TeamLimitsOptions): TeamLimits {
     const what = jobOptions.what ?? 'request';
     const lease = await jobs.acquire(teamId, {
       limit: plan.maxConcurrent,
-      maxQueued: options.maxQueuedPerTeam,
-      timeoutMs: jobOptions.timeoutMs,
+      maxQueued: jobOptions.background ? Number.POSITIVE_INFINITY : options.maxQueuedPerTeam,
+      ...(jobOptions.background ? {} : { timeoutMs: jobOptions.timeoutMs }),
       ...(jobOptions.signal ? { signal: jobOptions.signal } : {}),
       refuse: (seconds) => teamQueueFullError(options.maxQueuedPerTeam, plan.maxConcurrent, seconds),
       expire: (waitedMs) => queueWaitTimeoutError(what, jobOptions.timeoutMs, waitedMs),
@@ -137,7 +150,7 @@ export function createTeamLimits(options: TeamLimitsOptions): TeamLimits {
     const mine: HeldJob = { teamId, waited: lease.waited, waitedMs: lease.waitedMs };
     let succeeded = false;
     try {
-      const remainingMs = jobOptions.timeoutMs - lease.waitedMs;
+      const remainingMs = jobOptions.background ? jobOptions.timeoutMs : jobOptions.timeoutMs - lease.waitedMs;
       if (remainingMs <= 0) throw queueWaitTimeoutError(what, jobOptions.timeoutMs, lease.waitedMs);
       const result = await context.run(mine, () => fn(remainingMs, mine));
       succeeded = true;
@@ -192,6 +205,10 @@ export function createTeamLimits(options: TeamLimitsOptions): TeamLimits {
     job,
     held,
     runner,
+    crawlPage(owner, timeoutMs, signal, fn) {
+      if (!owner?.startsWith(TEAM_OWNER)) return fn(timeoutMs);
+      return job(owner.slice(TEAM_OWNER.length), { timeoutMs, ...(signal ? { signal } : {}), what: 'crawl page', background: true }, (remainingMs) => fn(remainingMs));
+    },
     async queueStatus(teamId) {
       const plan = await options.plans.planFor(teamId);
       const stats = jobs.stats(teamId);
