@@ -37,6 +37,7 @@ import { authenticate, type AuthDeps, type McpEndpoint } from './http-auth.ts';
 import { transportHygiene } from './http-hygiene.ts';
 import { RunningCalls, type JsonRpcId } from './running-calls.ts';
 import { createMcpServer } from './server.ts';
+import { teamToolJobs } from './team-jobs.ts';
 
 /** Largest JSON-RPC request body accepted. Tool arguments are small; files go through uploads. */
 export const MAX_MCP_BODY_BYTES = 4 * 1024 * 1024;
@@ -61,7 +62,7 @@ export interface McpRoutesDeps {
   tools?: readonly AnyToolDefinition[];
   version?: string;
   /** The per-team rate limit (src/limits/teams): tool calls of a key or OAuth token count against it. */
-  limits?: Pick<TeamLimits, 'admit'>;
+  limits?: Pick<TeamLimits, 'admit' | 'job'>;
 }
 
 /** A JSON-RPC error response body (JSON-RPC 2.0 §5.1) for transport-level refusals. */
@@ -126,6 +127,7 @@ export function mcpRoutes(deps: McpRoutesDeps): Router {
     if (caller.kind === 'keyless') await limiter.admit(caller.owner);
     else if (caller.teamId !== undefined) await deps.limits?.admit(caller.teamId);
   };
+  const around = deps.limits ? teamToolJobs(deps.limits) : undefined;
   const authDeps: AuthDeps = {
     keys: deps.keys,
     ...(deps.tokens ? { tokens: deps.tokens } : {}),
@@ -191,6 +193,7 @@ export function mcpRoutes(deps: McpRoutesDeps): Router {
         logger,
         mcpUrl: urls.mcp,
         admit,
+        ...(around ? { around } : {}),
         running,
         ...(deps.version ? { version: deps.version } : {}),
       });

@@ -17,13 +17,16 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { AnyToolDefinition, Caller, ToolCallContext, ToolProgress } from '../../tools/types.ts';
+import type { AnyToolDefinition, Caller, ToolCallContext, ToolProgress, ToolResult } from '../../tools/types.ts';
 import { isServiceError, unknownErrorBody, type ErrorCode as FolioErrorCode } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { CancelledByClientError, type RunningCalls } from './running-calls.ts';
 import { describeInputError, inputJsonSchema } from './tool-input.ts';
 
 export const SERVER_NAME = 'folio';
+
+export type ToolInput = Parameters<AnyToolDefinition['run']>[0];
+export type ToolCallWrapper = (tool: AnyToolDefinition, caller: Caller, input: ToolInput, signal: AbortSignal, run: (input: ToolInput) => Promise<ToolResult>) => Promise<ToolResult>;
 
 export interface McpServerOptions {
   /** Every tool of this server; keyless callers are shown and allowed only those with `keyless: true`. */
@@ -38,6 +41,8 @@ export interface McpServerOptions {
    * refuse it (keyless rate limit and quota). Only tool calls pass here.
    */
   admit?: (tool: AnyToolDefinition, caller: Caller) => Promise<void>;
+  /** Runs each admitted call (`run`) inside whatever it must hold: the team's fair-queue place (src/mcp/team-jobs.ts). */
+  around?: ToolCallWrapper;
   /** Registry that lets a `notifications/cancelled` sent on another connection abort a call (stateless HTTP). */
   running?: RunningCalls;
 }
@@ -172,7 +177,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     let outcome = 'ok';
     try {
       await options.admit?.(tool, caller);
-      const result = await tool.run(parsed.data, ctx);
+      const result = options.around ? await options.around(tool, caller, parsed.data, ctx.signal, (input) => tool.run(input, ctx)) : await tool.run(parsed.data, ctx);
       return { content: [{ type: 'text', text: result.text }], structuredContent: result.structured };
     } catch (err) {
       if (ctx.signal.aborted) {

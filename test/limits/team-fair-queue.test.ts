@@ -7,12 +7,13 @@
  * with Retry-After. Waiting requests carry concurrencyLimited and concurrencyQueueDurationMs; a
  * request that waits past its timeout is 408 saying it waited. The SDK's getQueueStatus and
  * getConcurrency read the team's queue. Scrapes hold the team's place from the fetch on, and the
- * pages of a batch scrape wait their turn among the team's jobs.
+ * pages of a batch scrape wait their turn among the team's jobs; so does the MCP scrape tool.
  */
 import { FirecrawlClient } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCorpus } from '../helpers/corpus.ts';
 import { postParse, request, startTestService, upload, type RawResponse, type TestService } from '../http/helpers.ts';
+import { connectMcp, structuredOf } from '../mcp/helpers.ts';
 import { startSite, type TestSite } from '../web/site.ts';
 
 const slowPdf = readCorpus('pdf', 'docling', 'redp5110_sampled.pdf');
@@ -37,11 +38,15 @@ afterAll(async () => {
 });
 
 function parseAs(key: string, filename: string, data: Buffer, options: unknown): Promise<RawResponse> {
-  return postParse({ url: service.url, key }, upload(filename, data, options), { timeoutMs: 240_000 });
+  return postParse({ url: service.url, key }, upload(filename, data, options), { timeoutMs: 240_000 }).catch((err: unknown) => {
+    throw new Error(`POST /v2/parse ${filename}: ${String(err)}`);
+  });
 }
 
 function queueStatus(key: string): Promise<RawResponse> {
-  return request(`${service.url}/v2/team/queue-status`, { headers: { authorization: `Bearer ${key}` } });
+  return request(`${service.url}/v2/team/queue-status`, { headers: { authorization: `Bearer ${key}` } }).catch((err: unknown) => {
+    throw new Error(`GET /v2/team/queue-status: ${String(err)}`);
+  });
 }
 
 async function until(what: string, check: () => Promise<boolean>, ms = 60_000): Promise<void> {
@@ -182,5 +187,27 @@ describe('the fair queue per team', () => {
     const waited = pages.filter((p) => p.metadata.concurrencyLimited === true);
     expect(waited.length).toBeGreaterThanOrEqual(1);
     for (const p of waited) expect(p.metadata.concurrencyQueueDurationMs).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('the MCP scrape tool of a team waits for the place its HTTP scrape holds (one queue for every door)', async () => {
+    const k = (await service.createKey('team-mcp')).key;
+    const client = await connectMcp(`${service.url}/v2/mcp`, { authorization: `Bearer ${k}` });
+    try {
+      const slow = request(`${service.url}/v2/scrape`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${k}`, 'content-type': 'application/json' },
+        body: Buffer.from(JSON.stringify({ url: `${site.url}/slow?ms=1500` })),
+        timeoutMs: 60_000,
+      });
+      await until('the HTTP scrape holds the team place', async () => (await queueStatus(k)).json.activeJobsInQueue === 1);
+      const result = await client.callTool({ name: 'scrape', arguments: { url: `${site.url}/about.html` } });
+      expect(result.isError, JSON.stringify(result).slice(0, 300)).toBeFalsy();
+      const meta = structuredOf(result).metadata as Record<string, unknown>;
+      expect(meta.concurrencyLimited).toBe(true);
+      expect(meta.concurrencyQueueDurationMs).toBeGreaterThan(500);
+      expect((await slow).status).toBe(200);
+    } finally {
+      await client.close();
+    }
   }, 120_000);
 });
