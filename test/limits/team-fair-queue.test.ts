@@ -44,7 +44,8 @@ function parseAs(key: string, filename: string, data: Buffer, options: unknown):
 }
 
 function queueStatus(key: string): Promise<RawResponse> {
-  return request(`${service.url}/v2/team/queue-status`, { headers: { authorization: `Bearer ${key}` } }).catch((err: unknown) => {
+  // A fresh connection per poll: a kept-alive one may be closed by the server as it is reused.
+  return request(`${service.url}/v2/team/queue-status`, { headers: { authorization: `Bearer ${key}`, connection: 'close' } }).catch((err: unknown) => {
     throw new Error(`GET /v2/team/queue-status: ${String(err)}`);
   });
 }
