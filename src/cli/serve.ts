@@ -100,7 +100,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   }
   // Each team's plan; the fair queue per team sits in front of the pool (docs/limits.md).
   const plans = fixedPlans(config.defaultPlan);
-  const limits = createTeamLimits({ plans, parseSlots: config.maxConcurrentParses, maxQueuedPerTeam: config.maxQueuedPerTeam });
+  const limits = createTeamLimits({ plans, parseSlots: config.maxConcurrentParses, maxQueuedPerTeam: config.maxQueuedPerTeam, maxQueuedParses: config.maxQueuedParses });
   const runner: ParseRunner = limits.runner(options.runner ?? ((input, opts, run) => (pool as NonNullable<typeof pool>).run(input, opts, run)));
   // The app needs the public URLs, which default to the listening address (known once listening,
   // e.g. with PORT=0): listen first, attach the app in the same tick, before any request is read.

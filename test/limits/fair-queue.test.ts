@@ -68,4 +68,14 @@ describe('FairQueue', () => {
     held.release();
     expect(queue.load()).toEqual({ running: 0, waiting: 0 });
   });
+
+  it('bounds the waiting jobs of all teams together when asked (the parse pool’s FOLIO_MAX_QUEUED_PARSES)', async () => {
+    const queue = new FairQueue(1, { maxWaiting: 1 });
+    const held = await queue.acquire('A', opts());
+    const waiting = queue.acquire('B', opts());
+    await expect(queue.acquire('C', opts())).rejects.toThrow(/^full, retry in \d+$/);
+    held.release();
+    (await waiting).release();
+    expect(queue.load()).toEqual({ running: 0, waiting: 0 });
+  });
 });

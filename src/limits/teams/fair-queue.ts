@@ -62,11 +62,15 @@ export class FairQueue {
   private readonly lastSuccess = new Map<string, Date>();
   private readonly now: () => number;
 
+  /** Jobs waiting, all teams together, before `refuse` (Infinity: only the team bounds). */
+  private readonly maxWaiting: number;
+
   constructor(
     private readonly capacity: number,
-    options: { now?: () => number } = {},
+    options: { now?: () => number; maxWaiting?: number } = {},
   ) {
     this.now = options.now ?? Date.now;
+    this.maxWaiting = options.maxWaiting ?? Number.POSITIVE_INFINITY;
   }
 
   acquire(team: string, options: AcquireOptions): Promise<Lease> {
@@ -76,7 +80,7 @@ export class FairQueue {
     if (state.waiting.length === 0 && state.running < state.limit && this.running < this.capacity) {
       return Promise.resolve(this.start(state, team, this.now(), false));
     }
-    if (state.waiting.length >= options.maxQueued) {
+    if (state.waiting.length >= options.maxQueued || this.load().waiting >= this.maxWaiting) {
       this.forgetIfIdle(team);
       return Promise.reject(options.refuse(this.retryAfterSeconds(state)));
     }

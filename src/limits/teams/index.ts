@@ -18,7 +18,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PlanSource } from '../../accounts/plan.ts';
 import { ServiceError } from '../../errors.ts';
 import type { ParseData } from '../../parse/index.ts';
-import { timeoutError } from '../parse-pool.ts';
+import { poolFullError, queueTimeoutError, timeoutError } from '../parse-pool.ts';
 import type { ParseRunner } from '../runner.ts';
 import { FairQueue } from './fair-queue.ts';
 import { memoryRateWindow, type RateWindow } from './rate-window.ts';
@@ -32,6 +32,8 @@ export interface TeamLimitsOptions {
   parseSlots: number;
   /** Jobs one team may have waiting (FOLIO_MAX_QUEUED_PER_TEAM). */
   maxQueuedPerTeam: number;
+  /** Parses waiting for a parse process, all teams together (FOLIO_MAX_QUEUED_PARSES: the pool's bound). */
+  maxQueuedParses: number;
   /** Default: in memory, this process. */
   rate?: RateWindow;
   now?: () => number;
@@ -126,7 +128,7 @@ export function createTeamLimits(options: TeamLimitsOptions): TeamLimits {
   /** Every job of a team: its plan's maxConcurrent, no global bound. */
   const jobs = new FairQueue(Number.POSITIVE_INFINITY, { now });
   /** Parses handed to the pool: the pool's places, taken in turn by team. */
-  const pool = new FairQueue(Math.max(1, options.parseSlots), { now });
+  const pool = new FairQueue(Math.max(1, options.parseSlots), { now, maxWaiting: options.maxQueuedParses });
   const context = new AsyncLocalStorage<HeldJob>();
 
   const held = (teamId?: string): HeldJob | undefined => {
@@ -174,8 +176,9 @@ export function createTeamLimits(options: TeamLimitsOptions): TeamLimits {
           maxQueued: Number.POSITIVE_INFINITY,
           timeoutMs: remainingMs,
           ...(run.signal ? { signal: run.signal } : {}),
-          refuse: () => new ServiceError('RATE_LIMITED', 'The parse queue is full.'),
-          expire: (waitedMs) => queueWaitTimeoutError('parse', timeoutMs, ownWaitMs + waitedMs),
+          // The pool's own answers (docs/parse-isolation.md): the server is busy, come back later.
+          refuse: (seconds) => poolFullError(options.maxQueuedParses, seconds),
+          expire: () => queueTimeoutError(timeoutMs, Math.max(1, Math.min(60, Math.ceil(timeoutMs / 1000)))),
         });
         const waitedMs = ownWaitMs + slot.waitedMs;
         let data: ParseData;
