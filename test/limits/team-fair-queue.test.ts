@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 function parseAs(key: string, filename: string, data: Buffer, options: unknown): Promise<RawResponse> {
-  return postParse({ url: service.url, key }, upload(filename, data, options), { timeoutMs: 240_000 }).catch((err: unknown) => {
+  return postParse({ url: service.url, key }, upload(filename, data, options), { timeoutMs: 240_000, headers: { connection: 'close' } }).catch((err: unknown) => {
     throw new Error(`POST /v2/parse ${filename}: ${String(err)}`);
   });
 }
