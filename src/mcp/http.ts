@@ -61,7 +61,7 @@ export interface McpRoutesDeps {
   /** The tool list; default `buildTools` over the services above. */
   tools?: readonly AnyToolDefinition[];
   version?: string;
-  /** The per-team rate limit (src/limits/teams): tool calls of a key or OAuth token count against it. */
+  /** The team limits (src/limits/teams): tool calls of a key or OAuth token count against the team's rate; web tools wait in its fair queue. */
   limits?: Pick<TeamLimits, 'admit' | 'job'>;
 }
 

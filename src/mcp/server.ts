@@ -38,7 +38,7 @@ export interface McpServerOptions {
   mcpUrl?: string;
   /**
    * Checked before each tool call runs (after its arguments are valid): throws a ServiceError to
-   * refuse it (keyless rate limit and quota). Only tool calls pass here.
+   * refuse it (keyless rate limit and quota; a team's rate limit). Only tool calls pass here.
    */
   admit?: (tool: AnyToolDefinition, caller: Caller) => Promise<void>;
   /** Runs each admitted call (`run`) inside whatever it must hold: the team's fair-queue place (src/mcp/team-jobs.ts). */
