@@ -148,7 +148,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       store,
       fetcher,
       // A page counts against its job's team (docs/limits.md): it waits its turn, never refused.
-      scrapePage: (pageUrl, opts, run) => limits.crawlPage(run.owner, opts.timeout, run.signal, (timeout) => scrape({ ...opts, url: pageUrl, timeout }, { fetcher, runner }, { signal: run.signal })),
+      scrapePage: (pageUrl, opts, run) => limits.crawlPage(run.owner, opts.timeout, run.signal, (timeout, teamId) => scrape({ ...opts, url: pageUrl, timeout }, { fetcher, runner }, { signal: run.signal, ...(teamId ? { teamId } : {}) })),
       concurrency: config.crawlConcurrency,
       ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
       onPage: (detail) => logger.debug(detail, 'crawl page scraped'),

@@ -79,7 +79,7 @@ export interface TeamLimits {
    * A crawl or batch page of the job owned by `owner` (`team:<id>`): it waits its turn among the
    * team's jobs (never refused, its timeout starting when it does).
    */
-  crawlPage<T>(owner: string | undefined, timeoutMs: number, signal: AbortSignal | undefined, fn: (remainingMs: number) => Promise<T>): Promise<T>;
+  crawlPage<T>(owner: string | undefined, timeoutMs: number, signal: AbortSignal | undefined, fn: (remainingMs: number, teamId?: string) => Promise<T>): Promise<T>;
   queueStatus(teamId: string): Promise<TeamQueueStatus>;
   concurrency(teamId: string): Promise<{ concurrency: number; maxConcurrency: number }>;
 }
@@ -210,7 +210,8 @@ export function createTeamLimits(options: TeamLimitsOptions): TeamLimits {
     runner,
     crawlPage(owner, timeoutMs, signal, fn) {
       if (!owner?.startsWith(TEAM_OWNER)) return fn(timeoutMs);
-      return job(owner.slice(TEAM_OWNER.length), { timeoutMs, ...(signal ? { signal } : {}), what: 'crawl page', background: true }, (remainingMs) => fn(remainingMs));
+      const teamId = owner.slice(TEAM_OWNER.length);
+      return job(teamId, { timeoutMs, ...(signal ? { signal } : {}), what: 'crawl page', background: true }, (remainingMs) => fn(remainingMs, teamId));
     },
     async queueStatus(teamId) {
       const plan = await options.plans.planFor(teamId);
