@@ -146,6 +146,24 @@ describe('architecture', () => {
     expect(violations('src/accounts', ['src/http', 'src/mcp', 'src/cli', 'tools', 'src/parse', 'src/web', 'src/limits'])).toEqual([]);
   });
 
+  it('the team limits (src/limits/teams) are reached through their entry file and depend on neither the doors, the store nor the web operations', () => {
+    const outside = ['src', 'auth', 'tools', 'test', 'bench']
+      .flatMap(sourceFiles)
+      .filter((f) => !path.relative(root, f).startsWith('src/limits/teams/'))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((t) => t.startsWith('src/limits/teams/') && t !== 'src/limits/teams/index.ts')
+          .map((t) => `${path.relative(root, file)} → ${t}`),
+      );
+    expect(outside).toEqual([]);
+    expect(violations('src/limits/teams', ['src/http', 'src/mcp', 'src/cli', 'tools', 'src/store', 'src/web', 'src/uploads', 'auth'])).toEqual([]);
+    // Of the parse core, only its entry's types (ParseData).
+    const deep = sourceFiles('src/limits/teams').flatMap((file) =>
+      importsOf(file).filter((t) => t.startsWith('src/parse/') && t !== 'src/parse/index.ts').map((t) => `${path.relative(root, file)} → ${t}`),
+    );
+    expect(deep).toEqual([]);
+  });
+
   it('only src/config.ts reads process.env', () => {
     const readers = ['src', 'auth', 'tools', '.well-known']
       .flatMap(sourceFiles)
