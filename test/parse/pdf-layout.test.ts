@@ -37,6 +37,22 @@ describe('pdf layout: reading order', () => {
     expect(page).toContain('Dynamic languages such as JavaScript are more difficult to compile than statically typed ones. Since no concrete type information');
   });
 
+  it('reads two columns column by column when a paragraph gap lines up across both above a figure (pdf-bench 01030000000041)', async () => {
+    // The left column's paragraph gap and the right column's gap before a quote fall at the same
+    // height, and a full-width figure below makes a region three ems apart: only that wide gap
+    // parts regions, the aligned paragraph gaps do not cut the columns into rows.
+    const page = sectionText(await read('pdf-bench', 'pdfs', '01030000000041.pdf'), 1);
+    const at = (s: string) => {
+      const i = page.indexOf(s);
+      expect(i, s).toBeGreaterThanOrEqual(0);
+      return i;
+    };
+    expect(at('content towards religious minorities.')).toBeLessThan(at('When asked about how often social media'));
+    expect(at('more frequently than men (90%)')).toBeLessThan(at('respondents had seen this content “very'));
+    expect(at('community. For example, one participant')).toBeLessThan(at('There were instances when women'));
+    expect(at('of condemning the act')).toBeLessThan(at('Figure 3: Frequency of viewing'));
+  });
+
   it('places a table found on the page in reading order, its words out of the running text (PDFUA invoice)', async () => {
     const result = await read('pdf', 'opendataloader-pdf', 'PDFUA-Ref-2-02_Invoice.pdf');
     const page = result.document.querySelector('section[data-page="1"]');

@@ -174,8 +174,11 @@ function cut<T extends Box>(items: T[], options: CutOptions, out: T[], depth: nu
   } else if (columns.length === 0 && widestRow < STACK_GAP_EM * em && (parts = columnsBeside(items, rows, em)).length > 1) {
     // Columns above (or below) a full-width line with no wider gap between: cut them off first.
   } else if (rows.length > 0 && (columns.length === 0 || widestRow >= STACK_GAP_EM * em)) {
-    // Stacked regions (or plain rows): cut at the valleys nearly as wide as the widest.
-    const cuts = rows.filter((v) => v.width >= widestRow * 0.7).map((v) => v.at);
+    // Stacked regions: cut only at the gaps wide enough to part regions (a paragraph gap that
+    // happens to line up across two columns is no region's edge). Plain rows: at the valleys
+    // nearly as wide as the widest.
+    const least = widestRow >= STACK_GAP_EM * em ? STACK_GAP_EM * em : widestRow * 0.7;
+    const cuts = rows.filter((v) => v.width >= least).map((v) => v.at);
     parts = splitAt(items, cuts, 'y');
   } else if (columns.length > 0) {
     parts = splitAt(
