@@ -110,6 +110,14 @@ describe('pdf layout: text', () => {
     expect(page).toContain('will generate an internal response');
   });
 
+  it('puts a drop cap back at the head of the first line beside it (pdf-bench 01030000000080)', async () => {
+    // A 77 pt "T" three lines tall, its baseline on the third line beside it.
+    const page = sectionText(await read('pdf-bench', 'pdfs', '01030000000080.pdf'), 1);
+    expect(page).toContain('This report defines');
+    expect(page).not.toContain('T as the policy');
+    expect(page).toContain('as the policy actions of the three arms of the State');
+  });
+
   it('keeps raised footnote marks on their line (tracemonkey.pdf authors)', async () => {
     const result = await read('pdf', 'pdfjs', 'tracemonkey.pdf');
     const authors = texts(result, 'section[data-page="1"] > p')[0] ?? '';

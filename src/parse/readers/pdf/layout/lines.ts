@@ -10,6 +10,7 @@
  * labels) and read after the page's main text.
  */
 import type { Box, Word } from '../page-model.ts';
+import { joinDropCaps } from './drop-caps.ts';
 import { MARKER } from './markers.ts';
 import { otherStructure } from './roles.ts';
 
@@ -316,7 +317,7 @@ function interleavedLines(band: Word[]): Word[][] {
 export function linesOf(words: readonly Word[]): PageLines {
   const rotated: Word[] = [];
   const upright: Word[] = [];
-  for (const w of words) (w.rotated ? rotated : upright).push(w);
+  for (const w of joinDropCaps(words)) (w.rotated ? rotated : upright).push(w);
   upright.sort((a, b) => emTop(a) + emBottom(a) - (emTop(b) + emBottom(b)) || a.x0 - b.x0);
   const bands: Word[][] = [];
   let band: Word[] = [];
