@@ -27,6 +27,8 @@ export function styleKey(block: Block): string {
 
 /** Whether the block reads as a heading. `text` is its plain text. */
 export function isHeading(block: Block, text: string, context: HeadingContext): boolean {
+  // A run of table-of-contents entries is a list, however its chapter entries are set.
+  if (block.contents) return false;
   const trimmed = text.trim();
   if (trimmed.length < 2 || trimmed.length > MAX_CHARS || block.lines.length > MAX_LINES) return false;
   if ((trimmed.match(/\p{L}/gu)?.length ?? 0) < 2) return false;
