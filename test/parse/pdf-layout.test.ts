@@ -80,6 +80,14 @@ describe('pdf layout: headings', () => {
     expect(texts(result, 'h1, h2, h3, h4, h5, h6').some((h) => h.startsWith('General Terms'))).toBe(false);
   });
 
+  it('makes a chapter label alone on its line a heading, though set in the body face (pdf-bench 01030000000153)', async () => {
+    const result = await read('pdf-bench', 'pdfs', '01030000000153.pdf');
+    const headings = texts(result, 'h1, h2, h3, h4, h5, h6');
+    expect(headings).toEqual(expect.arrayContaining(['CHAPTER 7.', 'TEXAS', 'COURSE MARKING DRIVERS']));
+    // The author's name under the title stays text.
+    expect(headings).not.toContain('MICHELLE REED');
+  });
+
   it('ranks heading styles by size: larger section headings above a smaller bold title (docling multi_page.pdf)', async () => {
     const result = await read('pdf', 'docling', 'multi_page.pdf');
     expect(texts(result, 'h1')).toEqual(expect.arrayContaining(['Pre-Digital Era (19th - Early 20th Century)', 'Specialized Word Processing Tools']));
