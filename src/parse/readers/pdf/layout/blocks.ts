@@ -130,6 +130,10 @@ export function blocksOf(ordered: readonly Line[], entries: ReadonlySet<Line> = 
       const endedShort = current.length >= 2 && prev.x1 < right - 3 * size && SENTENCE_END.test(lineText(prev));
       // A short numbered first line ("4.3.2 Alignment Tuning") above a full one is a heading.
       const numberedShort = current.length === 1 && prev.row !== line.row && SECTION_NUMBER.test(prev.words[0]?.text ?? '') && prev.x1 < line.x1 - 4 * size;
+      // A short first line set a size larger than the line under it, not ending a sentence,
+      // is a title over its text, though the sizes differ too little to count as a change of
+      // type inside a paragraph.
+      const titleAbove = current.length === 1 && prev.row !== line.row && prev.size > line.size && sizeChange > 0.05 && prev.x1 < line.x1 - 4 * size && !SENTENCE_END.test(lineText(prev));
       // Cells of one row read in a row (a borderless table, a form) stay one block.
       const sameRow = line.row === prev.row && line.x0 >= prev.x1;
       // Tagged PDF: another structure element (role, or artifact against content) is another block.
@@ -143,7 +147,7 @@ export function blocksOf(ordered: readonly Line[], entries: ReadonlySet<Line> = 
       // only a move up (the next column) is a jump.
       starts = code
         ? structure || line.y1 < prev.y0 + 0.2 * size || space > CODE_BLANK_LINES * size || typeChanged
-        : structure || pitchChanged || (!sameRow && (jumped || wide || typeChanged || marker !== undefined || indented || endedShort || numberedShort));
+        : structure || pitchChanged || (!sameRow && (jumped || wide || typeChanged || marker !== undefined || indented || endedShort || numberedShort || titleAbove));
     }
     if (starts && current.length > 0) {
       blocks.push(entryOf(current, entries));
