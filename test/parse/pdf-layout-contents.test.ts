@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readPdf } from '../../src/parse/readers/pdf/index.ts';
+import { readCorpus } from '../helpers/corpus.ts';
 import { readInput } from '../helpers/read-input.ts';
 import { helveticaWidth, placedTextPdf, type PlacedText } from './pdf-placed-text.ts';
 
@@ -41,5 +42,13 @@ describe('pdf layout: table of contents', () => {
     expect(headings).toEqual(['Contents']);
     const text = result.document.querySelector('section')?.textContent ?? '';
     for (const [title] of ENTRIES) expect(text).toContain(title);
+  });
+
+  it('reads dot leaders set as spaced dots as one run of dots, each entry on its line (pdf-bench 01030000000018)', async () => {
+    const result = await readPdf(readInput('pdf', readCorpus('pdf-bench', 'pdfs', '01030000000018.pdf'), { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+    const text = result.document.querySelector('section')?.textContent ?? '';
+    expect(text).not.toMatch(/(?:\. ){4}/u);
+    expect(text).toMatch(/Foreword to the 2021 Edition \.{10,} xi/u);
+    expect(text).toMatch(/The Lost Homeland \.{10,} 5/u);
   });
 });

@@ -309,6 +309,34 @@ function interleavedLines(band: Word[]): Word[][] {
   return parts;
 }
 
+/** A leader dot drawn as a word of its own. */
+const LEADER_DOT = /^[.·]$/u;
+/** Dot leaders are at least this many dots. */
+const LEADER_DOTS = 4;
+
+/**
+ * Dot leaders set as spaced single dots (". . . . .", each a word) are one fill, not words: a run
+ * of LEADER_DOTS or more becomes one word of dots spanning them, as a leader drawn in one run
+ * reads. A band sorted by x in, the same band out.
+ */
+function joinLeaders(band: Word[]): Word[] {
+  if (!band.some((w) => LEADER_DOT.test(w.text))) return band;
+  const out: Word[] = [];
+  for (let i = 0; i < band.length; i++) {
+    const first = band[i] as Word;
+    let j = i;
+    if (LEADER_DOT.test(first.text)) {
+      while (j + 1 < band.length && LEADER_DOT.test((band[j + 1] as Word).text) && (band[j + 1] as Word).x0 - (band[j] as Word).x1 < (band[j] as Word).size) j++;
+    }
+    if (j - i + 1 >= LEADER_DOTS) {
+      const last = band[j] as Word;
+      out.push({ ...first, text: first.text.repeat(j - i + 1), x1: last.x1, y0: Math.min(first.y0, last.y0), y1: Math.max(first.y1, last.y1) });
+    } else out.push(...band.slice(i, j + 1));
+    i = j;
+  }
+  return out;
+}
+
 /**
  * Groups the words into lines. Words are taken by their vertical centre; a word joins the
  * band when it shares most of its height with the band's first (anchor) word of normal size,
@@ -338,6 +366,7 @@ export function linesOf(words: readonly Word[]): PageLines {
     anchor = w;
   }
   flush();
+  for (let b = 0; b < bands.length; b++) bands[b] = joinLeaders(bands[b] as Word[]);
   const edges = columnEdges(bands);
   const riverAt = rivers(bands);
   const lines: Line[] = [];
