@@ -53,6 +53,21 @@ describe('pdf layout: reading order', () => {
     expect(at('of condemning the act')).toBeLessThan(at('Figure 3: Frequency of viewing'));
   });
 
+  it('reads notes set smaller than the text above them after both columns, though they carry most of the page (pdf-bench 01030000000009)', async () => {
+    // 11 pt text over 9 pt notes: the notes hold more characters than the text, so the page's
+    // body size is the notes'; the running text above each note in its column tells them apart.
+    const page = sectionText(await read('pdf-bench', 'pdfs', '01030000000009.pdf'), 1);
+    const at = (s: string) => {
+      const i = page.indexOf(s);
+      expect(i, s).toBeGreaterThanOrEqual(0);
+      return i;
+    };
+    expect(at('of medicinal plants from or through the Arabian')).toBeLessThan(at('Peninsula to Europe'));
+    expect(at('tending an altar of Love')).toBeLessThan(at('Book. Interspersed with Some Occasional Observations'));
+    expect(at('Book. Interspersed with Some Occasional Observations')).toBeLessThan(at('34 Richard Walker, Memoirs of Medicine'));
+    expect(at('34 Richard Walker, Memoirs of Medicine')).toBeLessThan(at('35 For the influence of the Arabian medicine'));
+  });
+
   it('places a table found on the page in reading order, its words out of the running text (PDFUA invoice)', async () => {
     const result = await read('pdf', 'opendataloader-pdf', 'PDFUA-Ref-2-02_Invoice.pdf');
     const page = result.document.querySelector('section[data-page="1"]');

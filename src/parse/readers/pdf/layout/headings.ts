@@ -18,7 +18,8 @@ export interface HeadingContext {
 }
 
 const MAX_CHARS = 200;
-const CAPTION = /^(?:table|figure|fig\.|chart|graph|source|note|notes|exhibit|image|photo)\s*[\d:.]/iu;
+/** A caption's or note's label opening a block: "Table 3:", "Figure 2.", "Source:". */
+export const CAPTION = /^(?:table|figure|fig\.|chart|graph|source|note|notes|exhibit|image|photo)\s*[\d:.]/iu;
 const MAX_LINES = 4;
 /** A division's label and number alone: "Chapter 7.", "PART II", "Appendix B". */
 const DIVISION = /^(?:chapter|part|appendix|book|unit|lesson|module)\s+(?:\d{1,3}|[ivxlc]{1,6}|[a-z])\s*[.:]?$/iu;
