@@ -35,6 +35,8 @@ interface Candidate {
 
 function candidates(lines: readonly Line[]): Candidate[] {
   const out: Candidate[] = [];
+  const byRow = new Map<number, Line[]>();
+  for (const l of lines) byRow.set(l.row, [...(byRow.get(l.row) ?? []), l]);
   for (const line of lines) {
     const words = line.words;
     const last = words[words.length - 1];
@@ -56,7 +58,7 @@ function candidates(lines: readonly Line[]): Candidate[] {
       continue;
     }
     // A lone number: the page number of the title standing to its left on the same row.
-    const title = lines.filter((l) => l !== line && l.row === line.row && l.x1 <= line.x0);
+    const title = (byRow.get(line.row) ?? []).filter((l) => l !== line && l.x1 <= line.x0);
     if (title.length === 0 || title.every((l) => l.words.every((w) => LEADER.test(w.text) || PAGE_NUMBER.test(w.text)))) continue;
     const leaders = title.some((l) => /[.·…‥]{2,}$/u.test(l.words[l.words.length - 1]?.text ?? ''));
     out.push({ lines: [...title, line], edge: last.x1, row: line.row, setOff: true, leaders });
@@ -72,8 +74,17 @@ export function contentsEntries(lines: readonly Line[]): Set<Line> {
   // Leaders to a page number say "contents" on their own, once a run of entries has them.
   const led = found.filter((c) => c.leaders);
   if (new Set(led.map((c) => c.row)).size >= CONTENTS_RUN) for (const c of led) for (const l of c.lines) entries.add(l);
+  // Candidates by rounded edge, so each looks only at its neighbours (a page of numbers has many).
+  const byEdge = new Map<number, Candidate[]>();
   for (const c of found) {
-    const run = found.filter((o) => Math.abs(o.edge - c.edge) <= EDGE_TOLERANCE);
+    const key = Math.round(c.edge);
+    byEdge.set(key, [...(byEdge.get(key) ?? []), c]);
+  }
+  for (const c of found) {
+    const key = Math.round(c.edge);
+    const near: Candidate[] = [];
+    for (let k = key - EDGE_TOLERANCE - 1; k <= key + EDGE_TOLERANCE + 1; k++) near.push(...(byEdge.get(k) ?? []));
+    const run = near.filter((o) => Math.abs(o.edge - c.edge) <= EDGE_TOLERANCE);
     if (new Set(run.map((o) => o.row)).size < CONTENTS_RUN) continue;
     if (run.filter((o) => o.setOff).length * 2 <= run.length) continue;
     for (const l of c.lines) entries.add(l);
