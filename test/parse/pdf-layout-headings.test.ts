@@ -1,8 +1,8 @@
 /**
- * Headings on a page built in the test: one large bold title, then section heads set only a
+ * Headings on pages built in the test: one large bold title, then section heads set only a
  * little larger than the text (11 pt regular over 10 pt, the body's face), each followed by a
- * justified paragraph at ordinary spacing. The heads are headings, not the first lines of their
- * paragraphs.
+ * justified paragraph at ordinary spacing — the heads are headings, not the first lines of their
+ * paragraphs; and a bold head in the middle column of a three-column page.
  */
 import { describe, expect, it } from 'vitest';
 import { readPdf } from '../../src/parse/readers/pdf/index.ts';
@@ -34,12 +34,35 @@ async function headings(bytes: Buffer): Promise<string[]> {
   return [...result.document.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((h) => `${h.tagName.toLowerCase()} ${h.textContent?.trim()}`);
 }
 
-describe('pdf layout: headings a little larger than the text', () => {
+describe('pdf layout: headings on built pages', () => {
   it('finds section heads set 10 % larger than the text under a single large title', async () => {
     expect(await headings(page(11))).toEqual(['h1 A Study of Online Content', 'h2 Background', 'h2 Methods', 'h2 Findings']);
   });
 
   it('leaves a first line set within 5 % of the text to its paragraph', async () => {
     expect(await headings(page(10.4))).toEqual(['h1 A Study of Online Content']);
+  });
+
+  it('finds a bold head in the middle column of three, on a row with two lines of running text beside it', async () => {
+    // A row of three lines is a table's row only when its lines are cell-sized; here two are
+    // lines of running text in the other columns.
+    const width = 150;
+    const xs = [40, 40 + width + 14, 40 + 2 * (width + 14)];
+    const runs: PlacedText[] = [{ text: 'Quarterly Newsletter', x: 40, y: 60, size: 24, bold: true }];
+    let k = 0;
+    xs.forEach((x, column) => {
+      for (let i = 0; i < 40; i++) {
+        const y = 100 + i * 12;
+        if (column === 1 && i === 14) continue;
+        if (column === 1 && i === 15) {
+          runs.push({ text: 'Survey Results', x, y, size: 9, bold: true });
+          continue;
+        }
+        let line = WORDS[k++ % WORDS.length] as string;
+        while (helveticaWidth(`${line} ${WORDS[k % WORDS.length]}`, 9) <= width - 4) line += ` ${WORDS[k++ % WORDS.length]}`;
+        runs.push({ text: line, x, y, size: 9, width: i % 9 === 8 ? undefined : width });
+      }
+    });
+    expect(await headings(placedTextPdf(runs))).toEqual(['h1 Quarterly Newsletter', 'h2 Survey Results']);
   });
 });

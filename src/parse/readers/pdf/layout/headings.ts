@@ -43,7 +43,7 @@ export function isHeading(block: Block, text: string, context: HeadingContext): 
   // A sentence ends with a period; a heading does not, unless it is set clearly larger.
   if (/[,;]$/u.test(trimmed) || (/\.$/u.test(trimmed) && !clearlyLarger)) return false;
   // A cell of a row of several (a table row, a form) is not a heading.
-  if (block.lines.some((l) => l.rowSize >= 3)) return false;
+  if (block.lines.some((l) => l.rowSize >= 3 && l.rowCells >= 3)) return false;
   const marker = listMarker(trimmed);
   if (marker?.kind === 'ul') return false;
   // A table of contents entry: the title, then its page number across a gap on the same row.

@@ -30,7 +30,15 @@ export interface Line extends Box {
   /** Lines on the same baseline band share a row number; `rowSize` is how many they are. */
   row: number;
   rowSize: number;
+  /**
+   * How many lines of the row are cell-sized (ROW_CELL_WORDS words or fewer): a row of cells
+   * (a table's, a form's) has several; a heading in one column of a three-column page stands
+   * beside lines of running text, which are not cells.
+   */
+  rowCells: number;
 }
+
+const ROW_CELL_WORDS = 3;
 
 /**
  * A gap wider than this many font sizes is not a word space when it is also clearly wider than
@@ -84,7 +92,7 @@ export function lineOf(words: Word[], row = 0): Line {
   let bestFont = 0;
   for (let i = 1; i < fonts.length; i++) if ((fontChars[i] as number) > (fontChars[bestFont] as number)) bestFont = i;
   const main = words.find((w) => Math.abs(w.size - size) <= 0.25) ?? (words[0] as Word);
-  return { x0, y0, x1, y1, words, size, baseline: main.baseline, bold, italic, monospace, font: fonts[bestFont] as string, row, rowSize: 1 };
+  return { x0, y0, x1, y1, words, size, baseline: main.baseline, bold, italic, monospace, font: fonts[bestFont] as string, row, rowSize: 1, rowCells: 1 };
 }
 
 /**
@@ -231,7 +239,12 @@ function splitBand(band: Word[], row: number, edges: ReadonlySet<number>, riverA
     current.push(w);
   }
   if (current.length > 0) out.push(lineOf(current, row));
-  for (let i = first; i < out.length; i++) (out[i] as Line).rowSize = out.length - first;
+  let cells = 0;
+  for (let i = first; i < out.length; i++) if ((out[i] as Line).words.length <= ROW_CELL_WORDS) cells++;
+  for (let i = first; i < out.length; i++) {
+    (out[i] as Line).rowSize = out.length - first;
+    (out[i] as Line).rowCells = cells;
+  }
 }
 
 export interface PageLines {
