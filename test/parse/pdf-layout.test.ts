@@ -103,6 +103,16 @@ describe('pdf layout: headings', () => {
     expect(headings).not.toContain('MICHELLE REED');
   });
 
+  it('joins a section number set on its own line to the title under it, beside a loosely justified line (pdf-bench 01030000000080)', async () => {
+    // "III." (36 pt) over "Regulatory cholesterol" (33 pt); on the number's row, beside the drop
+    // cap, "This report defines" is justified with 30 pt word spaces: one line, not three cells.
+    const result = await read('pdf-bench', 'pdfs', '01030000000080.pdf');
+    const headings = texts(result, 'h1, h2, h3, h4, h5, h6');
+    expect(headings).toContain('III. Regulatory cholesterol');
+    expect(headings).not.toContain('III.');
+    expect(sectionText(result, 1)).toContain('This report defines');
+  });
+
   it('ranks heading styles by size: larger section headings above a smaller bold title (docling multi_page.pdf)', async () => {
     const result = await read('pdf', 'docling', 'multi_page.pdf');
     expect(texts(result, 'h1')).toEqual(expect.arrayContaining(['Pre-Digital Era (19th - Early 20th Century)', 'Specialized Word Processing Tools']));

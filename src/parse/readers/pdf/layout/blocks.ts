@@ -159,5 +159,41 @@ export function blocksOf(ordered: readonly Line[], entries: ReadonlySet<Line> = 
     right = Math.max(right, line.x1);
   });
   if (current.length > 0) blocks.push(entryOf(current, entries));
-  return blocks;
+  return numbersToTitles(blocks);
+}
+
+/**
+ * A section number set on a line of its own over its title ("III." over "Regulatory
+ * cholesterol", in the same weight, a size apart, flush left with it, close under it) is the
+ * title's number: the two blocks are one. The title is short and ends no sentence.
+ */
+function numbersToTitles(blocks: Block[]): Block[] {
+  const out: Block[] = [];
+  for (let i = 0; i < blocks.length; i++) {
+    const number = blocks[i] as Block;
+    const title = blocks[i + 1];
+    const only = number.lines.length === 1 ? number.lines[0] : undefined;
+    const last = title?.lines[title.lines.length - 1];
+    if (
+      only &&
+      title &&
+      last &&
+      only.words.length === 1 &&
+      SECTION_NUMBER.test(only.words[0]?.text ?? '') &&
+      !title.contents &&
+      title.lines.length <= 2 &&
+      number.bold === title.bold &&
+      Math.abs(number.size - title.size) <= 0.25 * Math.max(number.size, title.size) &&
+      Math.abs(number.x0 - title.x0) < 0.5 * title.size &&
+      title.y0 > number.y0 &&
+      title.y0 - number.y1 < title.size &&
+      !SENTENCE_END.test(lineText(last))
+    ) {
+      out.push(blockOf([...number.lines, ...title.lines]));
+      i++;
+      continue;
+    }
+    out.push(number);
+  }
+  return out;
 }

@@ -46,6 +46,8 @@ const ROW_CELL_WORDS = 3;
  */
 const GUTTER_EM = 1.0;
 const WIDE_GUTTER_EM = 2.5;
+/** Evenly spaced words closer than this many font sizes are one justified line. */
+const EVEN_SPACE_EM = 4;
 /** Between fixed-pitch words (code): wider than this many font sizes is another column. */
 const CODE_GUTTER_EM = 8;
 
@@ -213,7 +215,7 @@ function splitBand(band: Word[], row: number, edges: ReadonlySet<number>, riverA
   let current: Word[] = [];
   // The gap before the current segment (Infinity at the band's start).
   let gapBefore = Infinity;
-  for (const w of band) {
+  band.forEach((w, index) => {
     const prev = current[current.length - 1];
     if (prev) {
       const gap = w.x0 - prev.x1;
@@ -225,9 +227,18 @@ function splitBand(band: Word[], row: number, edges: ReadonlySet<number>, riverA
       // Between two fixed-pitch words a wide space is alignment inside a code line (a comment
       // set to a tab stop), not a gutter: only a very wide one parts them.
       const code = prev.monospace === true && w.monospace === true;
+      const shared = gap >= NARROW_GUTTER_EM * em && (sharedEdge(edges, w.x0) || riverAt.some((x) => x > prev.x1 && x < w.x0));
+      // A justified line set loose (a short line beside a drop cap or a figure) spaces its words
+      // evenly, however wide: a gap as wide as the word space before it in the segment or the
+      // one after it, of one type, and no gutter others share, is a word space.
+      const next = band[index + 1];
+      const inside = current.length >= 2 ? prev.x0 - (current[current.length - 2] as Word).x1 : undefined;
+      const after = next ? next.x0 - w.x1 : undefined;
+      const evenly = (other: number | undefined) => other !== undefined && Math.abs(other - gap) <= 0.15 * gap;
+      const justified = !otherText && gap < EVEN_SPACE_EM * em && (evenly(inside) || evenly(after));
       const gutter = code
         ? gap > CODE_GUTTER_EM * em
-        : gap > WIDE_GUTTER_EM * em || (gap > GUTTER_EM * em && (gap >= 1.6 * space || otherText)) || (gap >= NARROW_GUTTER_EM * em && (sharedEdge(edges, w.x0) || riverAt.some((x) => x > prev.x1 && x < w.x0)));
+        : shared || (!justified && (gap > WIDE_GUTTER_EM * em || (gap > GUTTER_EM * em && (gap >= 1.6 * space || otherText))));
       // Tagged PDF: the words of two structure elements (a heading and the paragraph beside it,
       // a running head's artifact and the text) are two texts, however close they stand.
       if ((gutter && !(markerOnly && gap < 6 * em)) || otherStructure(prev, w)) {
@@ -237,7 +248,7 @@ function splitBand(band: Word[], row: number, edges: ReadonlySet<number>, riverA
       }
     }
     current.push(w);
-  }
+  });
   if (current.length > 0) out.push(lineOf(current, row));
   let cells = 0;
   for (let i = first; i < out.length; i++) if ((out[i] as Line).words.length <= ROW_CELL_WORDS) cells++;
