@@ -42,8 +42,10 @@ export function joinDropCaps(words: readonly Word[]): readonly Word[] {
     if (baselines.size < 2) continue;
     const first = beside.reduce((a, b) => (b.baseline < a.baseline - 0.2 * b.size || (Math.abs(b.baseline - a.baseline) <= 0.2 * b.size && b.x0 < a.x0) ? b : a));
     out ??= [...words];
-    const joined: Word = { ...first, text: cap.text + first.text, x0: cap.x0, order: Math.min(cap.order, first.order) };
-    out[out.indexOf(first)] = joined;
+    const at = out.indexOf(first);
+    // Already joined to another letter (two caps side by side are no drop cap): leave it.
+    if (at < 0 || out.indexOf(cap) < 0) continue;
+    out[at] = { ...first, text: cap.text + first.text, x0: cap.x0, order: Math.min(cap.order, first.order) };
     out.splice(out.indexOf(cap), 1);
   }
   return out ?? words;
