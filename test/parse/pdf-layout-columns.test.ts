@@ -3,7 +3,8 @@
  * of 10 pt Helvetica, a chart taking the middle of the right column whose percentage ticks
  * (8 pt, right-aligned against the column) hang into the gutter. The ticks close the whitespace
  * valley between the columns; the gutter still runs between the lines of running text, and the
- * page must read column by column, the chart's labels where the chart stands.
+ * page must read column by column, the chart's labels where the chart stands. And the case the
+ * gutter of running text must leave alone: a table across the page between two sets of columns.
  */
 import { describe, expect, it } from 'vitest';
 import { readPdf } from '../../src/parse/readers/pdf/index.ts';
@@ -75,4 +76,28 @@ describe('pdf layout: columns interrupted by a figure', () => {
       expect(at('R11 ')).toBeLessThan(at('R30 '));
     });
   }
+
+  it('reads a table across the page between two sets of columns after the columns above it and before those below', async () => {
+    // The table reaches into the text of both columns: it is no figure inside one of them.
+    const runs: PlacedText[] = [];
+    const left = prose('L', 24, COLUMN);
+    const right = prose('R', 24, COLUMN);
+    const tableTop = TOP + 12 * LEADING + 8;
+    const belowTop = tableTop + 5 * LEADING + 8;
+    for (let i = 0; i < 24; i++) {
+      const y = i < 12 ? TOP + i * LEADING : belowTop + (i - 12) * LEADING;
+      runs.push({ text: left[i] as string, x: 50, y, width: COLUMN }, { text: right[i] as string, x: 314, y, width: COLUMN });
+    }
+    const rows = [
+      ['Country', 'Often', 'Sometimes', 'Never'],
+      ['Indonesia', '53%', '30%', '17%'],
+      ['Philippines', '41%', '38%', '21%'],
+      ['Thailand', '28%', '44%', '28%'],
+      ['Malaysia', '22%', '47%', '31%'],
+    ];
+    rows.forEach((row, i) => row.forEach((text, j) => runs.push({ text, x: 50 + 140 * j, y: tableTop + i * LEADING, bold: i === 0 })));
+    const result = await readPdf(readInput('pdf', placedTextPdf(runs), { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+    const order = [...(result.document.querySelector('section')?.children ?? [])].map((e) => (e.tagName === 'TABLE' ? 'table' : (e.textContent ?? '').slice(0, 3)));
+    expect(order).toEqual(['L01', 'R01', 'table', 'L13', 'R13']);
+  });
 });

@@ -164,8 +164,8 @@ const PROSE_LINES = 3;
  * stand side by side. What else crosses it (the figure's labels) belongs to the side where it
  * sits in a hole of the running text, the space the figure took out of its column: the side
  * whose nearest line of text is further away vertically. Anything crossing above or below the
- * columns (a title, a footer) is not a figure inside them: then no parts, and the other cuts
- * decide.
+ * columns (a title, a footer), or reaching well into both (a table across the page between
+ * them), is not a figure inside one: then no parts, and the other cuts decide.
  */
 function textGutter<T extends Box>(items: T[], options: CutOptions): T[][] {
   const prose = items.filter((b) => options.words(b) >= PROSE_WORDS);
@@ -185,12 +185,17 @@ function textGutter<T extends Box>(items: T[], options: CutOptions): T[][] {
     // Side by side: the two columns of text share a stretch of the page's height.
     if (bottom - top < PROSE_LINES * options.em) continue;
     const distance = (side: readonly T[], b: T) => side.reduce((d, l) => Math.min(d, Math.max(0, l.y0 - b.y1, b.y0 - l.y1)), Infinity);
+    const leftX0 = Math.min(...left.map((b) => b.x0));
+    const rightX1 = Math.max(...right.map((b) => b.x1));
+    // Reaching well into the text of both columns (a table or figure across the page): it parts
+    // the columns above it from those below, it does not belong to one of them.
+    const spans = (b: T) => Math.min(b.x1, lo) - Math.max(b.x0, leftX0) > 0.25 * (lo - leftX0) && Math.min(b.x1, rightX1) - Math.max(b.x0, hi) > 0.25 * (rightX1 - hi);
     const parts: [T[], T[]] = [[], []];
     let inside = true;
     for (const b of items) {
       if (b.x1 <= lo) parts[0].push(b);
       else if (b.x0 >= hi) parts[1].push(b);
-      else if (b.y0 < top - options.em || b.y1 > bottom + options.em) {
+      else if (spans(b) || b.y0 < top - options.em || b.y1 > bottom + options.em) {
         inside = false;
         break;
       } else parts[distance(left, b) > distance(right, b) ? 0 : 1].push(b);
