@@ -3,8 +3,9 @@
  * of 10 pt Helvetica, a chart taking the middle of the right column whose percentage ticks
  * (8 pt, right-aligned against the column) hang into the gutter. The ticks close the whitespace
  * valley between the columns; the gutter still runs between the lines of running text, and the
- * page must read column by column, the chart's labels where the chart stands. And the case the
- * gutter of running text must leave alone: a table across the page between two sets of columns.
+ * page must read column by column, the chart's labels where the chart stands. And the cases the
+ * gutter of running text must leave alone: a table across the page between two sets of columns,
+ * a heading centred across the page between them.
  */
 import { describe, expect, it } from 'vitest';
 import { readPdf } from '../../src/parse/readers/pdf/index.ts';
@@ -99,5 +100,21 @@ describe('pdf layout: columns interrupted by a figure', () => {
     const result = await readPdf(readInput('pdf', placedTextPdf(runs), { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
     const order = [...(result.document.querySelector('section')?.children ?? [])].map((e) => (e.tagName === 'TABLE' ? 'table' : (e.textContent ?? '').slice(0, 3)));
     expect(order).toEqual(['L01', 'R01', 'table', 'L13', 'R13']);
+  });
+
+  it('reads a heading centred across the page between two sets of columns after the columns above it', async () => {
+    // Both columns leave a hole at the heading's height: it belongs to neither column.
+    const runs: PlacedText[] = [];
+    const left = prose('L', 24, COLUMN);
+    const right = prose('R', 24, COLUMN);
+    const headingY = TOP + 12 * LEADING + 10;
+    for (let i = 0; i < 24; i++) {
+      const y = i < 12 ? TOP + i * LEADING : headingY + 24 + (i - 12) * LEADING;
+      runs.push({ text: left[i] as string, x: 50, y, width: COLUMN }, { text: right[i] as string, x: 314, y, width: COLUMN });
+    }
+    runs.push({ text: 'Results', x: 305 - helveticaWidth('Results', 12) / 2, y: headingY, size: 12 });
+    const result = await readPdf(readInput('pdf', placedTextPdf(runs), { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+    const order = [...(result.document.querySelector('section')?.children ?? [])].map((e) => (e.textContent ?? '').slice(0, 3));
+    expect(order).toEqual(['L01', 'R01', 'Res', 'L13', 'R13']);
   });
 });

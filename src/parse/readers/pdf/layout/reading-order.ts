@@ -164,8 +164,9 @@ const PROSE_LINES = 3;
  * stand side by side. What else crosses it (the figure's labels) belongs to the side where it
  * sits in a hole of the running text, the space the figure took out of its column: the side
  * whose nearest line of text is further away vertically. Anything crossing above or below the
- * columns (a title, a footer), or reaching well into both (a table across the page between
- * them), is not a figure inside one: then no parts, and the other cuts decide.
+ * columns (a title, a footer), reaching well into both (a table across the page between
+ * them), or standing where both columns leave a hole (a heading centred across the page) is
+ * not a figure inside one: then no parts, and the other cuts decide.
  */
 function textGutter<T extends Box>(items: T[], options: CutOptions): T[][] {
   const prose = items.filter((b) => options.words(b) >= PROSE_WORDS);
@@ -198,7 +199,17 @@ function textGutter<T extends Box>(items: T[], options: CutOptions): T[][] {
       else if (spans(b) || b.y0 < top - options.em || b.y1 > bottom + options.em) {
         inside = false;
         break;
-      } else parts[distance(left, b) > distance(right, b) ? 0 : 1].push(b);
+      } else {
+        // One column's text runs on beside it, the other's leaves a hole: a figure in that
+        // column. Holes on both sides (a heading set across the page) belong to neither.
+        const dl = distance(left, b);
+        const dr = distance(right, b);
+        if (Math.min(dl, dr) > 0.5 * options.em || Math.max(dl, dr) < options.em) {
+          inside = false;
+          break;
+        }
+        parts[dl > dr ? 0 : 1].push(b);
+      }
     }
     if (inside) return parts.filter((p) => p.length > 0);
   }
