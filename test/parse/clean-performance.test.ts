@@ -4,7 +4,7 @@
  * young-generation GC of the parser's garbage that falls inside the step (382 ms was seen with
  * seven other jobs on the two cores). The bound here is 1 s because tests share the machine; it
  * still fails on anything super-linear, which takes seconds at this size. Speed itself is
- * measured by `npm run bench:html-markdown`.
+ * measured by `npm run bench:html`.
  */
 import { describe, expect, it } from 'vitest';
 import { clean } from '../../src/parse/clean/index.ts';
