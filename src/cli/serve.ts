@@ -1,7 +1,8 @@
 /**
  * `folio serve`: the HTTP service wired from its parts — config, logger, SQLite store, parse
- * pool, express app — with a graceful stop on SIGINT/SIGTERM: stop accepting, let in-flight
- * requests finish (up to a grace period), then close the pool and the store.
+ * pool, express app — with a graceful stop on SIGINT/SIGTERM (docs/operations.md): `/ready`
+ * turns 503 and new requests get 503 SHUTTING_DOWN with Retry-After, in-flight requests finish
+ * (up to FOLIO_SHUTDOWN_GRACE_SECONDS), crawl and batch jobs are handed back, the stores close.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -37,9 +38,8 @@ import { attachJobWatcher } from '../http/watcher.ts';
 import { scrape } from '../web/scrape.ts';
 import { createSearch, searchBackendsFromConfig } from '../web/search/index.ts';
 import { createAudit } from '../audit/index.ts';
-
-/** How long in-flight requests may take to finish after a stop signal. */
-export const SHUTDOWN_GRACE_MS = 30_000;
+import { createDrain, createFolioMetrics, createReadiness, createRedisPing, NotReadyError, type ReadinessProbe } from '../ops/index.ts';
+import { meteredAccounts } from '../ops/metered-accounts.ts';
 
 export interface Service {
   url: string;
@@ -66,6 +66,7 @@ export interface ServiceOptions {
   logger?: Logger;
   /** Replaces the worker pool (tests that need a runner with known behaviour). */
   runner?: ParseRunner;
+  /** How long in-flight requests may take to finish after a stop signal. Default: FOLIO_SHUTDOWN_GRACE_SECONDS. */
   graceMs?: number;
   /** Replaces the authorization-code issuer the consent page calls (tests that inspect what was approved). */
   authorizationCodes?: AuthorizationCodeIssuer;
@@ -146,7 +147,12 @@ export async function startService(config: Config, options: ServiceOptions = {})
     onError: (detail, message) => logger.warn(detail, message),
   });
   // Plans, credits and token usage of teams (docs/billing.md); crawl and batch pages are charged as stored.
-  const teamAccounts = createTeamAccounts({ store, defaults: config.defaultPlan, prices: config.prices, onError: (err, message) => logger.warn({ err }, message) });
+  // Operations (docs/operations.md): metrics are collected always, served only with FOLIO_METRICS=on.
+  const metrics = createFolioMetrics();
+  const drain = createDrain();
+  metrics.readInFlight(() => drain.inFlight);
+  metrics.readPool(() => pool?.stats());
+  const teamAccounts = meteredAccounts(createTeamAccounts({ store, defaults: config.defaultPlan, prices: config.prices, onError: (err, message) => logger.warn({ err }, message) }), metrics);
   const events = chargeJobPages(webhooks, {
     accounts: teamAccounts,
     spenderOf: (jobId) => store.spenderOfRequest(jobId),
@@ -223,8 +229,18 @@ export async function startService(config: Config, options: ServiceOptions = {})
     onCrash: () => logger.warn('Chromium exited unexpectedly; it is launched again on the next render'),
     onSweepError: (err) => logger.warn({ err }, 'capture sweep failed'),
   });
+  const redisPing = config.redisUrl ? createRedisPing(config.redisUrl) : undefined;
+  const probes: Record<string, ReadinessProbe> = {
+    store: () => store.ping(),
+    parseWorkers: () => {
+      const stats = pool?.stats();
+      if (stats && stats.ready < stats.size) throw new NotReadyError(`${stats.ready} of ${stats.size} parse processes warm`);
+    },
+  };
+  if (redisPing) probes.redis = () => redisPing.ping();
+  const operations = { readiness: createReadiness(probes), drain, metrics, metricsToken: config.operations.metrics?.token };
   // The authorization endpoint issues codes with the token endpoint's store unless a test hands in its own issuer.
-  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, browser, crawls, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections, audit, plans: teamAccounts.plans, teamAccounts });
+  const app = createApp({ operations, config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, browser, crawls, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections, audit, plans: teamAccounts.plans, teamAccounts });
   server.on('request', app);
   server.on('checkContinue', expectContinue(app));
   const watcher = attachJobWatcher(server, { keys: store, crawls, logger });
@@ -233,18 +249,24 @@ export async function startService(config: Config, options: ServiceOptions = {})
   let stopping: Promise<void> | undefined;
   const shutdown = (): Promise<void> => {
     stopping ??= (async () => {
-      logger.info('shutting down: no new connections, finishing in-flight requests');
+      // Still listening while draining: a load balancer sees /ready answer 503, and a request that
+      // arrives anyway gets 503 SHUTTING_DOWN with Retry-After instead of a refused connection.
+      drain.start();
+      const graceMs = options.graceMs ?? config.operations.shutdownGraceSeconds * 1000;
+      logger.info({ inFlight: drain.inFlight, graceSeconds: graceMs / 1000 }, 'shutting down: taking no new work, finishing in-flight requests');
       await watcher.close();
+      let graceTimer: NodeJS.Timeout | undefined;
+      const grace = new Promise<'timeout'>((resolve) => {
+        graceTimer = setTimeout(() => resolve('timeout'), graceMs);
+      });
+      const finished = await Promise.race([drain.idle().then(() => 'idle' as const), grace]);
+      clearTimeout(graceTimer);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Keep-alive connections that go idle after their last response are closed too.
-      const idle = setInterval(() => server.closeIdleConnections(), 100);
-      const grace = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), options.graceMs ?? SHUTDOWN_GRACE_MS).unref());
-      if ((await Promise.race([closed, grace])) === 'timeout') {
-        logger.warn('in-flight requests did not finish within the grace period; closing their connections');
-        server.closeAllConnections();
-        await closed;
-      }
-      clearInterval(idle);
+      if (finished === 'timeout') logger.warn({ inFlight: drain.inFlight }, 'in-flight requests did not finish within the grace period; closing their connections');
+      // Idle keep-alive connections, and (past the grace) the connections of unfinished requests.
+      server.closeAllConnections();
+      await closed;
+      await redisPing?.close();
       await uploads.close();
       await browser.close();
       // Running crawl jobs stop where they are and stay `scraping`: the next start resumes them.
