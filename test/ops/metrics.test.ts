@@ -43,7 +43,8 @@ describe('metrics on', () => {
   });
 
   it('refuses a scrape without the token, or with another one', async () => {
-    for (const headers of [{}, { authorization: 'Bearer not-the-token-at-all-000' }, { authorization: service.key }]) {
+    const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer not-the-token-at-all-000' }, { authorization: service.key }];
+    for (const headers of attempts) {
       const res = await request(`${service.url}/metrics`, { headers });
       expect(res.status).toBe(401);
       expect(res.headers['www-authenticate']).toContain('Bearer');
