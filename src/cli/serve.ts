@@ -38,8 +38,7 @@ import { attachJobWatcher } from '../http/watcher.ts';
 import { scrape } from '../web/scrape.ts';
 import { createSearch, searchBackendsFromConfig } from '../web/search/index.ts';
 import { createAudit } from '../audit/index.ts';
-import { createDrain, createFolioMetrics, createReadiness, createRedisPing, NotReadyError, type ReadinessProbe } from '../ops/index.ts';
-import { meteredAccounts } from '../ops/metered-accounts.ts';
+import { createDrain, createFolioMetrics, createReadiness, createRedisPing, meteredAccounts, NotReadyError, type ReadinessProbe } from '../ops/index.ts';
 
 export interface Service {
   url: string;

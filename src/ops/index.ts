@@ -7,3 +7,4 @@ export { createFolioMetrics, formatOf, operationOf, LATENCY_BUCKETS, type FolioM
 export { createMetricsRegistry, EXPOSITION_CONTENT_TYPE, type Counter, type Histogram, type Labels, type MetricsRegistry } from './metrics.ts';
 export { createReadiness, NotReadyError, type Readiness, type ReadinessProbe, type ReadinessReport } from './readiness.ts';
 export { createRedisPing, type RedisPing } from './redis-ping.ts';
+export { meteredAccounts } from './metered-accounts.ts';
