@@ -105,7 +105,22 @@ export async function startService(config: Config, options: ServiceOptions = {})
     await store.close();
     throw err;
   }
-  const runner: ParseRunner = options.runner ?? ((input, opts, run) => (pool as NonNullable<typeof pool>).run(input, opts, run));
+  // Operations (docs/operations.md): metrics are collected always, served only with FOLIO_METRICS=on.
+  const metrics = createFolioMetrics();
+  const drain = createDrain();
+  metrics.readInFlight(() => drain.inFlight);
+  metrics.readPool(() => pool?.stats());
+  const parseRunner: ParseRunner = options.runner ?? ((input, opts, run) => (pool as NonNullable<typeof pool>).run(input, opts, run));
+  // Every parse (HTTP, MCP, scrape, crawl) passes here: its LLM calls' tokens are counted once.
+  const runner: ParseRunner = (input, opts, run = {}) =>
+    parseRunner(input, opts, {
+      ...run,
+      onLlmUsage: (usage) => {
+        metrics.llmTokens.inc({ direction: 'input' }, Math.max(0, Math.round(usage.promptTokens)));
+        metrics.llmTokens.inc({ direction: 'output' }, Math.max(0, Math.round(usage.completionTokens)));
+        run.onLlmUsage?.(usage);
+      },
+    });
   // The app needs the public URLs, which default to the listening address (known once listening,
   // e.g. with PORT=0): listen first, attach the app in the same tick, before any request is read.
   // Head, body and total bounds, the connection cap (docs/connections.md); set before listening.
@@ -146,11 +161,6 @@ export async function startService(config: Config, options: ServiceOptions = {})
     onError: (detail, message) => logger.warn(detail, message),
   });
   // Plans, credits and token usage of teams (docs/billing.md); crawl and batch pages are charged as stored.
-  // Operations (docs/operations.md): metrics are collected always, served only with FOLIO_METRICS=on.
-  const metrics = createFolioMetrics();
-  const drain = createDrain();
-  metrics.readInFlight(() => drain.inFlight);
-  metrics.readPool(() => pool?.stats());
   const teamAccounts = meteredAccounts(createTeamAccounts({ store, defaults: config.defaultPlan, prices: config.prices, onError: (err, message) => logger.warn({ err }, message) }), metrics);
   const events = chargeJobPages(webhooks, {
     accounts: teamAccounts,

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCorpus } from '../helpers/corpus.ts';
+import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fake-openai.ts';
 import { startRedis, type TestRedis } from '../helpers/redis.ts';
 import { postParse, request, startTestService, upload, type TestService } from '../http/helpers.ts';
 
@@ -91,6 +92,31 @@ describe('metrics on', () => {
     const res = await request(`${service.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(res.text).toMatch(/folio_http_requests_total\{format="none",operation="mcp",status="\d+"\} 1/);
     expect(res.text).not.toContain(service.key);
+  });
+});
+
+describe('LLM tokens', () => {
+  let openai: FakeOpenAi;
+  let service: TestService;
+  beforeAll(async () => {
+    openai = await startFakeOpenAi();
+    openai.respond(() => ({ content: 'A short summary.', promptTokens: 120, completionTokens: 9 }));
+    service = await startTestService({}, { FOLIO_METRICS: 'on', FOLIO_METRICS_TOKEN: TOKEN, OPENAI_BASE_URL: openai.baseUrl, OPENAI_API_KEY: 'sk-metrics-test-0000', MODEL_NAME: 'gpt-fake' });
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await openai?.close();
+  });
+
+  it('counts the tokens of the LLM calls a parse made in its parse process', async () => {
+    const parsed = await postParse(service, upload('blog.html', readCorpus('html', 'markitdown', 'test_blog.html'), { formats: ['summary'] }));
+    expect(parsed.status).toBe(200);
+    const calls = openai.chats().length;
+    expect(calls).toBeGreaterThan(0);
+    const res = await request(`${service.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(res.text).toContain(`folio_llm_tokens_total{direction="input"} ${120 * calls}`);
+    expect(res.text).toContain(`folio_llm_tokens_total{direction="output"} ${9 * calls}`);
+    expect(res.text).not.toContain('sk-metrics-test-0000');
   });
 });
 
