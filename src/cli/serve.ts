@@ -243,7 +243,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
     store: () => store.ping(),
     parseWorkers: () => {
       const stats = pool?.stats();
-      if (stats && stats.ready < stats.size) throw new NotReadyError(`${stats.ready} of ${stats.size} parse processes warm`);
+      // One process being replaced (a timeout, a recycle) does not take the instance out: none warm does.
+      if (stats && stats.ready === 0) throw new NotReadyError(`0 of ${stats.size} parse processes warm`);
     },
   };
   if (redisPing) probes.redis = () => redisPing.ping();

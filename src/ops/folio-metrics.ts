@@ -87,11 +87,11 @@ export function createFolioMetrics(): FolioMetrics {
     const s = pool();
     return s ? [[{ state: 'configured' }, s.size], [{ state: 'ready' }, s.ready]] : [];
   });
-  registry.gauge('folio_parse_worker_restarts_total', 'Parse processes started to replace one (killed, recycled or crashed), since start.', () => {
+  registry.counterFrom('folio_parse_worker_restarts_total', 'Parse processes started to replace one (killed, recycled or crashed), since start.', () => {
     const s = pool();
     return s ? [[{}, s.restarts]] : [];
   });
-  registry.gauge('folio_parse_worker_kills_total', 'Parse processes killed by the pool, by reason (timeout, memory, recycle), since start.', () => {
+  registry.counterFrom('folio_parse_worker_kills_total', 'Parse processes killed by the pool, by reason (timeout, memory, recycle), since start.', () => {
     const s = pool();
     return s ? Object.entries(s.kills).map(([reason, n]) => [{ reason }, n] as const) : [];
   });

@@ -28,6 +28,8 @@ export interface MetricsRegistry {
   histogram(name: string, help: string, buckets: readonly number[]): Histogram;
   /** A gauge whose series are read when `/metrics` is scraped. */
   gauge(name: string, help: string, read: () => readonly (readonly [Labels, number])[]): void;
+  /** A counter kept elsewhere (a pool's totals since start), read when `/metrics` is scraped. */
+  counterFrom(name: string, help: string, read: () => readonly (readonly [Labels, number])[]): void;
   /** The exposition text of every family. */
   render(): string;
 }
@@ -129,6 +131,10 @@ export function createMetricsRegistry(): MetricsRegistry {
 
     gauge(name, help, read) {
       add({ name, help, type: 'gauge', render: () => read().map(([labels, value]) => `${name}${labelText(labels)} ${number(value)}`) });
+    },
+
+    counterFrom(name, help, read) {
+      add({ name, help, type: 'counter', render: () => read().map(([labels, value]) => `${name}${labelText(labels)} ${number(value)}`) });
     },
 
     render() {

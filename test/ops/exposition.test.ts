@@ -15,6 +15,7 @@ describe('exposition format', () => {
     const histogram = registry.histogram('t_seconds', 'Latency.', [0.1, 1, 0.5]);
     for (const v of [0.05, 0.3, 0.3, 2]) histogram.observe({ op: 'parse' }, v);
     registry.gauge('t_depth', 'Depth.', () => [[{}, 3]]);
+    registry.counterFrom('t_kills_total', 'Kills.', () => [[{ reason: 'timeout' }, 2]]);
     expect(registry.render()).toBe(
       [
         '# HELP t_requests_total Requests.\\nTwo lines.',
@@ -31,6 +32,9 @@ describe('exposition format', () => {
         '# HELP t_depth Depth.',
         '# TYPE t_depth gauge',
         't_depth 3',
+        '# HELP t_kills_total Kills.',
+        '# TYPE t_kills_total counter',
+        't_kills_total{reason="timeout"} 2',
         '',
       ].join('\n'),
     );

@@ -80,6 +80,7 @@ describe('metrics on', () => {
     expect(text).toContain('folio_parse_workers{state="ready"} 2');
     expect(text).toContain('folio_parse_worker_restarts_total 0');
     expect(text).toContain('folio_parse_worker_kills_total{reason="timeout"} 0');
+    expect(text).toContain('# TYPE folio_parse_worker_kills_total counter');
     expect(text).toContain('# TYPE folio_llm_tokens_total counter');
     // The metrics scrape itself is in flight while it renders; nothing else is.
     expect(text).toContain('folio_http_requests_in_flight 0');
