@@ -34,6 +34,7 @@ import type { LookupFunction } from '../web/fetch/guarded-connect.ts';
 import { startCrawling } from '../web/crawl/index.ts';
 import { createWebhookDispatcher, loadWebhookSecret, type WebhookConfig } from '../web/webhooks/index.ts';
 import { attachJobWatcher } from '../http/watcher.ts';
+import { attachCdpDoor } from '../http/cdp-door.ts';
 import { scrape } from '../web/scrape.ts';
 import { createSearch, searchBackendsFromConfig } from '../web/search/index.ts';
 import { createAudit } from '../audit/index.ts';
@@ -222,12 +223,21 @@ export async function startService(config: Config, options: ServiceOptions = {})
     onRefused: (target, reason) => logger.debug({ target, reason }, 'browser request refused by the address rule'),
     onCrash: () => logger.warn('Chromium exited unexpectedly; it is launched again on the next render'),
     onSweepError: (err) => logger.warn({ err }, 'capture sweep failed'),
+    sessionLimits: { maxPerTeam: config.browser.sessionsPerTeam, maxTotal: config.browser.maxSessions, maxTtlSeconds: config.browser.sessionMaxTtlSeconds },
+    interactTtlSeconds: config.browser.interactTtlSeconds,
+    // A session dies with its key: the key is looked up again on every use and by the sweep.
+    keyValid: async (keyHash) => {
+      const stored = await store.findApiKeyByHash(keyHash);
+      return stored !== undefined && stored.revokedAt === null;
+    },
+    onSessionClosed: (session, why) => logger.info({ sessionId: session.id, kind: session.kind, teamId: session.owner.teamId, why }, 'browser session ended'),
   });
   // The authorization endpoint issues codes with the token endpoint's store unless a test hands in its own issuer.
   const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, browser, crawls, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections, audit, plans: teamAccounts.plans, teamAccounts });
   server.on('request', app);
   server.on('checkContinue', expectContinue(app));
   const watcher = attachJobWatcher(server, { keys: store, crawls, logger });
+  const cdpDoor = attachCdpDoor(server, { browser, logger });
   logger.info({ url }, `folio listening on ${url}`);
 
   let stopping: Promise<void> | undefined;
@@ -235,6 +245,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     stopping ??= (async () => {
       logger.info('shutting down: no new connections, finishing in-flight requests');
       await watcher.close();
+      await cdpDoor.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive connections that go idle after their last response are closed too.
       const idle = setInterval(() => server.closeIdleConnections(), 100);

@@ -3,8 +3,8 @@
  * serve: a clear answer naming the feature and its status instead of the generic 404 "No route
  * matches". Two kinds (README "Firecrawl clients: what works", docs/compat.md):
  *
- *   planned, not built yet   400 NOT_YET_SUPPORTED   agent, extract, browser sessions, interact,
- *                                                    the queue-status and concurrency-check endpoints
+ *   planned, not built yet   400 NOT_YET_SUPPORTED   agent, extract, the queue-status and
+ *                                                    concurrency-check endpoints
  *   not part of folio        404 NOT_FOUND           Firecrawl's hosted services: monitors, the
  *                                                    research and developer indexes, feedback
  *                                                    refunds, the Alexandria catalogue
@@ -41,14 +41,6 @@ export const UNBUILT_PATHS: readonly Unbuilt[] = [
   {
     paths: ['/v2/extract', '/v2/extract/*rest'],
     error: planned('Extract (`/v2/extract`, structured data from pages with an LLM)', 'Scrape the pages and extract from the markdown meanwhile.'),
-  },
-  {
-    paths: ['/v2/browser', '/v2/browser/*rest'],
-    error: planned('Browser sessions (`/v2/browser`)', 'Meanwhile POST /v2/scrape renders pages in folio’s browser with `actions` and the `screenshot` format.'),
-  },
-  {
-    paths: ['/v2/scrape/:id/interact'],
-    error: planned('Interact (`/v2/scrape/{id}/interact`, driving the page of a scrape in a browser)', 'Meanwhile send the steps as `actions` with POST /v2/scrape.'),
   },
   {
     paths: ['/v2/team/queue-status', '/v2/concurrency-check'],

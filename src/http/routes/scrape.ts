@@ -4,6 +4,7 @@
  * parse returns. Thin: validate, call, shape.
  */
 import express, { type Request, type RequestHandler, type Response } from 'express';
+import { teamOf } from '../../../auth/api-keys.ts';
 import { ClientAbortedError } from '../multipart.ts';
 import { scrape, type ScrapeDeps } from '../../web/scrape.ts';
 import { parseScrapeRequest } from '../../web/scrape-options.ts';
@@ -21,6 +22,10 @@ export function scrapeRoute(deps: ScrapeDeps): RequestHandler[] {
     res.on('close', onClose);
     try {
       const data = await scrape(request, deps, { signal: clientGone.signal });
+      // Its page can be driven afterwards (POST /v2/scrape/{scrapeId}/interact), by this team only.
+      const team = teamOf(res);
+      const scrapeId = data.metadata.scrapeId;
+      if (deps.browser && team && typeof scrapeId === 'string') deps.browser.interact.remember(scrapeId, team.teamId, String(data.metadata.url ?? request.url), request.actions ?? []);
       res.status(200).json({ success: true, data });
     } finally {
       res.off('close', onClose);
