@@ -24,7 +24,8 @@ import type { ProxyStats } from './guard-proxy.ts';
 import { render, type RenderedPage, type RenderRequest } from './render.ts';
 import { executeCode, type ExecuteResult } from './execute.ts';
 import { createInteractPages, type InteractPages } from './interact.ts';
-import { createSessionManager, type BrowserSessionRecord, type SessionLimits, type SessionManager } from './sessions.ts';
+import { runPrompt, type ActionPlanner } from './prompt.ts';
+import { createSessionManager, type BrowserSessionRecord, type SessionLimits, type SessionManager, type SessionOwner } from './sessions.ts';
 
 export { ActionsSchema, ScreenshotFormatSchema, needsBrowser, MAX_ACTIONS, MAX_WAIT_MS, MAX_TOTAL_WAIT_MS } from './schema.ts';
 export type { Action, ActionsResult, BrowserWants, ScreenshotFormat } from './schema.ts';
@@ -36,7 +37,9 @@ export { runActions } from './actions.ts';
 export { DEFAULT_EXECUTE_TIMEOUT_SECONDS, MAX_EXECUTE_TIMEOUT_SECONDS, MAX_OUTPUT_BYTES } from './execute.ts';
 export type { ExecuteResult } from './execute.ts';
 export type { BrowserSessionRecord, SessionKind, SessionLimits, SessionOwner } from './sessions.ts';
+export { cdpUrlOf, DEFAULT_ACTIVITY_TTL_SECONDS, DEFAULT_SESSION_TTL_SECONDS } from './sessions.ts';
 export type { InteractPages } from './interact.ts';
+export type { ActionPlanner } from './prompt.ts';
 export { BLOCKED_HEADER, startGuardProxy } from './guard-proxy.ts';
 export type { GuardProxy, GuardProxyOptions, ProxyStats } from './guard-proxy.ts';
 export type { BrowserScrapeOptions, EngineChoice, EngineInput, FetchedPage } from './scrape-engine.ts';
@@ -65,9 +68,13 @@ export interface BrowserServiceOptions {
   sessionLimits?: SessionLimits;
   /** FOLIO_INTERACT_TTL_SECONDS. */
   interactTtlSeconds?: number;
-  /** Whether an API key (by its SHA-256) is still valid: sessions die with their key. */
-  keyValid?: (keyHash: string) => Promise<boolean>;
+  /** Whether a session owner's API key is still valid: sessions die with their key. */
+  keyValid?: (owner: SessionOwner) => Promise<boolean>;
   onSessionClosed?: (session: BrowserSessionRecord, why: string) => void;
+  /** Interact's `prompt`: the LLM that turns an instruction into actions; without it `prompt` is NOT_CONFIGURED. */
+  planActions?: ActionPlanner;
+  /** The variables that configure an LLM, named in that NOT_CONFIGURED. */
+  llmVariables?: string;
 }
 
 export interface BrowserService {
@@ -86,6 +93,12 @@ export interface BrowserService {
   readonly interact: InteractPages;
   /** Runs a caller's Node code against a session's page in the sandboxed child. */
   execute(session: BrowserSessionRecord, code: string, timeoutSeconds: number, signal?: AbortSignal): Promise<ExecuteResult>;
+  /** Interact's `prompt`: the LLM plans actions from the page's text, run on the page; NOT_CONFIGURED without an LLM. */
+  prompt(session: BrowserSessionRecord, instruction: string, signal: AbortSignal): Promise<ExecuteResult>;
+  /** Whether `prompt` can work (an LLM is configured); checked before a session is opened. */
+  readonly canPrompt: boolean;
+  /** The NOT_CONFIGURED of `prompt` without an LLM. */
+  promptNotConfigured(): ServiceError;
   close(): Promise<void>;
 }
 
@@ -115,10 +128,23 @@ export function createBrowserService(options: BrowserServiceOptions): BrowserSer
     ...(options.onSessionClosed ? { onClosed: options.onSessionClosed } : {}),
   });
   const interact = createInteractPages(sessions, options.interactTtlSeconds ?? 600);
+  const promptNotConfigured = () =>
+    new ServiceError('NOT_CONFIGURED', `Interact by \`prompt\` needs an LLM, and this server has none configured (${options.llmVariables ?? 'an LLM provider'}). Send \`code\` instead, or ask the operator to configure one.`);
   return {
     enabled: options.enabled,
     sessions,
     interact,
+    canPrompt: options.planActions !== undefined,
+    promptNotConfigured,
+    async prompt(session, instruction, signal) {
+      if (!options.planActions) throw promptNotConfigured();
+      sessions.touch(session);
+      try {
+        return await runPrompt(session, instruction, options.planActions, (bytes, kind) => captures.save(bytes, kind), signal);
+      } finally {
+        sessions.touch(session);
+      }
+    },
     execute: (session, code, timeoutSeconds, signal) => {
       sessions.touch(session);
       return executeCode({ code, devtoolsUrl: session.devtoolsUrl, timeoutSeconds, ...(signal ? { signal } : {}) }).finally(() => sessions.touch(session));

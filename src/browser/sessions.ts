@@ -23,8 +23,8 @@ export type SessionKind = 'session' | 'interact';
 
 export interface SessionOwner {
   teamId: string;
-  /** SHA-256 of the API key that created the session (checked for revocation on use). */
-  keyHash: string;
+  /** The id of the API key that created the session (checked for revocation on use); absent for OAuth callers. */
+  keyId?: string;
 }
 
 export interface BrowserSessionRecord {
@@ -56,8 +56,8 @@ export interface SessionLimits {
 export interface SessionManagerOptions {
   launch: (userDataDir: string) => Promise<BrowserContext>;
   limits: SessionLimits;
-  /** Whether the key with this hash is still valid (not revoked). */
-  keyValid: (keyHash: string) => Promise<boolean>;
+  /** Whether the owner's key is still valid (not revoked). */
+  keyValid: (owner: SessionOwner) => Promise<boolean>;
   now?: () => Date;
   sweepMs?: number;
   onClosed?: (session: BrowserSessionRecord, why: string) => void;
@@ -132,7 +132,7 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       await end(s, why);
       return undefined;
     }
-    if (!(await options.keyValid(s.owner.keyHash))) {
+    if (!(await options.keyValid(s.owner))) {
       await end(s, 'its API key was revoked');
       return undefined;
     }
@@ -212,7 +212,7 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       let count = 0;
       const at = now();
       for (const s of [...sessions.values()]) {
-        const why = expired(s, at) ?? ((await options.keyValid(s.owner.keyHash).catch(() => true)) ? undefined : 'its API key was revoked');
+        const why = expired(s, at) ?? ((await options.keyValid(s.owner).catch(() => true)) ? undefined : 'its API key was revoked');
         if (why && (await end(s, why))) count++;
       }
       return count;
@@ -225,3 +225,11 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
   };
   return manager;
 }
+
+/** A session's `cdpUrl`: folio's DevTools door (src/http/cdp-door.ts) under the public URL, http → ws. */
+export function cdpUrlOf(publicUrl: string, session: Pick<BrowserSessionRecord, 'token'>): string {
+  return `${publicUrl.replace(/^http/i, 'ws').replace(/\/+$/, '')}/v2/browser/cdp/${session.token}`;
+}
+
+export const DEFAULT_SESSION_TTL_SECONDS = 600;
+export const DEFAULT_ACTIVITY_TTL_SECONDS = 300;

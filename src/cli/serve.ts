@@ -35,6 +35,7 @@ import { startCrawling } from '../web/crawl/index.ts';
 import { createWebhookDispatcher, loadWebhookSecret, type WebhookConfig } from '../web/webhooks/index.ts';
 import { attachJobWatcher } from '../http/watcher.ts';
 import { attachCdpDoor } from '../http/cdp-door.ts';
+import { LLM_VARIABLES, planBrowserActions, type LlmSettings } from '../llm/index.ts';
 import { scrape } from '../web/scrape.ts';
 import { createSearch, searchBackendsFromConfig } from '../web/search/index.ts';
 import { createAudit } from '../audit/index.ts';
@@ -226,10 +227,19 @@ export async function startService(config: Config, options: ServiceOptions = {})
     sessionLimits: { maxPerTeam: config.browser.sessionsPerTeam, maxTotal: config.browser.maxSessions, maxTtlSeconds: config.browser.sessionMaxTtlSeconds },
     interactTtlSeconds: config.browser.interactTtlSeconds,
     // A session dies with its key: the key is looked up again on every use and by the sweep.
-    keyValid: async (keyHash) => {
-      const stored = await store.findApiKeyByHash(keyHash);
+    keyValid: async (owner) => {
+      if (owner.keyId === undefined) return true;
+      const stored = await store.getApiKey(owner.keyId);
       return stored !== undefined && stored.revokedAt === null;
     },
+    llmVariables: LLM_VARIABLES,
+    // Interact's `prompt` (the page's text is data to the model: src/llm/browser-actions.ts).
+    ...(config.llm
+      ? {
+          planActions: (instruction: string, page: { url: string; text: string }, signal: AbortSignal) =>
+            planBrowserActions({ settings: config.llm as LlmSettings, deadline: Date.now() + 120_000, signal }, instruction, page),
+        }
+      : {}),
     onSessionClosed: (session, why) => logger.info({ sessionId: session.id, kind: session.kind, teamId: session.owner.teamId, why }, 'browser session ended'),
   });
   // The authorization endpoint issues codes with the token endpoint's store unless a test hands in its own issuer.

@@ -55,7 +55,6 @@ import { createUploadTicketRoute, receiveUploadRoute } from './routes/uploads.ts
 import { scrapeRoute } from './routes/scrape.ts';
 import { capturesRoute } from './routes/captures.ts';
 import { browserRoutes } from './routes/browser.ts';
-import { LLM_VARIABLES } from '../llm/index.ts';
 import type { BrowserService } from '../browser/index.ts';
 import { mapRoutes } from './routes/map.ts';
 import { crawlRoutes } from './routes/crawl.ts';
@@ -168,6 +167,7 @@ export function createApp(deps: AppDeps): Express {
       ...(deps.crawls ? { crawls: deps.crawls } : {}),
       // The tool is listed only when a backend is configured (HTTP answers 503 saying what to set).
       ...(deps.search.backends.length > 0 ? { search: deps.search } : {}),
+      ...(deps.browser ? { browser: deps.browser } : {}),
       ...(deps.audit ? { audit: deps.audit } : {}),
       ...(deps.teamAccounts ? { teamAccounts: deps.teamAccounts } : {}),
     }),
@@ -181,7 +181,7 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   if (deps.teamAccounts) app.use(teamRoutes(deps.teamAccounts), billedRoutes(deps.teamAccounts, deps.logger));
-  if (deps.browser) app.use(browserRoutes({ browser: deps.browser, publicUrl: deps.urls.base, llmVariables: LLM_VARIABLES }));
+  if (deps.browser) app.use(browserRoutes({ browser: deps.browser, publicUrl: deps.urls.base }));
   // Firecrawl v2 paths folio does not serve: a clear NOT_YET_SUPPORTED / NOT_FOUND naming them.
   app.use(notYetSupportedRoutes());
   app.post('/v2/uploads', createUploadTicketRoute(deps.uploads));

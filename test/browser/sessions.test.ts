@@ -3,13 +3,15 @@
  * SDK's `browser`, `browserExecute`, `listBrowsers`, `deleteBrowser`, `interact` and
  * `stopInteraction`; a session driven over its `cdpUrl` with playwright-core's connectOverCDP;
  * execute's sandbox refusing file writes, child processes and the network; other languages, other
- * teams, expiry (an injected clock), a revoked key, and the DevTools token never logged.
+ * teams, expiry (an injected clock), a revoked key, and the DevTools token never logged; and the
+ * MCP tools (scrape with actions and screenshot, interact, browser_*) through the MCP SDK client.
  */
 import fs from 'node:fs';
 import Firecrawl from '@mendable/firecrawl-js';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, startTestService, type RawResponse, type TestService } from '../http/helpers.ts';
+import { connectMcp, structuredOf, textOf } from '../mcp/helpers.ts';
 import { startBrowserSite, type BrowserSite } from './site.ts';
 
 let site: BrowserSite;
@@ -177,5 +179,54 @@ describe('interact', () => {
 
     const unknown = await call('POST', '/v2/scrape/00000000-0000-4000-8000-000000000000/interact', service.key, { code: 'return 1' });
     expect(unknown.status).toBe(404);
+  }, 180_000);
+});
+
+describe('MCP tools (keyed surface)', () => {
+  it('scrape renders with actions and a screenshot, interact drives its page, browser_* manage a session; keyless callers get none of it', async () => {
+    const mcp = await connectMcp(`${service.url}/v2/mcp`, { authorization: `Bearer ${service.key}` });
+    try {
+      const scraped = await mcp.callTool({ name: 'scrape', arguments: { url: `${site.url}/form.html`, formats: ['markdown', { type: 'screenshot' }], actions: [{ type: 'click', selector: '#name' }, { type: 'write', text: 'Ada' }, { type: 'press', key: 'Enter' }] } });
+      expect(scraped.isError ?? false).toBe(false);
+      expect(textOf(scraped)).toContain('Hello, Ada!');
+      expect(textOf(scraped)).toMatch(/Screenshot: http:\/\/127\.0\.0\.1:\d+\/v2\/captures\//);
+      const scrapeId = (structuredOf(scraped).metadata as { scrapeId: string }).scrapeId;
+      expect(textOf(scraped)).toContain(`scrapeId: ${scrapeId}`);
+
+      const interacted = await mcp.callTool({ name: 'interact', arguments: { scrapeId, code: "return await page.textContent('#greeting')" } });
+      expect(interacted.isError ?? false).toBe(false);
+      expect(structuredOf(interacted)).toMatchObject({ success: true, result: 'Hello, Ada!', exitCode: 0, scrapeId });
+      const byUrl = await mcp.callTool({ name: 'interact', arguments: { url: `${site.url}/js.html`, code: "return await page.textContent('h1')" } });
+      expect(structuredOf(byUrl).result).toBe('Rendered Harbour Report');
+      expect(structuredOf(await mcp.callTool({ name: 'interact_stop', arguments: { scrapeId } }))).toMatchObject({ success: true, status: 'destroyed' });
+      await mcp.callTool({ name: 'interact_stop', arguments: { scrapeId: structuredOf(byUrl).scrapeId as string } });
+
+      const created = structuredOf(await mcp.callTool({ name: 'browser_create', arguments: { ttl: 120 } }));
+      expect(created.cdpUrl).toMatch(/^ws:\/\/.+\/v2\/browser\/cdp\//);
+      const id = created.id as string;
+      const ran = await mcp.callTool({ name: 'browser_execute', arguments: { sessionId: id, code: `await page.goto('${site.url}/click.html'); await page.click('#more'); return await page.textContent('#hidden')` } });
+      expect(structuredOf(ran).result).toBe('The secret harbour is Porthleven.');
+      expect(textOf(ran)).toContain('The secret harbour is Porthleven.');
+      const bash = await mcp.callTool({ name: 'browser_execute', arguments: { sessionId: id, code: 'ls', language: 'bash' } });
+      expect(bash.isError).toBe(true);
+      expect(textOf(bash)).toContain('Node.js only');
+      expect((structuredOf(await mcp.callTool({ name: 'browser_list', arguments: {} })).sessions as { id: string }[]).map((x) => x.id)).toContain(id);
+      expect(structuredOf(await mcp.callTool({ name: 'browser_delete', arguments: { sessionId: id } }))).toMatchObject({ success: true, status: 'destroyed' });
+      expect((structuredOf(await mcp.callTool({ name: 'browser_list', arguments: {} })).sessions as unknown[]).length).toBe(0);
+    } finally {
+      await mcp.close();
+    }
+
+    const keyless = await connectMcp(`${service.url}/v2/mcp`);
+    try {
+      const names = (await keyless.listTools()).tools.map((t) => t.name);
+      expect(names).not.toContain('interact');
+      expect(names.filter((n) => n.startsWith('browser_'))).toEqual([]);
+      const refused = await keyless.callTool({ name: 'scrape', arguments: { url: `${site.url}/click.html`, actions: [{ type: 'click', selector: '#more' }] } });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toContain('keyless');
+    } finally {
+      await keyless.close();
+    }
   }, 180_000);
 });

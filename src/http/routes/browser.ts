@@ -12,22 +12,16 @@
  */
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { z } from 'zod';
-import { hashApiKey, teamOf } from '../../../auth/api-keys.ts';
-import { DEFAULT_EXECUTE_TIMEOUT_SECONDS, MAX_EXECUTE_TIMEOUT_SECONDS, type BrowserService, type BrowserSessionRecord, type ExecuteResult, type SessionOwner } from '../../browser/index.ts';
+import { teamOf } from '../../../auth/api-keys.ts';
+import { cdpUrlOf, DEFAULT_ACTIVITY_TTL_SECONDS, DEFAULT_SESSION_TTL_SECONDS, DEFAULT_EXECUTE_TIMEOUT_SECONDS, MAX_EXECUTE_TIMEOUT_SECONDS, type BrowserService, type BrowserSessionRecord, type ExecuteResult, type SessionOwner } from '../../browser/index.ts';
 import { ServiceError } from '../../errors.ts';
 
 const MAX_CODE = 100_000;
-const DEFAULT_TTL_SECONDS = 600;
-const DEFAULT_ACTIVITY_TTL_SECONDS = 300;
 
 export interface BrowserRouteDeps {
   browser: BrowserService;
   /** The base of cdpUrl (the public URL, http → ws). */
   publicUrl: string;
-  /** Interact's `prompt`: turns the prompt and the page's text into actions run on the page; undefined without an LLM. */
-  prompt?: (session: BrowserSessionRecord, prompt: string, signal: AbortSignal) => Promise<ExecuteResult>;
-  /** The variables that configure an LLM (named in the 503 of `prompt` without one). */
-  llmVariables: string;
 }
 
 const CreateBody = z
@@ -61,12 +55,11 @@ function nodeOnly(lang: string | undefined): void {
   throw new ServiceError('BAD_REQUEST', `folio runs browser code in Node.js only: \`language: "${lang}"\` is not available. Send \`language: "node"\` with JavaScript that uses the \`page\`, \`context\` and \`browser\` handles (Playwright's), e.g. \`return await page.title()\`.`);
 }
 
-/** The caller: the team, and the hash of the key it presented (sessions die with that key). */
-function ownerOf(req: Request, res: Response): SessionOwner {
+/** The caller: the team, and the key it presented (sessions die with that key). */
+function ownerOf(_req: Request, res: Response): SessionOwner {
   const team = teamOf(res);
-  const m = /^\s*Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-  if (!team || !m?.[1]) throw new ServiceError('UNAUTHORIZED', 'Browser sessions need an API key sent as `Authorization: Bearer <key>`.');
-  return { teamId: team.teamId, keyHash: hashApiKey(m[1]) };
+  if (!team) throw new ServiceError('UNAUTHORIZED', 'Browser sessions need an API key sent as `Authorization: Bearer <key>`.');
+  return { teamId: team.teamId, keyId: team.keyId };
 }
 
 function sessionNotFound(id: string): ServiceError {
@@ -91,8 +84,7 @@ const wrap = (h: Handler): RequestHandler => (req, res, next) => void h(req, res
 
 export function browserRoutes(deps: BrowserRouteDeps): Router {
   const { browser } = deps;
-  const wsBase = deps.publicUrl.replace(/^http/i, 'ws').replace(/\/+$/, '');
-  const cdpUrl = (s: BrowserSessionRecord) => `${wsBase}/v2/browser/cdp/${s.token}`;
+  const cdpUrl = (s: BrowserSessionRecord) => cdpUrlOf(deps.publicUrl, s);
   const router = express.Router();
   const json = express.json({ limit: '1mb' });
 
@@ -100,7 +92,7 @@ export function browserRoutes(deps: BrowserRouteDeps): Router {
     const body = parse(CreateBody, req.body, 'browser session request');
     if (body.profile !== undefined) throw new ServiceError('NOT_YET_SUPPORTED', 'Saved browser profiles (`profile`) are not available in folio: every session starts with an empty profile that is deleted when it ends. Leave out `profile`.');
     const owner = ownerOf(req, res);
-    const session = await browser.sessions.create(owner, { kind: 'session', ttlSeconds: body.ttl ?? DEFAULT_TTL_SECONDS, activityTtlSeconds: body.activityTtl ?? DEFAULT_ACTIVITY_TTL_SECONDS });
+    const session = await browser.sessions.create(owner, { kind: 'session', ttlSeconds: body.ttl ?? DEFAULT_SESSION_TTL_SECONDS, activityTtlSeconds: body.activityTtl ?? DEFAULT_ACTIVITY_TTL_SECONDS });
     res.status(200).json({ success: true, id: session.id, cdpUrl: cdpUrl(session), expiresAt: session.expiresAt.toISOString() });
   }));
 
@@ -142,11 +134,11 @@ export function browserRoutes(deps: BrowserRouteDeps): Router {
     const prompt = body.prompt?.trim() ? body.prompt : undefined;
     if (!code && !prompt) throw new ServiceError('BAD_REQUEST', 'Send `code` (Node.js run against the page, with `page`, `context` and `browser` handles) or `prompt` (what to do, in words).');
     if (code) nodeOnly(body.language);
-    if (!code && !deps.prompt) throw new ServiceError('NOT_CONFIGURED', `Interact by \`prompt\` needs an LLM, and this server has none configured (${deps.llmVariables}). Send \`code\` instead, or ask the operator to configure one.`);
+    if (!code && !browser.canPrompt) throw browser.promptNotConfigured();
     const owner = ownerOf(req, res);
     const session = await browser.interact.open(String(req.params.id), owner);
     const signal = clientGone(req, res);
-    const result = code ? await browser.execute(session, code, body.timeout ?? DEFAULT_EXECUTE_TIMEOUT_SECONDS, signal) : await (deps.prompt as NonNullable<BrowserRouteDeps['prompt']>)(session, prompt as string, signal);
+    const result = code ? await browser.execute(session, code, body.timeout ?? DEFAULT_EXECUTE_TIMEOUT_SECONDS, signal) : await browser.prompt(session, prompt as string, signal);
     res.status(200).json(executeAnswer(result));
   }));
 
