@@ -8,7 +8,7 @@
  *   - network: the child may only open a TCP connection to the session's DevTools port on
  *     loopback (net.Socket's connect is wrapped before the code runs, UDP sockets refused), so
  *     the code cannot reach around the browser's guarded proxy;
- *   - an empty environment (none of folio's variables, so no secret);
+ *   - an empty environment (none of folio's variables, so no secret; TMPDIR only);
  *   - bounded time (`timeout`, killed with SIGKILL) and output (stdout and stderr kept up to
  *     MAX_OUTPUT_BYTES each, `truncated` then).
  *
@@ -41,7 +41,7 @@ const CHILD = String.raw`
 const net = require('node:net');
 const dgram = require('node:dgram');
 const fs = require('node:fs');
-const cdp = new URL(process.env.FOLIO_CDP);
+const cdp = new URL(process.argv[1]);
 const allowedPort = Number(cdp.port);
 const connect = net.Socket.prototype.connect;
 net.Socket.prototype.connect = function (...args) {
@@ -56,7 +56,7 @@ net.Socket.prototype.connect = function (...args) {
   return connect.apply(this, args);
 };
 dgram.createSocket = () => { const e = new Error('UDP is refused in folio\'s sandbox'); e.code = 'ERR_ACCESS_DENIED'; throw e; };
-const { chromium } = require(process.env.FOLIO_PW);
+const { chromium } = require(process.argv[2]);
 let code = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (d) => { code += d; });
@@ -117,8 +117,9 @@ export async function executeCode(req: ExecuteRequest): Promise<ExecuteResult> {
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'folio-exec-'));
   try {
     return await new Promise<ExecuteResult>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--experimental-permission', '--allow-fs-read=*', `--allow-fs-write=${scratch}`, '--no-warnings', '-e', CHILD], {
-        env: { FOLIO_CDP: req.devtoolsUrl, FOLIO_PW: playwrightPath(), TMPDIR: scratch },
+      const child = spawn(process.execPath, ['--experimental-permission', '--allow-fs-read=*', `--allow-fs-write=${scratch}`, '--no-warnings', '-e', CHILD, req.devtoolsUrl, playwrightPath()], {
+        // Nothing of folio's environment (its secrets): only where temporary files go.
+        env: { TMPDIR: scratch },
         cwd: scratch,
         stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
       });
