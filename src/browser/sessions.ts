@@ -12,7 +12,7 @@
  * The DevTools endpoint of the session's Chromium listens on loopback only; clients reach it
  * through folio's WebSocket door (cdp-door.ts) with the session's capability token.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -103,6 +103,9 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
   const now = options.now ?? (() => new Date());
   const sessions = new Map<string, BrowserSessionRecord>();
   const dirs = new Map<string, string>();
+  /** Sessions by the SHA-256 of their token: a lookup compares no secret byte by byte. */
+  const byTokenHash = new Map<string, BrowserSessionRecord>();
+  const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
   let opening = 0;
   let closed = false;
 
@@ -115,6 +118,7 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
   const end = async (s: BrowserSessionRecord, why: string): Promise<boolean> => {
     if (sessions.get(s.id) !== s) return false;
     sessions.delete(s.id);
+    byTokenHash.delete(tokenHash(s.token));
     await s.context.close().catch(() => undefined);
     const dir = dirs.get(s.id);
     dirs.delete(s.id);
@@ -176,6 +180,7 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
           ...(request.scrapeId ? { scrapeId: request.scrapeId } : {}),
         };
         sessions.set(session.id, session);
+        byTokenHash.set(tokenHash(session.token), session);
         dirs.set(session.id, dir);
         context.on('close', () => void end(session, 'its browser closed'));
         if (closed) await end(session, 'the server is shutting down');
@@ -197,8 +202,7 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       return alive(s);
     },
     async byToken(token) {
-      const s = [...sessions.values()].find((x) => x.token.length === token.length && x.token === token);
-      return alive(s);
+      return alive(byTokenHash.get(tokenHash(token)));
     },
     touch(s) {
       s.lastActivity = now();

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import Firecrawl from '@mendable/firecrawl-js';
 import { chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { request, startTestService, type RawResponse, type TestService } from '../http/helpers.ts';
 import { connectMcp, structuredOf, textOf } from '../mcp/helpers.ts';
 import { startBrowserSite, type BrowserSite } from './site.ts';
@@ -48,6 +48,9 @@ describe('browser sessions', () => {
     expect(created.cdpUrl).not.toContain(service.key);
     expect(Date.parse(created.expiresAt ?? '') - clock.getTime()).toBe(300_000);
     const id = created.id as string;
+    onTestFinished(async () => {
+      await service.browser.sessions.use(id, service.teamId).then((s) => (s ? service.browser.sessions.end(s, 'test cleanup') : undefined));
+    });
 
     // Playwright over folio's DevTools door: the page is loaded through the guarded proxy.
     const remote = await chromium.connectOverCDP(created.cdpUrl as string);
@@ -59,6 +62,14 @@ describe('browser sessions', () => {
     } finally {
       await remote.close();
     }
+
+    // The session's browser goes through the guarded proxy too: another loopback port is refused.
+    const refusedBefore = service.browser.proxyStats.refused;
+    const blocked = await sdk.browserExecute(id, { code: "const p = await context.newPage(); const r = await p.goto('http://127.0.0.1:65000/secret').catch((e) => e.message); await p.close(); return String(r && r.status ? r.status() : r)", language: 'node' });
+    expect(blocked.stderr).toBe("");
+    expect(blocked.exitCode).toBe(0);
+    expect(service.browser.proxyStats.refused).toBeGreaterThan(refusedBefore);
+    expect(service.browser.proxyStats.refusedTargets.join(' ')).toContain('127.0.0.1:65000');
 
     // The same page, from execute's sandbox: where the CDP client left it.
     const ran = await sdk.browserExecute(id, { code: "console.log('from the sandbox'); return { title: await page.title(), h1: await page.textContent('h1') };", language: 'node' });
