@@ -6,8 +6,10 @@
  *     one for its artifacts), deleted after the run; reads are allowed (the code's own modules);
  *   - no child processes and no worker threads (the permission model refuses both);
  *   - network: the child may only open a TCP connection to the session's DevTools port on
- *     loopback (net.Socket's connect is wrapped before the code runs, UDP sockets refused), so
- *     the code cannot reach around the browser's guarded proxy;
+ *     loopback (net.Socket's connect is wrapped before the code runs; UDP sockets and DNS lookups
+ *     refused), so the code cannot reach around the browser's guarded proxy; the permission
+ *     model also refuses process.binding, the inspector and workers, so the wrapping cannot be
+ *     undone from below;
  *   - an empty environment (none of folio's variables, so no secret; TMPDIR only);
  *   - bounded time (`timeout`, killed with SIGKILL) and output (stdout and stderr kept up to
  *     MAX_OUTPUT_BYTES each, `truncated` then).
@@ -55,7 +57,13 @@ net.Socket.prototype.connect = function (...args) {
   }
   return connect.apply(this, args);
 };
-dgram.createSocket = () => { const e = new Error('UDP is refused in folio\'s sandbox'); e.code = 'ERR_ACCESS_DENIED'; throw e; };
+const refuse = (what) => () => { const e = new Error(what + ' is refused in folio\'s sandbox'); e.code = 'ERR_ACCESS_DENIED'; throw e; };
+dgram.createSocket = refuse('UDP');
+dgram.Socket = refuse('UDP');
+// Name lookups would reach the resolver (a way out for data): refused, promises and Resolver included.
+const dns = require('node:dns');
+const lookups = (o) => { for (const k of Object.keys(o)) if (/^(lookup|resolve|reverse)/.test(k) && typeof o[k] === 'function') o[k] = refuse('DNS'); };
+lookups(dns); lookups(dns.promises); lookups(dns.Resolver.prototype); lookups(dns.promises.Resolver.prototype);
 const { chromium } = require(process.argv[2]);
 let code = '';
 process.stdin.setEncoding('utf8');

@@ -113,6 +113,10 @@ describe('browser sessions', () => {
       expect(site.requests).not.toContain('/js.html?sandbox');
       expect(net.stderr).toMatch(/fetch failed|ERR_ACCESS_DENIED|limited to the browser session/);
 
+      const dns = await sdk.browserExecute(id, { code: "return (await require('node:dns').promises.lookup('example.com')).address", language: 'node' });
+      expect(dns.exitCode).toBe(1);
+      expect(dns.stderr).toContain('DNS is refused');
+
       const slow = await sdk.browserExecute(id, { code: 'await new Promise(() => undefined)', language: 'node', timeout: 3 });
       expect(slow.killed).toBe(true);
 
