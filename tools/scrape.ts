@@ -110,12 +110,13 @@ export function scrapeTool(deps: ScrapeToolDeps): AnyToolDefinition {
         onProgress: (p) => ctx.progress({ progress: p.done, total: p.total, message: `${p.unit} ${p.done} of ${p.total}` }),
       });
       const scrapeId = data.metadata.scrapeId;
-      if (browser && teamId !== undefined && typeof scrapeId === 'string') browser.interact.remember(scrapeId, teamId, String(data.metadata.url ?? request.url), (request as ScrapeRequest).actions ?? []);
+      const interactable = browser !== undefined && typeof scrapeId === 'string' && (request as ScrapeRequest).zeroDataRetention !== true;
+      if (interactable && teamId !== undefined) browser.interact.remember(scrapeId, teamId, String(data.metadata.url ?? request.url), (request as ScrapeRequest).actions ?? []);
       const result = scrapeToolResult(data, request.url, offset, maxChars);
       const shots = [...(data.screenshot !== undefined ? [data.screenshot] : []), ...(data.actions?.screenshots ?? [])].filter((u) => !u.startsWith('data:'));
       if (shots.length > 0) result.text += `\n\n[folio] Screenshot${shots.length > 1 ? 's' : ''}: ${shots.join(' ')}`;
       if (data.actions?.javascriptReturns.length) result.text += `\n\n[folio] JavaScript returned: ${JSON.stringify(data.actions.javascriptReturns).slice(0, 4000)}`;
-      if (browser && typeof scrapeId === 'string') result.text += `\n\n[folio] scrapeId: ${scrapeId} (pass it to \`interact\` to keep driving this page)`;
+      if (interactable) result.text += `\n\n[folio] scrapeId: ${scrapeId} (pass it to \`interact\` to keep driving this page)`;
       return result;
     },
   });

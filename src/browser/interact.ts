@@ -33,7 +33,7 @@ export interface InteractPages {
 }
 
 function notFound(scrapeId: string, ttlSeconds: number): ServiceError {
-  return new ServiceError('NOT_FOUND', `No scrape ${scrapeId.slice(0, 64)} of your team can be interacted with: a scrape's page is available for ${ttlSeconds} s after the scrape (FOLIO_INTERACT_TTL_SECONDS), on the folio process that scraped it. Scrape the page again and use the new metadata.scrapeId.`);
+  return new ServiceError('NOT_FOUND', `No scrape ${scrapeId.slice(0, 64)} of your team can be interacted with: a scrape's page is available for ${ttlSeconds} s after the scrape (FOLIO_INTERACT_TTL_SECONDS), on the folio process that scraped it, and not after a scrape with zeroDataRetention. Scrape the page again and use the new metadata.scrapeId.`);
 }
 
 export function createInteractPages(sessions: SessionManager, ttlSeconds: number, now: () => number = Date.now): InteractPages {

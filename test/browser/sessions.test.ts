@@ -21,7 +21,7 @@ let sdk: Firecrawl;
 
 beforeAll(async () => {
   site = await startBrowserSite();
-  service = await startTestService({ now: () => clock }, { FOLIO_FETCH_ALLOW: site.hostPort, FOLIO_BROWSER_MAX_PAGES: '2', FOLIO_BROWSER_SESSIONS_PER_TEAM: '3' });
+  service = await startTestService({ now: () => clock }, { FOLIO_FETCH_ALLOW: site.hostPort, FOLIO_BROWSER_MAX_PAGES: '2', FOLIO_BROWSER_SESSIONS_PER_TEAM: '3', FOLIO_DEFAULT_ZDR: 'on' });
   sdk = new Firecrawl({ apiKey: service.key, apiUrl: service.url });
 }, 60_000);
 afterAll(async () => {
@@ -194,6 +194,12 @@ describe('interact', () => {
 
     const unknown = await call('POST', '/v2/scrape/00000000-0000-4000-8000-000000000000/interact', service.key, { code: 'return 1' });
     expect(unknown.status).toBe(404);
+
+    // A zeroDataRetention scrape is not remembered: nothing to interact with.
+    const zdr = await sdk.scrape(`${site.url}/js.html`, { formats: ['markdown'], zeroDataRetention: true });
+    const notKept = await call('POST', `/v2/scrape/${zdr.metadata?.scrapeId as string}/interact`, service.key, { code: 'return 1' });
+    expect(notKept.status).toBe(404);
+    expect(String(json(notKept).error)).toContain('zeroDataRetention');
   }, 180_000);
 });
 

@@ -22,10 +22,11 @@ export function scrapeRoute(deps: ScrapeDeps): RequestHandler[] {
     res.on('close', onClose);
     try {
       const data = await scrape(request, deps, { signal: clientGone.signal });
-      // Its page can be driven afterwards (POST /v2/scrape/{scrapeId}/interact), by this team only.
+      // Its page can be driven afterwards (POST /v2/scrape/{scrapeId}/interact), by this team only;
+      // not under zeroDataRetention (nothing of the request, its typed text included, is kept).
       const team = teamOf(res);
       const scrapeId = data.metadata.scrapeId;
-      if (deps.browser && team && typeof scrapeId === 'string') deps.browser.interact.remember(scrapeId, team.teamId, String(data.metadata.url ?? request.url), request.actions ?? []);
+      if (deps.browser && team && typeof scrapeId === 'string' && request.zeroDataRetention !== true) deps.browser.interact.remember(scrapeId, team.teamId, String(data.metadata.url ?? request.url), request.actions ?? []);
       res.status(200).json({ success: true, data });
     } finally {
       res.off('close', onClose);
