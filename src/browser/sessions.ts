@@ -107,6 +107,7 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
   const byTokenHash = new Map<string, BrowserSessionRecord>();
   const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
   let opening = 0;
+  const openingByTeam = new Map<string, number>();
   let closed = false;
 
   const expired = (s: BrowserSessionRecord, at: Date): string | undefined => {
@@ -150,7 +151,8 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
   const manager: SessionManager = {
     async create(owner, request) {
       if (closed) throw new ServiceError('NOT_CONFIGURED', 'The browser engine is shutting down.');
-      const mine = [...sessions.values()].filter((s) => s.owner.teamId === owner.teamId).length;
+      // Sessions still starting count too, so that concurrent requests cannot pass the bound together.
+      const mine = [...sessions.values()].filter((s) => s.owner.teamId === owner.teamId).length + (openingByTeam.get(owner.teamId) ?? 0);
       if (mine >= options.limits.maxPerTeam) {
         throw new ServiceError('RATE_LIMITED', `Your team already has ${mine} browser sessions open (at most ${options.limits.maxPerTeam}, FOLIO_BROWSER_SESSIONS_PER_TEAM; interact pages count too). Delete one (DELETE /v2/browser/{id}, or DELETE /v2/scrape/{id}/interact) or wait for one to expire.`, { retryAfterSeconds: 5 });
       }
@@ -158,6 +160,7 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
         throw new ServiceError('RATE_LIMITED', `This server has ${options.limits.maxTotal} browser sessions open, its limit (FOLIO_BROWSER_MAX_SESSIONS). Try again when one has ended.`, { retryAfterSeconds: 10 });
       }
       opening++;
+      openingByTeam.set(owner.teamId, (openingByTeam.get(owner.teamId) ?? 0) + 1);
       const dir = await mkdtemp(path.join(os.tmpdir(), 'folio-session-'));
       let context: BrowserContext | undefined;
       try {
@@ -191,6 +194,9 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
         throw err instanceof ServiceError ? err : new ServiceError('FETCH_FAILED', `Could not open a browser session: ${err instanceof Error ? (err.message.split('\n')[0] ?? '').slice(0, 200) : 'unknown error'}.`, { cause: err });
       } finally {
         opening--;
+        const left = (openingByTeam.get(owner.teamId) ?? 1) - 1;
+        if (left > 0) openingByTeam.set(owner.teamId, left);
+        else openingByTeam.delete(owner.teamId);
       }
     },
     async use(id, teamId) {

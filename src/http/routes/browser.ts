@@ -56,7 +56,7 @@ function nodeOnly(lang: string | undefined): void {
 }
 
 /** The caller: the team, and the key it presented (sessions die with that key). */
-function ownerOf(_req: Request, res: Response): SessionOwner {
+function ownerOf(res: Response): SessionOwner {
   const team = teamOf(res);
   if (!team) throw new ServiceError('UNAUTHORIZED', 'Browser sessions need an API key sent as `Authorization: Bearer <key>`.');
   return { teamId: team.teamId, keyId: team.keyId };
@@ -66,12 +66,12 @@ function sessionNotFound(id: string): ServiceError {
   return new ServiceError('NOT_FOUND', `No browser session ${id.slice(0, 64)} of your team is open: it was deleted, expired (ttl or activityTtl), or its API key was revoked. Create one with POST /v2/browser.`);
 }
 
-function clientGone(req: Request, res: Response): AbortSignal {
+/** Aborted when the client goes away before the answer (the code's child is killed). */
+function clientGone(res: Response): AbortSignal {
   const controller = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) controller.abort();
   });
-  void req;
   return controller.signal;
 }
 
@@ -91,13 +91,13 @@ export function browserRoutes(deps: BrowserRouteDeps): Router {
   router.post('/v2/browser', json, wrap(async (req, res) => {
     const body = parse(CreateBody, req.body, 'browser session request');
     if (body.profile !== undefined) throw new ServiceError('NOT_YET_SUPPORTED', 'Saved browser profiles (`profile`) are not available in folio: every session starts with an empty profile that is deleted when it ends. Leave out `profile`.');
-    const owner = ownerOf(req, res);
+    const owner = ownerOf(res);
     const session = await browser.sessions.create(owner, { kind: 'session', ttlSeconds: body.ttl ?? DEFAULT_SESSION_TTL_SECONDS, activityTtlSeconds: body.activityTtl ?? DEFAULT_ACTIVITY_TTL_SECONDS });
     res.status(200).json({ success: true, id: session.id, cdpUrl: cdpUrl(session), expiresAt: session.expiresAt.toISOString() });
   }));
 
   router.get('/v2/browser', wrap(async (req, res) => {
-    const owner = ownerOf(req, res);
+    const owner = ownerOf(res);
     const status = typeof req.query.status === 'string' ? req.query.status : undefined;
     if (status !== undefined && status !== 'active' && status !== 'destroyed') throw new ServiceError('BAD_REQUEST', '`status` is `active` or `destroyed`.');
     // Ended sessions are not kept: `destroyed` lists none.
@@ -109,7 +109,7 @@ export function browserRoutes(deps: BrowserRouteDeps): Router {
   }));
 
   router.delete('/v2/browser/:id', wrap(async (req, res) => {
-    const owner = ownerOf(req, res);
+    const owner = ownerOf(res);
     const id = String(req.params.id);
     const session = await browser.sessions.use(id, owner.teamId);
     if (!session || session.kind !== 'session') throw sessionNotFound(id);
@@ -120,11 +120,11 @@ export function browserRoutes(deps: BrowserRouteDeps): Router {
   router.post('/v2/browser/:id/execute', json, wrap(async (req, res) => {
     const body = parse(ExecuteBody, req.body, 'execute request');
     nodeOnly(body.language);
-    const owner = ownerOf(req, res);
+    const owner = ownerOf(res);
     const id = String(req.params.id);
     const session = await browser.sessions.use(id, owner.teamId);
     if (!session || session.kind !== 'session') throw sessionNotFound(id);
-    const result = await browser.execute(session, body.code, body.timeout ?? DEFAULT_EXECUTE_TIMEOUT_SECONDS, clientGone(req, res));
+    const result = await browser.execute(session, body.code, body.timeout ?? DEFAULT_EXECUTE_TIMEOUT_SECONDS, clientGone(res));
     res.status(200).json(executeAnswer(result));
   }));
 
@@ -135,15 +135,15 @@ export function browserRoutes(deps: BrowserRouteDeps): Router {
     if (!code && !prompt) throw new ServiceError('BAD_REQUEST', 'Send `code` (Node.js run against the page, with `page`, `context` and `browser` handles) or `prompt` (what to do, in words).');
     if (code) nodeOnly(body.language);
     if (!code && !browser.canPrompt) throw browser.promptNotConfigured();
-    const owner = ownerOf(req, res);
+    const owner = ownerOf(res);
     const session = await browser.interact.open(String(req.params.id), owner);
-    const signal = clientGone(req, res);
+    const signal = clientGone(res);
     const result = code ? await browser.execute(session, code, body.timeout ?? DEFAULT_EXECUTE_TIMEOUT_SECONDS, signal) : await browser.prompt(session, prompt as string, signal);
     res.status(200).json(executeAnswer(result));
   }));
 
   router.delete('/v2/scrape/:id/interact', wrap(async (req, res) => {
-    const owner = ownerOf(req, res);
+    const owner = ownerOf(res);
     const session = await browser.interact.current(String(req.params.id), owner.teamId);
     if (session) await browser.sessions.end(session, 'stopped by its owner');
     res.status(200).json(deleted(session));
