@@ -9,7 +9,10 @@
  *      median and p95 of each;
  *   2. memory: rounds of 8 concurrent rendered scrapes, the RSS of this process tree sampled
  *      every 50 ms from /proc (folio's node process, Chromium's processes, parse workers): the
- *      peak of each and of the whole tree.
+ *      peak of each and of the whole tree;
+ *   3. browser sessions: 8 sessions opened at once (POST /v2/browser, a Chromium each), one
+ *      execute in each (load /js.html, return its h1), then deleted: the time to open one, an
+ *      execute's time (the sandboxed child included), and the tree's peak RSS/PSS meanwhile.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -99,7 +102,7 @@ function treeRss(): TreeRss {
 async function main(): Promise<number> {
   const site = await startBrowserSite();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-browser-'));
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', FOLIO_FETCH_ALLOW: site.hostPort, FOLIO_MAX_CONCURRENT_PARSES: '2', FOLIO_BROWSER_MAX_PAGES: String(CONCURRENT) });
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', FOLIO_FETCH_ALLOW: site.hostPort, FOLIO_MAX_CONCURRENT_PARSES: '2', FOLIO_BROWSER_MAX_PAGES: String(CONCURRENT), FOLIO_BROWSER_SESSIONS_PER_TEAM: String(CONCURRENT), FOLIO_BROWSER_MAX_SESSIONS: String(CONCURRENT) });
   const service = await startService(config, { logger: createLogger({ level: 'warn' }) });
   try {
     const key = generateApiKey();
@@ -147,6 +150,45 @@ async function main(): Promise<number> {
     sample();
     burstMs.sort((a, b) => a - b);
 
+    // 3. Sessions: CONCURRENT at once, each its own Chromium.
+    const api = async (method: string, p: string, body?: unknown): Promise<Record<string, unknown>> => {
+      const res = await request(`${service.url}${p}`, { method: method as 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+      const json = (await res.body.json()) as Record<string, unknown>;
+      if (res.statusCode !== 200) throw new Error(`${method} ${p} answered ${res.statusCode}: ${String(json.error)}`);
+      return json;
+    };
+    const sessionPeak: TreeRss & { total: number } = { node: 0, chromium: 0, chromiumPss: 0, other: 0, total: 0 };
+    const sampleSessions = () => {
+      const now = treeRss();
+      sessionPeak.chromium = Math.max(sessionPeak.chromium, now.chromium);
+      sessionPeak.chromiumPss = Math.max(sessionPeak.chromiumPss, now.chromiumPss);
+      sessionPeak.total = Math.max(sessionPeak.total, now.node + now.chromium + now.other);
+    };
+    const sessionTimer = setInterval(sampleSessions, 50);
+    const openMs: number[] = [];
+    const execMs: number[] = [];
+    const ids = await Promise.all(
+      Array.from({ length: CONCURRENT }, async () => {
+        const t0 = performance.now();
+        const created = await api('POST', '/v2/browser', { ttl: 300 });
+        openMs.push(performance.now() - t0);
+        return String(created.id);
+      }),
+    );
+    await Promise.all(
+      ids.map(async (id) => {
+        const t0 = performance.now();
+        const ran = await api('POST', `/v2/browser/${id}/execute`, { language: 'node', code: `await page.goto('${page}'); return await page.textContent('h1')` });
+        execMs.push(performance.now() - t0);
+        if (ran.result !== 'Rendered Harbour Report') throw new Error(`execute answered ${JSON.stringify(ran).slice(0, 300)}`);
+      }),
+    );
+    sampleSessions();
+    clearInterval(sessionTimer);
+    for (const id of ids) await api('DELETE', `/v2/browser/${id}`);
+    openMs.sort((a, b) => a - b);
+    execMs.sort((a, b) => a - b);
+
     const row = (name: string, xs: number[]) => `${name.padEnd(28)} ${percentile(xs, 50).toFixed(1).padStart(8)} ${percentile(xs, 95).toFixed(1).padStart(8)}`;
     const mb = (x: number) => `${x.toFixed(0)} MB`;
     process.stdout.write(`scrape of ${page}, ${RUNS} sequential requests each (ms)\n`);
@@ -156,6 +198,8 @@ async function main(): Promise<number> {
     process.stdout.write(`RSS before any render: node ${mb(idle.node)}, parse workers ${mb(idle.other)}, chromium ${mb(idle.chromium)}\n`);
     process.stdout.write(`after the sequential runs (1 page at a time): chromium ${mb(beforeBurst.chromium)} RSS / ${mb(beforeBurst.chromiumPss)} PSS\n`);
     process.stdout.write(`peak RSS with ${CONCURRENT} concurrent renders: node ${mb(peak.node)}, chromium (all processes) ${mb(peak.chromium)} RSS / ${mb(peak.chromiumPss)} PSS, parse workers ${mb(peak.other)}; whole tree ${mb(peak.total)}\n`);
+    process.stdout.write(`${row(`open a session (${CONCURRENT} at once)`, openMs)}\n${row(`execute (${CONCURRENT} at once)`, execMs)}\n`);
+    process.stdout.write(`peak with ${CONCURRENT} sessions open: chromium (all processes) ${mb(sessionPeak.chromium)} RSS / ${mb(sessionPeak.chromiumPss)} PSS; whole tree ${mb(sessionPeak.total)} RSS (execute children included)\n`);
     process.stdout.write(`guarded proxy: ${service.browser.proxyStats.allowed} connections opened, ${service.browser.proxyStats.refused} refused\n`);
     return 0;
   } finally {

@@ -100,6 +100,14 @@ const EnvSchema = z.object({
   FOLIO_BROWSER_SANDBOX: z.enum(['auto', 'on', 'off']).default('auto'),
   /** Browser pages (one context each) open at once per process; further renders wait. */
   FOLIO_BROWSER_MAX_PAGES: z.coerce.number().int().min(1).max(64).default(4),
+  /** Browser sessions (`/v2/browser` and interact pages, each its own Chromium) one team may have open at once. */
+  FOLIO_BROWSER_SESSIONS_PER_TEAM: z.coerce.number().int().min(0).max(64).default(2),
+  /** Browser sessions open at once in this process, all teams together. */
+  FOLIO_BROWSER_MAX_SESSIONS: z.coerce.number().int().min(0).max(256).default(8),
+  /** The longest `ttl` a browser session may ask for (seconds); `ttl` defaults to 600. */
+  FOLIO_BROWSER_SESSION_MAX_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(3600),
+  /** How long after a scrape its page can be interacted with, and how long an idle interact page stays open (seconds). */
+  FOLIO_INTERACT_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
   /** Lifetime of a screenshot or PDF URL, in seconds (the spec: 24 hours). */
   FOLIO_SCREENSHOT_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(86_400),
   /** Search backends: SearXNG's JSON API first, Brave Search second. */
@@ -243,6 +251,10 @@ export interface Config {
     readonly sandbox: 'auto' | 'on' | 'off';
     readonly maxPages: number;
     readonly screenshotTtlSeconds: number;
+    readonly sessionsPerTeam: number;
+    readonly maxSessions: number;
+    readonly sessionMaxTtlSeconds: number;
+    readonly interactTtlSeconds: number;
   };
   readonly searxngEndpoint: string | undefined;
   readonly braveApiKey: string | undefined;
@@ -385,6 +397,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sandbox: e.FOLIO_BROWSER_SANDBOX,
       maxPages: e.FOLIO_BROWSER_MAX_PAGES,
       screenshotTtlSeconds: e.FOLIO_SCREENSHOT_TTL_SECONDS,
+      sessionsPerTeam: e.FOLIO_BROWSER_SESSIONS_PER_TEAM,
+      maxSessions: e.FOLIO_BROWSER_MAX_SESSIONS,
+      sessionMaxTtlSeconds: e.FOLIO_BROWSER_SESSION_MAX_TTL_SECONDS,
+      interactTtlSeconds: e.FOLIO_INTERACT_TTL_SECONDS,
     }),
     searxngEndpoint: trimSlash(e.SEARXNG_ENDPOINT),
     braveApiKey: e.BRAVE_API_KEY,

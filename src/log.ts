@@ -70,6 +70,8 @@ const LEGACY_MCP_PATH = /^\/[^/]+(?=\/v2\/mcp\/?$)/i;
 const UPLOAD_TOKEN_PATH = /^(\/v2\/uploads\/)[^/]+/i;
 /** A capture URL's token (src/browser/captures.ts) is its capability: masked like an upload token. */
 const CAPTURE_TOKEN_PATH = /^(\/v2\/captures\/)[^/]+/i;
+/** A browser session's DevTools URL (`/v2/browser/cdp/{token}`, src/http/cdp-door.ts): the token is its capability. */
+const CDP_TOKEN_PATH = /^(\/v2\/browser\/cdp\/)[^/]+/i;
 /** Where an API key stands in a segment; case-insensitive, as a key typed in capitals is still one. */
 const KEY_PREFIX = /folio_/i;
 /**
@@ -112,7 +114,7 @@ function decodedPath(path: string): string {
  * credentials), decoded, and with credentials masked by where they stand and by their shape:
  * - the first segment of the legacy route `/{API_KEY}/v2/mcp`, whatever it holds (legacy clients
  *   put the key there; a mistyped or foreign key is a secret too), in the raw and decoded forms;
- * - the capability part of upload URLs;
+ * - the capability part of upload, capture and browser-session DevTools URLs;
  * - every segment in which an API key's prefix appears, and every segment still percent-encoded
  *   after the decoding rounds (hidden deeper than any client encodes, or malformed).
  * Also used for any other URL that is logged (a Referer, say).
@@ -120,7 +122,7 @@ function decodedPath(path: string): string {
 export function pathOnly(url: string): string {
   const q = url.search(/[?#]/);
   const raw = (q === -1 ? url : url.slice(0, q)).replace(LEGACY_MCP_PATH, `/${MASK}`);
-  const path = decodedPath(raw).replace(LEGACY_MCP_PATH, `/${MASK}`).replace(UPLOAD_TOKEN_PATH, `$1${MASK}`).replace(CAPTURE_TOKEN_PATH, `$1${MASK}`);
+  const path = decodedPath(raw).replace(LEGACY_MCP_PATH, `/${MASK}`).replace(UPLOAD_TOKEN_PATH, `$1${MASK}`).replace(CAPTURE_TOKEN_PATH, `$1${MASK}`).replace(CDP_TOKEN_PATH, `$1${MASK}`);
   return path
     .split('/')
     .map((segment) => (KEY_PREFIX.test(segment) || STILL_ENCODED.test(segment) ? MASK : segment))

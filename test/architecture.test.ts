@@ -69,6 +69,19 @@ describe('architecture', () => {
     expect(violations('src/browser', ['src/http', 'src/mcp', 'src/cli', 'tools', 'src/store', 'src/parse', 'src/limits', 'src/web/crawl', 'src/web/search'])).toEqual([]);
   });
 
+  it('the browser reaches the LLM only through what the composition root injects, and its doors stay thin', () => {
+    // Interact's `prompt` planner is handed in by src/cli/serve.ts (src/llm/browser-actions.ts).
+    expect(violations('src/browser', ['src/llm', 'auth'])).toEqual([]);
+    // The DevTools door relays bytes: it knows the browser's entry, errors and log, nothing of the core.
+    const door = importsOf(path.join(root, 'src/http/cdp-door.ts')).filter((t) => !['src/browser/index.ts', 'src/errors.ts', 'src/log.ts'].includes(t));
+    expect(door).toEqual([]);
+    // The browser tools are thin over the browser entry (and scrape, for interact by url).
+    const tools = ['interact', 'interact-stop', 'browser-create', 'browser-execute', 'browser-list', 'browser-delete', 'browser-result'].flatMap((name) =>
+      importsOf(path.join(root, `tools/${name}.ts`)).filter((t) => !t.startsWith('tools/') && !['src/browser/index.ts', 'src/errors.ts', 'src/limits/runner.ts', 'src/web/fetch/types.ts', 'src/web/scrape.ts', 'src/web/scrape-options.ts'].includes(t)),
+    );
+    expect(tools).toEqual([]);
+  });
+
   it('auth and .well-known do not depend on the doors or the core', () => {
     const doors = ['src/http', 'src/mcp', 'src/cli', 'src/parse', 'tools'];
     expect([...violations('auth', doors), ...violations('.well-known', doors)]).toEqual([]);

@@ -3,7 +3,9 @@
  * (src/mcp/http.ts) and stdio build it once at start and hand the list to createMcpServer.
  * A tool is present when the service it is thin over is: `parse` always; `scrape` and `map`
  * with an outbound fetcher; `search` with a search service; `crawl`, `crawl_status`,
- * `batch_scrape` and `batch_scrape_status` with the crawl service.
+ * `batch_scrape` and `batch_scrape_status` with the crawl service; with the browser engine,
+ * `scrape` renders (actions, screenshot) for keyed callers and `interact`, `interact_stop`,
+ * `browser_create`, `browser_execute`, `browser_list`, `browser_delete` are listed (keyed only).
  */
 import type { ParseRunner } from '../src/limits/runner.ts';
 import type { LocalFileReader, UploadRefService } from '../src/uploads/types.ts';
@@ -20,6 +22,13 @@ import { ParseResultStore } from './parse-results.ts';
 import { scrapeTool } from './scrape.ts';
 import { createSearchTool } from './search.ts';
 import type { AnyToolDefinition } from './types.ts';
+import type { BrowserService } from '../src/browser/index.ts';
+import { createBrowserCreateTool } from './browser-create.ts';
+import { createBrowserDeleteTool } from './browser-delete.ts';
+import { createBrowserExecuteTool } from './browser-execute.ts';
+import { createBrowserListTool } from './browser-list.ts';
+import { createInteractStopTool } from './interact-stop.ts';
+import { createInteractTool } from './interact.ts';
 
 export interface ToolDeps {
   runner: ParseRunner;
@@ -35,6 +44,10 @@ export interface ToolDeps {
   crawls?: CrawlService;
   /** The search operation: `search`. */
   search?: SearchOperation;
+  /** The browser engine (with `fetcher`): rendered scrapes for keyed callers, interact and browser_* tools. */
+  browser?: BrowserService;
+  /** The public base URL (the browser sessions' cdpUrl). */
+  publicUrl?: string;
 }
 
 export function buildTools(deps: ToolDeps): AnyToolDefinition[] {
@@ -48,8 +61,16 @@ export function buildTools(deps: ToolDeps): AnyToolDefinition[] {
     }),
   ];
   if (deps.fetcher) {
-    tools.push(scrapeTool({ fetcher: deps.fetcher, runner: deps.runner }));
+    tools.push(scrapeTool({ fetcher: deps.fetcher, runner: deps.runner, ...(deps.browser ? { browser: deps.browser } : {}) }));
     tools.push(createMapTool({ fetcher: deps.fetcher }));
+    if (deps.browser?.enabled) {
+      tools.push(createInteractTool({ browser: deps.browser, fetcher: deps.fetcher, runner: deps.runner }));
+      tools.push(createInteractStopTool(deps.browser));
+      tools.push(createBrowserCreateTool(deps.browser, deps.publicUrl ?? ''));
+      tools.push(createBrowserExecuteTool(deps.browser));
+      tools.push(createBrowserListTool(deps.browser, deps.publicUrl ?? ''));
+      tools.push(createBrowserDeleteTool(deps.browser));
+    }
   }
   if (deps.search) tools.push(createSearchTool(deps.search));
   if (deps.crawls) {

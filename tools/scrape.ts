@@ -6,6 +6,7 @@
  * limits; a continuation re-scrapes the URL (nothing is kept between calls).
  */
 import { z } from 'zod';
+import type { BrowserService } from '../src/browser/index.ts';
 import type { ParseRunner } from '../src/limits/runner.ts';
 import type { ParseData } from '../src/parse/index.ts';
 import { PARSE_FORMAT_TYPES } from '../src/parse/options.ts';
@@ -19,6 +20,8 @@ import { defineTool, type AnyToolDefinition, type ToolResult } from './types.ts'
 export interface ScrapeToolDeps {
   fetcher: Fetcher;
   runner: ParseRunner;
+  /** The browser engine: `actions`, the `screenshot` format and rendering, for keyed callers only. */
+  browser?: BrowserService;
 }
 
 /** The formats named by type alone; `json` takes a prompt and a schema (as in the parse tool). */
@@ -34,6 +37,17 @@ export const ScrapeToolInputSchema = ScrapeRequestSchema.extend({
       anyOf: [
         { type: 'string', enum: [...OFFERED_FORMATS] },
         { type: 'object', properties: { type: { type: 'string', enum: [...OFFERED_FORMATS] } }, required: ['type'] },
+        {
+          type: 'object',
+          description: 'A screenshot of the rendered page (needs an API key): a URL valid 24 hours.',
+          properties: {
+            type: { type: 'string', const: 'screenshot' },
+            fullPage: { type: 'boolean' },
+            quality: { type: 'integer', minimum: 1, maximum: 100, description: 'JPEG quality; PNG without it.' },
+            viewport: { type: 'object', properties: { width: { type: 'integer' }, height: { type: 'integer' } } },
+          },
+          required: ['type'],
+        },
         {
           type: 'object',
           properties: {
@@ -82,18 +96,29 @@ export function scrapeTool(deps: ScrapeToolDeps): AnyToolDefinition {
     name: 'scrape',
     title: 'Scrape a URL',
     description:
-      'Fetch one public web page or online document (PDF, DOCX, XLSX, …) by URL and return its content as clean markdown (optionally html, rawHtml, links, images, a `summary`, or `json` extracted to a schema). Use it for URLs reachable on the public internet; for a local file or one that is not publicly reachable, use `parse` instead. Pages that need JavaScript to render are not supported yet. Long results are cut at `maxChars`; call again with `offset` to read on.',
+      'Fetch one public web page or online document (PDF, DOCX, XLSX, …) by URL and return its content as clean markdown (optionally html, rawHtml, links, images, a `summary`, or `json` extracted to a schema). Use it for URLs reachable on the public internet; for a local file or one that is not publicly reachable, use `parse` instead. With an API key, pages that need JavaScript are rendered in a browser, `actions` (click, write, press, scroll, wait, executeJavascript …) run before the page is read and the `screenshot` format returns an image URL, and `metadata.scrapeId` can be passed to `interact` to keep driving the page. Long results are cut at `maxChars`; call again with `offset` to read on.',
     inputSchema: ScrapeToolInputSchema,
     annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
     keyless: true,
     async run(input, ctx) {
       const { maxChars, offset, ...request } = input;
-      const data = await scrape(request as ScrapeRequest, deps, {
+      // Rendering with actions and screenshots is for keyed callers (a team owns the page afterwards).
+      const teamId = ctx.caller.teamId;
+      const browser = teamId !== undefined ? deps.browser : undefined;
+      const data = await scrape(request as ScrapeRequest, { fetcher: deps.fetcher, runner: deps.runner, ...(browser ? { browser } : {}) }, {
         signal: ctx.signal,
         onProgress: (p) => ctx.progress({ progress: p.done, total: p.total, message: `${p.unit} ${p.done} of ${p.total}` }),
         ...(ctx.caller.teamId ? { teamId: ctx.caller.teamId } : {}),
       });
-      return scrapeToolResult(data, request.url, offset, maxChars);
+      const scrapeId = data.metadata.scrapeId;
+      const interactable = browser !== undefined && typeof scrapeId === 'string' && (request as ScrapeRequest).zeroDataRetention !== true;
+      if (interactable && teamId !== undefined) browser.interact.remember(scrapeId, teamId, String(data.metadata.url ?? request.url), (request as ScrapeRequest).actions ?? []);
+      const result = scrapeToolResult(data, request.url, offset, maxChars);
+      const shots = [...(data.screenshot !== undefined ? [data.screenshot] : []), ...(data.actions?.screenshots ?? [])].filter((u) => !u.startsWith('data:'));
+      if (shots.length > 0) result.text += `\n\n[folio] Screenshot${shots.length > 1 ? 's' : ''}: ${shots.join(' ')}`;
+      if (data.actions?.javascriptReturns.length) result.text += `\n\n[folio] JavaScript returned: ${JSON.stringify(data.actions.javascriptReturns).slice(0, 4000)}`;
+      if (interactable) result.text += `\n\n[folio] scrapeId: ${scrapeId} (pass it to \`interact\` to keep driving this page)`;
+      return result;
     },
   });
 }

@@ -32,6 +32,12 @@ export interface BrowserEngineOptions {
 export interface BrowserEngine {
   /** Runs `fn` with a new context of its own in a page slot; the context is closed afterwards. */
   withContext<T>(options: BrowserContextOptions, signal: AbortSignal, fn: (context: BrowserContext) => Promise<T>): Promise<T>;
+  /**
+   * A Chromium of its own for a browser session (sessions.ts): the same switches and guarded
+   * proxy, a persistent profile in `userDataDir` (deleted by the caller), and a DevTools endpoint
+   * on loopback (`--remote-debugging-port=0`, its port read from DevToolsActivePort).
+   */
+  launchDedicated(userDataDir: string): Promise<BrowserContext>;
   /** The address rule, for the page's own URL before navigating (rejects with BlockedAddressError). */
   checkTarget(target: Target): Promise<void>;
   /** Refusals and tunnels of the guarded proxy (zeros before the first render). */
@@ -184,6 +190,30 @@ export function createBrowserEngine(options: BrowserEngineOptions): BrowserEngin
         }
       } finally {
         slots.release();
+      }
+    },
+    async launchDedicated(userDataDir) {
+      if (closed) throw new ServiceError('NOT_CONFIGURED', 'The browser engine is shutting down.');
+      const p = await guard();
+      const sandbox = options.sandbox === 'on' || (options.sandbox === 'auto' && process.getuid?.() !== 0);
+      try {
+        return await chromium.launchPersistentContext(userDataDir, {
+          executablePath: options.executablePath,
+          headless: true,
+          args: [...chromiumArgs(p.url), '--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1'],
+          chromiumSandbox: sandbox,
+          timeout: 60_000,
+          serviceWorkers: 'block',
+          acceptDownloads: false,
+          viewport: { width: 1280, height: 800 },
+          deviceScaleFactor: 1,
+        });
+      } catch (err) {
+        throw new ServiceError(
+          'NOT_CONFIGURED',
+          `The browser engine could not start Chromium at ${options.executablePath} (${err instanceof Error ? (err.message.split('\n')[0] ?? '').slice(0, 200) : 'unknown error'}). Install Debian's chromium package or set FOLIO_BROWSER_EXECUTABLE.`,
+          { cause: err },
+        );
       }
     },
     async checkTarget(target) {

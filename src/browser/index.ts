@@ -9,6 +9,9 @@
  *   captures.ts     screenshots and PDFs at expiring capability URLs (or inline under ZDR)
  *   schema.ts       zod schemas of the screenshot format and the actions
  *   scrape-engine.ts  which engine answers a scrape: fetched first, rendered when asked or an app shell
+ *   sessions.ts     browser sessions (`/v2/browser`, interact pages): a Chromium each, ttl, per-team bound
+ *   execute.ts      a caller's Node code against a session's page, in a permission-model sandbox
+ *   interact.ts     a scrape's page, reopened for `/v2/scrape/{id}/interact`
  *
  * The rest of folio reaches it only through this file.
  */
@@ -19,6 +22,10 @@ import { createCaptureStore, type Capture } from './captures.ts';
 import { createBrowserEngine } from './engine.ts';
 import type { ProxyStats } from './guard-proxy.ts';
 import { render, type RenderedPage, type RenderRequest } from './render.ts';
+import { executeCode, type ExecuteResult } from './execute.ts';
+import { createInteractPages, type InteractPages } from './interact.ts';
+import { runPrompt, type ActionPlanner } from './prompt.ts';
+import { createSessionManager, type BrowserSessionRecord, type SessionLimits, type SessionManager, type SessionOwner } from './sessions.ts';
 
 export { ActionsSchema, ScreenshotFormatSchema, needsBrowser, MAX_ACTIONS, MAX_WAIT_MS, MAX_TOTAL_WAIT_MS } from './schema.ts';
 export type { Action, ActionsResult, BrowserWants, ScreenshotFormat } from './schema.ts';
@@ -26,6 +33,13 @@ export type { RenderedPage, RenderRequest } from './render.ts';
 export type { Capture } from './captures.ts';
 export { DEFAULT_VIEWPORT, MOBILE_VIEWPORT } from './render.ts';
 export { scrapeEngine } from './scrape-engine.ts';
+export { runActions } from './actions.ts';
+export { DEFAULT_EXECUTE_TIMEOUT_SECONDS, MAX_EXECUTE_TIMEOUT_SECONDS, MAX_OUTPUT_BYTES } from './execute.ts';
+export type { ExecuteResult } from './execute.ts';
+export type { BrowserSessionRecord, SessionKind, SessionLimits, SessionOwner } from './sessions.ts';
+export { cdpUrlOf, DEFAULT_ACTIVITY_TTL_SECONDS, DEFAULT_SESSION_TTL_SECONDS } from './sessions.ts';
+export type { InteractPages } from './interact.ts';
+export type { ActionPlanner } from './prompt.ts';
 export { BLOCKED_HEADER, startGuardProxy } from './guard-proxy.ts';
 export type { GuardProxy, GuardProxyOptions, ProxyStats } from './guard-proxy.ts';
 export type { BrowserScrapeOptions, EngineChoice, EngineInput, FetchedPage } from './scrape-engine.ts';
@@ -50,6 +64,17 @@ export interface BrowserServiceOptions {
   onRefused?: (target: string, reason: string) => void;
   onCrash?: () => void;
   onSweepError?: (err: unknown) => void;
+  /** Browser sessions: how many, how long (FOLIO_BROWSER_SESSIONS_PER_TEAM, FOLIO_BROWSER_MAX_SESSIONS, …). */
+  sessionLimits?: SessionLimits;
+  /** FOLIO_INTERACT_TTL_SECONDS. */
+  interactTtlSeconds?: number;
+  /** Whether a session owner's API key is still valid: sessions die with their key. */
+  keyValid?: (owner: SessionOwner) => Promise<boolean>;
+  onSessionClosed?: (session: BrowserSessionRecord, why: string) => void;
+  /** Interact's `prompt`: the LLM that turns an instruction into actions; without it `prompt` is NOT_CONFIGURED. */
+  planActions?: ActionPlanner;
+  /** The variables that configure an LLM, named in that NOT_CONFIGURED. */
+  llmVariables?: string;
 }
 
 export interface BrowserService {
@@ -62,7 +87,25 @@ export interface BrowserService {
   sweepCaptures(): Promise<number>;
   /** The guarded proxy's counters (tests prove that the browser's requests reached it). */
   readonly proxyStats: Readonly<ProxyStats>;
+  /** Browser sessions (`/v2/browser` and interact pages); NOT_CONFIGURED when the engine is off. */
+  readonly sessions: SessionManager;
+  /** Scrapes remembered for interact, and their pages. */
+  readonly interact: InteractPages;
+  /** Runs a caller's Node code against a session's page in the sandboxed child. */
+  execute(session: BrowserSessionRecord, code: string, timeoutSeconds: number, signal?: AbortSignal): Promise<ExecuteResult>;
+  /** Interact's `prompt`: the LLM plans actions from the page's text, run on the page; NOT_CONFIGURED without an LLM. */
+  prompt(session: BrowserSessionRecord, instruction: string, signal: AbortSignal): Promise<ExecuteResult>;
+  /** Whether `prompt` can work (an LLM is configured); checked before a session is opened. */
+  readonly canPrompt: boolean;
+  /** The NOT_CONFIGURED of `prompt` without an LLM. */
+  promptNotConfigured(): ServiceError;
   close(): Promise<void>;
+}
+
+export const DEFAULT_SESSION_LIMITS: SessionLimits = { maxPerTeam: 2, maxTotal: 8, maxTtlSeconds: 3600 };
+
+function offError(): ServiceError {
+  return new ServiceError('NOT_CONFIGURED', 'This folio runs without its browser engine (FOLIO_BROWSER=off), so browser sessions and interact are not available. Ask the operator to turn the browser on.');
 }
 
 export function createBrowserService(options: BrowserServiceOptions): BrowserService {
@@ -77,8 +120,35 @@ export function createBrowserService(options: BrowserServiceOptions): BrowserSer
     ...(options.onRefused ? { onRefused: options.onRefused } : {}),
     ...(options.onCrash ? { onCrash: options.onCrash } : {}),
   });
+  const sessions = createSessionManager({
+    launch: (dir) => (options.enabled ? engine.launchDedicated(dir) : Promise.reject(offError())),
+    limits: options.sessionLimits ?? DEFAULT_SESSION_LIMITS,
+    keyValid: options.keyValid ?? (() => Promise.resolve(true)),
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.onSessionClosed ? { onClosed: options.onSessionClosed } : {}),
+  });
+  const interact = createInteractPages(sessions, options.interactTtlSeconds ?? 600);
+  const promptNotConfigured = () =>
+    new ServiceError('NOT_CONFIGURED', `Interact by \`prompt\` needs an LLM, and this server has none configured (${options.llmVariables ?? 'an LLM provider'}). Send \`code\` instead, or ask the operator to configure one.`);
   return {
     enabled: options.enabled,
+    sessions,
+    interact,
+    canPrompt: options.planActions !== undefined,
+    promptNotConfigured,
+    async prompt(session, instruction, signal) {
+      if (!options.planActions) throw promptNotConfigured();
+      sessions.touch(session);
+      try {
+        return await runPrompt(session, instruction, options.planActions, (bytes, kind) => captures.save(bytes, kind), signal);
+      } finally {
+        sessions.touch(session);
+      }
+    },
+    execute: (session, code, timeoutSeconds, signal) => {
+      sessions.touch(session);
+      return executeCode({ code, devtoolsUrl: session.devtoolsUrl, timeoutSeconds, ...(signal ? { signal } : {}) }).finally(() => sessions.touch(session));
+    },
     render(request) {
       if (!options.enabled) {
         return Promise.reject(new ServiceError('NOT_CONFIGURED', 'This folio runs without its browser engine (FOLIO_BROWSER=off), so `actions`, the `screenshot` format and rendered pages are not available. Remove them, or ask the operator to turn the browser on.'));
@@ -91,6 +161,7 @@ export function createBrowserService(options: BrowserServiceOptions): BrowserSer
       return engine.proxyStats;
     },
     async close() {
+      await sessions.close();
       await captures.close();
       await engine.close();
     },

@@ -36,6 +36,8 @@ import type { LookupFunction } from '../web/fetch/guarded-connect.ts';
 import { startCrawling } from '../web/crawl/index.ts';
 import { createWebhookDispatcher, loadWebhookSecret, type WebhookConfig } from '../web/webhooks/index.ts';
 import { attachJobWatcher } from '../http/watcher.ts';
+import { attachCdpDoor } from '../http/cdp-door.ts';
+import { LLM_VARIABLES, planBrowserActions, type LlmSettings } from '../llm/index.ts';
 import { scrape } from '../web/scrape.ts';
 import { createSearch, searchBackendsFromConfig } from '../web/search/index.ts';
 import { createAudit } from '../audit/index.ts';
@@ -244,6 +246,23 @@ export async function startService(config: Config, options: ServiceOptions = {})
     onRefused: (target, reason) => logger.debug({ target, reason }, 'browser request refused by the address rule'),
     onCrash: () => logger.warn('Chromium exited unexpectedly; it is launched again on the next render'),
     onSweepError: (err) => logger.warn({ err }, 'capture sweep failed'),
+    sessionLimits: { maxPerTeam: config.browser.sessionsPerTeam, maxTotal: config.browser.maxSessions, maxTtlSeconds: config.browser.sessionMaxTtlSeconds },
+    interactTtlSeconds: config.browser.interactTtlSeconds,
+    // A session dies with its key: the key is looked up again on every use and by the sweep.
+    keyValid: async (owner) => {
+      if (owner.keyId === undefined) return true;
+      const stored = await store.getApiKey(owner.keyId);
+      return stored !== undefined && stored.revokedAt === null;
+    },
+    llmVariables: LLM_VARIABLES,
+    // Interact's `prompt` (the page's text is data to the model: src/llm/browser-actions.ts).
+    ...(config.llm
+      ? {
+          planActions: (instruction: string, page: { url: string; text: string }, signal: AbortSignal) =>
+            planBrowserActions({ settings: config.llm as LlmSettings, deadline: Date.now() + 120_000, signal }, instruction, page),
+        }
+      : {}),
+    onSessionClosed: (session, why) => logger.info({ sessionId: session.id, kind: session.kind, teamId: session.owner.teamId, why }, 'browser session ended'),
   });
   const redisPing = config.redisUrl ? createRedisPing(config.redisUrl) : undefined;
   const probes: Record<string, ReadinessProbe> = {
@@ -261,6 +280,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   server.on('request', app);
   server.on('checkContinue', expectContinue(app));
   const watcher = attachJobWatcher(server, { keys: store, crawls, logger });
+  const cdpDoor = attachCdpDoor(server, { browser, logger });
   logger.info({ url }, `folio listening on ${url}`);
 
   let stopping: Promise<void> | undefined;
@@ -272,6 +292,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       const graceMs = options.graceMs ?? config.operations.shutdownGraceSeconds * 1000;
       logger.info({ inFlight: drain.inFlight, graceSeconds: graceMs / 1000 }, 'shutting down: taking no new work, finishing in-flight requests');
       await watcher.close();
+      await cdpDoor.close();
       let graceTimer: NodeJS.Timeout | undefined;
       const grace = new Promise<'timeout'>((resolve) => {
         graceTimer = setTimeout(() => resolve('timeout'), graceMs);

@@ -13,6 +13,8 @@
  *   POST /v2/uploads  API key required; JSON {filename} → upload ticket (docs/uploads.md)
  *   POST /v2/parse    API key required; multipart upload, or JSON {uploadRef, ...options} → parse
  *   POST /v2/scrape   API key required; JSON {url, …options} → scrape (src/web/scrape.ts), rendered by src/browser when asked
+ *   /v2/browser…, /v2/scrape/:id/interact   API key required; browser sessions and interact (routes/browser.ts)
+ *   WebSocket /v2/browser/cdp/:token   a session's DevTools, relayed (src/http/cdp-door.ts); the token is the capability
  *   GET  /v2/captures/:name  no API key (the URL is the capability): a screenshot or PDF of the browser, until it expires
  *   POST /v2/map, /v2/crawl…  API key required; map and crawl (routes/map.ts, routes/crawl.ts)
  *   /v2/batch/scrape…  API key required; batch scrape on the crawl jobs (routes/batch.ts)
@@ -20,7 +22,7 @@
  *   POST /v2/search   API key required; JSON → web/news/images search (docs/search.md)
  *   /v2/mcp, /v2/mcp-oauth, /{API_KEY}/v2/mcp   the MCP tool server (src/mcp/http.ts)
  *   GET  /v2/team/credit-usage, /v2/team/token-usage (+ /historical)   API key required (routes/team.ts)
- *   /v2/agent, /v2/extract, /v2/browser, /v2/team/queue-status, /v2/monitor, …   Firecrawl paths not served:
+ *   /v2/agent, /v2/extract, /v2/team/queue-status, /v2/monitor, …   Firecrawl paths not served:
  *                     a clear NOT_YET_SUPPORTED or NOT_FOUND naming the feature (routes/not-yet-supported.ts)
  *   anything else     404 { success: false, code: 'NOT_FOUND', error }
  */
@@ -55,6 +57,7 @@ import { oauthTokenRoutes } from './routes/oauth-token.ts';
 import { createUploadTicketRoute, receiveUploadRoute } from './routes/uploads.ts';
 import { scrapeRoute } from './routes/scrape.ts';
 import { capturesRoute } from './routes/captures.ts';
+import { browserRoutes } from './routes/browser.ts';
 import type { BrowserService } from '../browser/index.ts';
 import { mapRoutes } from './routes/map.ts';
 import { crawlRoutes } from './routes/crawl.ts';
@@ -182,6 +185,7 @@ export function createApp(deps: AppDeps): Express {
       ...(deps.crawls ? { crawls: deps.crawls } : {}),
       // The tool is listed only when a backend is configured (HTTP answers 503 saying what to set).
       ...(deps.search.backends.length > 0 ? { search: deps.search } : {}),
+      ...(deps.browser ? { browser: deps.browser } : {}),
       ...(deps.audit ? { audit: deps.audit } : {}),
       ...(deps.teamAccounts ? { teamAccounts: deps.teamAccounts } : {}),
     }),
@@ -197,6 +201,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/v2', teamRate(deps.limits));
   if (deps.teamAccounts) app.use(teamRoutes(deps.teamAccounts), billedRoutes(deps.teamAccounts, deps.logger));
   app.use(teamQueueRoutes(deps.limits));
+  if (deps.browser) app.use(browserRoutes({ browser: deps.browser, publicUrl: deps.urls.base }));
   // Firecrawl v2 paths folio does not serve: a clear NOT_YET_SUPPORTED / NOT_FOUND naming them.
   app.use(notYetSupportedRoutes());
   app.post('/v2/uploads', createUploadTicketRoute(deps.uploads));

@@ -28,6 +28,7 @@ import type { JobKind } from '../store/crawl-jobs.ts';
 import type { CrawlService, CrawlStatusPage } from '../web/crawl/index.ts';
 
 export const WATCH_POLL_MS = 250;
+const CDP_PATH = /^\/v2\/browser\/cdp\//;
 /** Documents per store read (and at most in the catchup). */
 const CHUNK = 200;
 
@@ -125,6 +126,8 @@ export function attachJobWatcher(server: http.Server, deps: JobWatcherDeps): Job
         { method: req.method, path, status, ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10, teamId, websocket: true },
         'request',
       );
+    // The DevTools door of browser sessions (src/http/cdp-door.ts) answers its own paths.
+    if (CDP_PATH.test(path)) return;
     socket.on('error', () => undefined);
     if (!match?.m) {
       log(refuse(socket, new ServiceError('NOT_FOUND', 'No WebSocket endpoint here: watch a job on /v2/crawl/{id} or /v2/batch/scrape/{id}.')), null);

@@ -13,6 +13,7 @@ export type { LlmRun, LlmSettings, LlmUsage, StructuredOutputMode, StructuredStr
 export { summarize } from './summarize.ts';
 export { extractJson, mergeExtractions, type Extracted, type ExtractRequest } from './extract.ts';
 export { estimateTokens, chunkText } from './tokens.ts';
+export { planBrowserActions, BROWSER_ACTIONS_SCHEMA, type PlannedActions } from './browser-actions.ts';
 export { findPiiEntities, locateEntities, type PiiEntity, type PiiTuning } from './pii.ts';
 export { forgetProbes } from './structured.ts';
 export { llmCallsInFlight } from './semaphore.ts';

@@ -41,6 +41,7 @@ import type { Audit } from '../audit/index.ts';
 import { toolMetering } from './billing.ts';
 import type { TeamAccounts } from '../accounts/index.ts';
 import { teamToolJobs } from './team-jobs.ts';
+import type { BrowserService } from '../browser/index.ts';
 
 /** Largest JSON-RPC request body accepted. Tool arguments are small; files go through uploads. */
 export const MAX_MCP_BODY_BYTES = 4 * 1024 * 1024;
@@ -60,6 +61,8 @@ export interface McpRoutesDeps {
   crawls?: CrawlService;
   /** The search operation (search tool). */
   search?: SearchOperation;
+  /** The browser engine: scrape's actions/screenshot for keyed callers, interact and browser_* tools. */
+  browser?: BrowserService;
   logger: Logger;
   /** The tool list; default `buildTools` over the services above. */
   tools?: readonly AnyToolDefinition[];
@@ -127,6 +130,7 @@ export function mcpRoutes(deps: McpRoutesDeps): Router {
       ...(deps.fetcher ? { fetcher: deps.fetcher } : {}),
       ...(deps.crawls ? { crawls: deps.crawls } : {}),
       ...(deps.search ? { search: deps.search } : {}),
+      ...(deps.browser ? { browser: deps.browser, publicUrl: urls.base } : {}),
     });
   const running = new RunningCalls();
   const limiter = new KeylessLimiter({ ratePerMinute: config.keyless.ratePerMinute, dailyQuota: config.keyless.dailyQuota, usage: deps.keys });

@@ -109,13 +109,13 @@ function describeIssues(error: z.ZodError): string {
  * Refuses what folio cannot do yet with NOT_YET_SUPPORTED, naming the field and what to do.
  * Called by every door after validation (the MCP tools validate with the schema themselves).
  * `where`: 'scrape' for a POST /v2/scrape served with the browser (actions and screenshots
- * allowed), 'nested' for crawl, batch, search and the MCP tool (refused there).
+ * allowed, also the MCP tool of a keyed caller), 'nested' for crawl, batch, search and keyless MCP scrapes (refused there).
  */
 export function refuseUnsupportedScrapeFeatures(options: ScrapeOptions, where: 'scrape' | 'nested' = 'nested'): void {
   if (where === 'nested') {
     const browserOnly = [...(options.formats.some((f) => f.type === 'screenshot') ? ["the 'screenshot' format"] : []), ...((options.actions?.length ?? 0) > 0 ? ['`actions`'] : [])];
     if (browserOnly.length > 0) {
-      throw new ServiceError('NOT_YET_SUPPORTED', `${browserOnly.join(' and ')} ${browserOnly.length > 1 ? 'are' : 'is'} supported by folio on POST /v2/scrape only, not yet in crawl, batch scrape, search or the MCP scrape tool. Scrape the page with POST /v2/scrape, or remove ${browserOnly.length > 1 ? 'them' : 'it'}.`);
+      throw new ServiceError('NOT_YET_SUPPORTED', `${browserOnly.join(' and ')} ${browserOnly.length > 1 ? 'are' : 'is'} supported by folio on POST /v2/scrape and in the MCP scrape tool with an API key, not yet in crawl, batch scrape or search, nor for keyless MCP callers. Scrape the page with POST /v2/scrape (or call the tool with an API key), or remove ${browserOnly.length > 1 ? 'them' : 'it'}.`);
     }
   }
   const unsupported = options.formats.map((f) => f.type).filter((t): t is (typeof UNSUPPORTED_FORMATS)[number] => (UNSUPPORTED_FORMATS as readonly string[]).includes(t));

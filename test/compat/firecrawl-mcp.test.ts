@@ -105,8 +105,11 @@ const CALLS: Record<string, { args: () => Record<string, unknown>; expect?: (tex
   firecrawl_extract: { args: () => ({ urls: [article()], prompt: 'The peak kW per harbour' }) },
   firecrawl_agent: { args: () => ({ prompt: 'Which harbour has the highest peak output?', urls: [article()] }) },
   firecrawl_agent_status: { args: () => ({ id: JOB }) },
-  firecrawl_interact: { args: () => ({ scrapeId: JOB, code: 'await page.title()', language: 'node' }) },
-  firecrawl_interact_stop: { args: () => ({ scrapeId: JOB }) },
+  firecrawl_interact: {
+    args: () => ({ scrapeId, code: 'return await page.title()', language: 'node' }),
+    expect: (text) => expect(text).toContain('Tidal Energy in Small Harbours'),
+  },
+  firecrawl_interact_stop: { args: () => ({ scrapeId }) },
   firecrawl_parse: {
     args: () => ({ filePath: corpusPath('office', 'docx', 'kreuzberg-extraction_test.docx'), formats: ['markdown'] }),
     expect: (text) => {
@@ -132,6 +135,8 @@ const CALLS: Record<string, { args: () => Record<string, unknown>; expect?: (tex
 };
 
 let crawlId = '';
+/** A scrape of the article, for firecrawl_interact. */
+let scrapeId = '';
 let keyed: Client;
 let toolNames: string[] = [];
 const table = readmeTable('firecrawl-mcp-tools');
@@ -150,6 +155,12 @@ beforeAll(async () => {
     body: JSON.stringify({ url: `${world.site.url}/pages/1.html`, limit: 3 }),
   });
   crawlId = String(((await res.json()) as { id?: string }).id);
+  const scraped = await fetch(`${world.service.url}/v2/scrape`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${world.service.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: article() }),
+  });
+  scrapeId = String(((await scraped.json()) as { data?: { metadata?: { scrapeId?: string } } }).data?.metadata?.scrapeId);
 });
 afterAll(async () => {
   for (const client of started) await client.close();

@@ -71,6 +71,9 @@ function finishedBatch(): Promise<string> {
 }
 
 const article = () => `${world.site.url}/article.html`;
+/** A scrape of the article (its metadata.scrapeId is what interact drives). */
+let scraped: Promise<string> | undefined;
+const scrapeId = (): Promise<string> => (scraped ??= json('POST', '/v2/scrape', { url: article() }).then((r) => String((r.data as { metadata: { scrapeId: string } }).metadata.scrapeId)));
 const pagesOf = (docs: { metadata?: { sourceURL?: string } }[]) => docs.map((d) => d.metadata?.sourceURL).sort();
 const JOB = '00000000-0000-4000-8000-000000000000';
 
@@ -115,19 +118,20 @@ const CALLS: Record<string, () => Promise<void>> = {
     await client.findTools({ categories: ['finance'], level: 'providers' });
   },
   interact: async () => {
-    await client.interact(JOB, { code: 'await page.title()', language: 'node' });
+    const result = await client.interact(await scrapeId(), { code: 'return await page.title()', language: 'node' });
+    expect(result.result).toBe('Tidal Energy in Small Harbours');
   },
   stopInteraction: async () => {
-    await client.stopInteraction(JOB);
+    expect(await client.stopInteraction(await scrapeId())).toMatchObject({ success: true, status: 'destroyed' });
   },
   scrapeExecute: async () => {
-    await client.scrapeExecute(JOB, { code: 'await page.title()', language: 'node' });
+    expect((await client.scrapeExecute(await scrapeId(), { code: "return await page.textContent('h1')", language: 'node' })).result).toContain('Tidal Energy');
   },
   stopInteractiveBrowser: async () => {
-    await client.stopInteractiveBrowser(JOB);
+    expect((await client.stopInteractiveBrowser(await scrapeId())).success).toBe(true);
   },
   deleteScrapeBrowser: async () => {
-    await client.deleteScrapeBrowser(JOB);
+    expect((await client.deleteScrapeBrowser(await scrapeId())).success).toBe(true);
   },
   parse: async () => {
     const doc = await client.parse({ data: readCorpus('html', 'markitdown', 'test_blog.html'), filename: 'test_blog.html', contentType: 'text/html' }, { formats: ['markdown', 'links'] });
@@ -303,16 +307,24 @@ const CALLS: Record<string, () => Promise<void>> = {
     await client.getAgentThread(JOB);
   },
   browser: async () => {
-    await client.browser({ ttl: 60 });
+    const created = await client.browser({ ttl: 60 });
+    expect(created.cdpUrl).toMatch(/^ws:\/\//);
+    await client.deleteBrowser(created.id as string);
   },
   browserExecute: async () => {
-    await client.browserExecute(JOB, { code: 'console.log(1)', language: 'node' });
+    const { id } = await client.browser({});
+    try {
+      expect((await client.browserExecute(id as string, { code: 'console.log(1)', language: 'node' })).stdout).toBe('1\n');
+    } finally {
+      await client.deleteBrowser(id as string);
+    }
   },
   deleteBrowser: async () => {
-    await client.deleteBrowser(JOB);
+    const { id } = await client.browser({});
+    expect(await client.deleteBrowser(id as string)).toMatchObject({ success: true, status: 'destroyed' });
   },
   listBrowsers: async () => {
-    await client.listBrowsers();
+    expect((await client.listBrowsers()).success).toBe(true);
   },
   getConcurrency: async () => {
     // The test service runs 2 parse processes: the default plan's concurrency (FOLIO_DEFAULT_MAX_CONCURRENT unset).

@@ -27,7 +27,7 @@ afterAll(async () => {
 
 /** The spec: without a credential, only Search, Scrape and Parse. */
 const KEYLESS_TOOLS = ['parse', 'scrape', 'search'];
-const ALL_TOOLS = ['parse', 'scrape', 'map', 'search', 'crawl', 'crawl_status', 'batch_scrape', 'batch_scrape_status'];
+const ALL_TOOLS = ['parse', 'scrape', 'map', 'interact', 'interact_stop', 'browser_create', 'browser_execute', 'browser_list', 'browser_delete', 'search', 'crawl', 'crawl_status', 'batch_scrape', 'batch_scrape_status'];
 
 describe('/v2/mcp', () => {
   it('keyless: lists exactly the keyless tools (parse among them)', async () => {

@@ -39,7 +39,8 @@ describe('scrape tool', () => {
     const schema = z.toJSONSchema(ScrapeToolInputSchema, { io: 'input', unrepresentable: 'any' }) as { properties: Record<string, { items?: { anyOf?: unknown[] } }>; required?: string[] };
     expect(schema.required).toContain('url');
     expect(JSON.stringify(schema.properties.formats?.items)).toContain('"markdown"');
-    expect(JSON.stringify(schema.properties.formats?.items)).not.toContain('screenshot');
+    // The screenshot format is offered, and says it needs an API key (keyless callers are refused).
+    expect(JSON.stringify(schema.properties.formats?.items)).toContain('screenshot of the rendered page (needs an API key)');
   });
 
   it('returns the page markdown as text and the data object as structured content', async () => {

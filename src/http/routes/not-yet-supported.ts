@@ -3,7 +3,7 @@
  * serve: a clear answer naming the feature and its status instead of the generic 404 "No route
  * matches". Two kinds (README "Firecrawl clients: what works", docs/compat.md):
  *
- *   planned, not built yet   400 NOT_YET_SUPPORTED   agent, extract, browser sessions, interact
+ *   planned, not built yet   400 NOT_YET_SUPPORTED   agent, extract
  *   not part of folio        404 NOT_FOUND           Firecrawl's hosted services: monitors, the
  *                                                    research and developer indexes, feedback
  *                                                    refunds, the Alexandria catalogue
@@ -42,14 +42,6 @@ export const UNBUILT_PATHS: readonly Unbuilt[] = [
     error: planned('Extract (`/v2/extract`, structured data from pages with an LLM)', 'Scrape the pages and extract from the markdown meanwhile.'),
   },
   {
-    paths: ['/v2/browser', '/v2/browser/*rest'],
-    error: planned('Browser sessions (`/v2/browser`)', 'Meanwhile POST /v2/scrape renders pages in folio’s browser with `actions` and the `screenshot` format.'),
-  },
-  {
-    paths: ['/v2/scrape/:id/interact'],
-    error: planned('Interact (`/v2/scrape/{id}/interact`, driving the page of a scrape in a browser)', 'Meanwhile send the steps as `actions` with POST /v2/scrape.'),
-  },
-  {
     paths: ['/v2/monitor', '/v2/monitor/*rest'],
     error: notProvided('Monitors (`/v2/monitor`, scheduled change checks)', 'Schedule scrapes or crawls yourself.'),
   },
@@ -63,7 +55,7 @@ export const UNBUILT_PATHS: readonly Unbuilt[] = [
   },
   {
     paths: ['/v2/feedback', '/v2/search/:id/feedback'],
-    error: notProvided('Result feedback and credit refunds (`/v2/feedback`)', 'Nothing is billed per result on folio, so there is nothing to rate or refund.'),
+    error: notProvided('Result feedback and credit refunds (`/v2/feedback`)', 'Credits are charged per request as documented in docs/billing.md; folio takes no per-result ratings and makes no refunds.'),
   },
 ];
 

@@ -4,8 +4,8 @@
  * parse returns. Thin: validate, call, shape.
  */
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import { ClientAbortedError } from '../multipart.ts';
 import { teamOf } from '../../../auth/api-keys.ts';
+import { ClientAbortedError } from '../multipart.ts';
 import { scrape, type ScrapeDeps } from '../../web/scrape.ts';
 import { parseScrapeRequest } from '../../web/scrape-options.ts';
 
@@ -23,6 +23,10 @@ export function scrapeRoute(deps: ScrapeDeps): RequestHandler[] {
     try {
       const team = teamOf(res);
       const data = await scrape(request, deps, { signal: clientGone.signal, ...(team ? { teamId: team.teamId } : {}) });
+      // Its page can be driven afterwards (POST /v2/scrape/{scrapeId}/interact), by this team only;
+      // not under zeroDataRetention (nothing of the request, its typed text included, is kept).
+      const scrapeId = data.metadata.scrapeId;
+      if (deps.browser && team && typeof scrapeId === 'string' && request.zeroDataRetention !== true) deps.browser.interact.remember(scrapeId, team.teamId, String(data.metadata.url ?? request.url), request.actions ?? []);
       res.status(200).json({ success: true, data });
     } finally {
       res.off('close', onClose);
