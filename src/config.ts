@@ -128,6 +128,10 @@ const EnvSchema = z.object({
   FOLIO_MAX_HTML_DEPTH: z.coerce.number().int().min(64).max(1_000_000).default(5_000),
   /** Crawl jobs on BullMQ queues in this Redis (redis://[user:pass@]host:port/db), shared by every folio process using it. Absent: in-process. */
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  /** Every store (teams, keys, OAuth, plans, credits, crawl jobs, upload refs…) in this PostgreSQL (postgres://user:pass@host:port/db), shared by every folio instance using it. Absent: SQLite in DATA_DIR. */
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'a postgres:// or postgresql:// URL' }).optional(),
+  /** Connections of this instance's PostgreSQL pool. */
+  FOLIO_DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   /** HMAC-SHA256 key signing webhook deliveries (X-Firecrawl-Signature). Absent: generated once into DATA_DIR/webhook-secret. */
   FOLIO_WEBHOOK_SECRET: z.string().min(16, 'at least 16 characters').optional(),
 
@@ -253,6 +257,9 @@ export interface Config {
   };
   /** Crawl jobs run on BullMQ over this Redis when set (docs/crawl.md); may hold a password. */
   readonly redisUrl: string | undefined;
+  /** The PostgreSQL store when set (docs/scale-out.md), else SQLite in dataDir; may hold a password, never logged. */
+  readonly databaseUrl: string | undefined;
+  readonly databasePoolSize: number;
   /** Signs webhook deliveries (docs/webhooks.md); undefined: the one generated in DATA_DIR. */
   readonly webhookSecret: string | undefined;
   /** The plan of a team with none of its own (src/accounts/plan.ts). */
@@ -381,6 +388,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxHtmlDepth: e.FOLIO_MAX_HTML_DEPTH,
     },
     redisUrl: e.REDIS_URL,
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.FOLIO_DATABASE_POOL_SIZE,
     webhookSecret: e.FOLIO_WEBHOOK_SECRET,
     defaultPlan: Object.freeze({
       credits: e.FOLIO_DEFAULT_CREDITS,

@@ -25,7 +25,7 @@ import { prepareSpoolDir } from '../http/upload-spool.ts';
 import { createParsePool } from '../limits/parse-pool.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { resolvePublicUrls, type PublicUrls } from '../public-urls.ts';
-import { openSqliteStore } from '../store/sqlite.ts';
+import { openStore } from '../store/open.ts';
 import type { Store } from '../store/types.ts';
 import { createLocalDiskStorage } from '../uploads/local-disk-storage.ts';
 import { createUploadRefService, type UploadRefs } from '../uploads/service.ts';
@@ -81,7 +81,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   // First: a malformed FOLIO_FETCH_ALLOW fails the start before anything is opened.
   const fetcher = createFetcher({ allow: config.fetchAllow, ...(config.fetchProxy ? { proxyUrl: config.fetchProxy } : {}), ...(options.lookup ? { lookup: options.lookup } : {}) });
-  const store = openSqliteStore(config.dataDir);
+  const store = await openStore(config);
   const spoolDir = prepareSpoolDir(config.dataDir);
   const pool = options.runner
     ? undefined

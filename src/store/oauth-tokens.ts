@@ -87,7 +87,7 @@ export interface OAuthTokenStore {
   deleteExpiredRefreshTokens(before: Date): Promise<number>;
 }
 
-interface CodeRow {
+export interface CodeRow {
   code_hash: string;
   client_id: string;
   user_id: string;
@@ -102,7 +102,7 @@ interface CodeRow {
   grant_id: string | null;
 }
 
-interface RefreshRow {
+export interface RefreshRow {
   token_hash: string;
   grant_id: string;
   client_id: string;
@@ -112,7 +112,7 @@ interface RefreshRow {
   rotated_at: string | null;
 }
 
-function toCode(row: CodeRow): AuthorizationCodeRecord {
+export function toCode(row: CodeRow): AuthorizationCodeRecord {
   if (!isMcpResourcePath(row.resource)) throw new Error(`an authorization code has an unknown resource ${row.resource}`);
   return {
     codeHash: row.code_hash,
@@ -130,7 +130,7 @@ function toCode(row: CodeRow): AuthorizationCodeRecord {
   };
 }
 
-function toRefresh(row: RefreshRow): RefreshTokenRecord {
+export function toRefresh(row: RefreshRow): RefreshTokenRecord {
   return {
     tokenHash: row.token_hash,
     grantId: row.grant_id,

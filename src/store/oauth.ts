@@ -13,7 +13,7 @@ import { SIGNING_ALG, type SigningKeyStore, type StoredSigningKey } from '../../
 
 export interface OAuthStore extends SigningKeyStore, OAuthGrantDirectory {}
 
-interface SigningKeyRow {
+export interface SigningKeyRow {
   kid: string;
   alg: string;
   private_jwk: string;
@@ -22,7 +22,7 @@ interface SigningKeyRow {
   retired_at: string | null;
 }
 
-interface GrantRow {
+export interface GrantRow {
   id: string;
   client_id: string;
   user_id: string | null;
@@ -41,7 +41,7 @@ function parseJwk(text: string): JWK {
   return value as JWK;
 }
 
-function toSigningKey(row: SigningKeyRow): StoredSigningKey {
+export function toSigningKey(row: SigningKeyRow): StoredSigningKey {
   if (row.alg !== SIGNING_ALG) throw new Error(`signing key ${row.kid} has unsupported alg ${row.alg}`);
   return {
     kid: row.kid,
@@ -53,7 +53,7 @@ function toSigningKey(row: SigningKeyRow): StoredSigningKey {
   };
 }
 
-function toGrant(row: GrantRow): OAuthGrant {
+export function toGrant(row: GrantRow): OAuthGrant {
   if (!isMcpResourcePath(row.resource)) throw new Error(`grant ${row.id} has an unknown resource ${row.resource}`);
   return {
     id: row.id,
