@@ -1,5 +1,5 @@
 /**
- * `folio serve`: the HTTP service wired from its parts — config, logger, SQLite store, parse
+ * `folio serve`: the HTTP service wired from its parts — config, logger, store (SQLite, or PostgreSQL at DATABASE_URL), parse
  * pool, express app — with a graceful stop on SIGINT/SIGTERM: stop accepting, let in-flight
  * requests finish (up to a grace period), then close the pool and the store.
  */
