@@ -7,6 +7,7 @@
  * PostgreSQL refuses to run as root: under root the cluster runs as the `postgres` user (else `nobody`).
  */
 import { execFile, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +19,8 @@ const run = promisify(execFile);
 
 export interface TestPostgres {
   port: number;
+  /** postgres://folio@127.0.0.1:PORT/postgres */
+  adminUrl: string;
   /** postgres://folio@127.0.0.1:PORT/<name> of a new, empty database. */
   createDatabase(): Promise<string>;
   stop(): Promise<void>;
@@ -70,6 +73,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   let stopped = false;
   return {
     port,
+    adminUrl: `postgres://folio@127.0.0.1:${port}/postgres`,
     async createDatabase() {
       databases += 1;
       const name = `folio_test_${databases}`;
@@ -84,4 +88,39 @@ export async function startPostgres(): Promise<TestPostgres> {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A new database on the cluster the vitest project `postgres` started for the whole run
+ * (test/helpers/postgres-global-setup.ts), for the HTTP tests that run on PostgreSQL too.
+ */
+export async function sharedTestDatabase(adminUrl: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const name = `folio_http_${randomBytes(6).toString('hex')}`;
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    return url.toString();
+  } finally {
+    await admin.end();
+  }
+}
+
+/** Every row of every table of the database's public schema, as text (what it keeps at rest). */
+export async function databaseText(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const tables = await client.query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name");
+    const parts: string[] = [];
+    for (const t of tables.rows) {
+      const dump = await client.query<{ text: string | null }>(`SELECT string_agg(r::text, E'\\n') AS text FROM "${t.name}" r`);
+      parts.push(`${t.name}:\n${dump.rows[0]?.text ?? ''}`);
+    }
+    return parts.join('\n');
+  } finally {
+    await client.end();
+  }
 }

@@ -96,7 +96,7 @@ describe.each(ENGINES)('store on $name', (engine) => {
       return on.createOAuthGrant({ clientId: 'client-1', teamId: team.id, scope: 'mcp', resource: '/v2/mcp' });
     }
 
-    it('an authorization code is redeemed once when both handles race for it', async () => {
+    it('an authorization code is redeemed once when both handles race for it, and every loser finds the winner\'s grant', async () => {
       const other = await t.another();
       const team = await store.ensureTeam('acme');
       const codeHash = hex(32);
@@ -112,11 +112,22 @@ describe.each(ENGINES)('store on $name', (engine) => {
         createdAt: new Date().toISOString(),
         expiresAt: inFuture(60),
       });
-      const wins = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? store : other).useAuthorizationCode(codeHash, new Date())));
-      expect(wins.filter(Boolean)).toHaveLength(1);
-      const grant = await grantOf();
-      await other.setAuthorizationCodeGrant(codeHash, grant.id);
-      expect(await store.findAuthorizationCode(codeHash)).toMatchObject({ usedAt: expect.any(String), grantId: grant.id, resource: '/v2/mcp' });
+      const grant = { clientId: 'client-1', userId: 'user_1', teamId: team.id, scope: 'mcp', resource: '/v2/mcp' as const };
+      // Each request that loses the race reads the code right away: it must find the winner's grant (what a replay revokes).
+      const attempts = await Promise.all(
+        Array.from({ length: 12 }, async (_, i) => {
+          const on = i % 2 === 0 ? store : other;
+          const won = await on.redeemAuthorizationCode(codeHash, new Date(), grant);
+          return { won, seen: won ? undefined : (await on.findAuthorizationCode(codeHash))?.grantId };
+        }),
+      );
+      const winners = attempts.filter((a) => a.won !== undefined);
+      expect(winners).toHaveLength(1);
+      const winner = winners[0]?.won;
+      expect(winner).toMatchObject({ teamName: 'acme', resource: '/v2/mcp', clientId: 'client-1' });
+      for (const lost of attempts.filter((a) => a.won === undefined)) expect(lost.seen).toBe(winner?.id);
+      expect(await other.listOAuthGrants()).toHaveLength(1);
+      expect(await store.findAuthorizationCode(codeHash)).toMatchObject({ usedAt: expect.any(String), grantId: winner?.id, resource: '/v2/mcp' });
       expect(await store.deleteExpiredAuthorizationCodes(new Date(Date.now() + 120_000))).toBe(1);
       expect(await other.findAuthorizationCode(codeHash)).toBeUndefined();
     });

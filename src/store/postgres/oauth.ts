@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
 import type { OAuthClientStore } from '../../../auth/clients.ts';
+import type { NewOAuthGrant, OAuthGrant } from '../../../auth/grants.ts';
 import { toClient, type ClientRow } from '../oauth-clients.ts';
 import { toCode, toRefresh, type CodeRow, type OAuthTokenStore, type RefreshRow } from '../oauth-tokens.ts';
 import { toGrant, toSigningKey, type GrantRow, type OAuthStore, type SigningKeyRow } from '../oauth.ts';
@@ -20,6 +21,22 @@ const liveKeys = async (db: Queryable) =>
   (await rows<SigningKeyRow>(db, 'SELECT kid, alg, private_jwk, public_jwk, created_at, retired_at FROM signing_keys WHERE retired_at IS NULL ORDER BY created_at DESC, seq DESC')).map(
     toSigningKey,
   );
+
+async function insertGrant(db: Queryable, grant: NewOAuthGrant): Promise<OAuthGrant> {
+  const id = `grant_${randomBytes(12).toString('hex')}`;
+  await db.query('INSERT INTO oauth_grants (id, client_id, user_id, team_id, scope, resource, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+    id,
+    grant.clientId,
+    grant.userId ?? null,
+    grant.teamId,
+    grant.scope,
+    grant.resource,
+    new Date().toISOString(),
+  ]);
+  const r = await row<GrantRow>(db, `${GRANT_SELECT} WHERE g.id = $1`, [id]);
+  if (!r) throw new Error('grant insert did not persist');
+  return toGrant(r);
+}
 
 export function postgresOAuthStore(pool: Pool): OAuthStore {
   const grantById = async (id: string) => row<GrantRow>(pool, `${GRANT_SELECT} WHERE g.id = $1`, [id]);
@@ -44,21 +61,7 @@ export function postgresOAuthStore(pool: Pool): OAuthStore {
     async retireSigningKey(kid, at) {
       return (await changes(pool, 'UPDATE signing_keys SET retired_at = COALESCE(retired_at, $1) WHERE kid = $2', [at.toISOString(), kid])) > 0;
     },
-    async createOAuthGrant(grant) {
-      const id = `grant_${randomBytes(12).toString('hex')}`;
-      await pool.query('INSERT INTO oauth_grants (id, client_id, user_id, team_id, scope, resource, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
-        id,
-        grant.clientId,
-        grant.userId ?? null,
-        grant.teamId,
-        grant.scope,
-        grant.resource,
-        new Date().toISOString(),
-      ]);
-      const r = await grantById(id);
-      if (!r) throw new Error('grant insert did not persist');
-      return toGrant(r);
-    },
+    createOAuthGrant: (grant) => insertGrant(pool, grant),
     async getOAuthGrant(id) {
       const r = await grantById(id);
       return r ? toGrant(r) : undefined;
@@ -112,11 +115,14 @@ export function postgresOAuthTokenStore(pool: Pool): OAuthTokenStore {
       const r = await row<CodeRow>(pool, 'SELECT * FROM authorization_codes WHERE code_hash = $1', [codeHash]);
       return r ? toCode(r) : undefined;
     },
-    async useAuthorizationCode(codeHash, at) {
-      return (await changes(pool, 'UPDATE authorization_codes SET used_at = $1 WHERE code_hash = $2 AND used_at IS NULL', [at.toISOString(), codeHash])) > 0;
-    },
-    async setAuthorizationCodeGrant(codeHash, grantId) {
-      await pool.query('UPDATE authorization_codes SET grant_id = $1 WHERE code_hash = $2', [grantId, codeHash]);
+    async redeemAuthorizationCode(codeHash, at, grant) {
+      // A concurrent redemption blocks on the code's row until this commits, then finds it used, with its grant.
+      return transaction(pool, async (client) => {
+        if ((await changes(client, 'UPDATE authorization_codes SET used_at = $1 WHERE code_hash = $2 AND used_at IS NULL', [at.toISOString(), codeHash])) === 0) return undefined;
+        const created = await insertGrant(client, grant);
+        await client.query('UPDATE authorization_codes SET grant_id = $1 WHERE code_hash = $2', [created.id, codeHash]);
+        return created;
+      });
     },
     async deleteExpiredAuthorizationCodes(before) {
       return changes(pool, 'DELETE FROM authorization_codes WHERE expires_at < $1', [before.toISOString()]);
