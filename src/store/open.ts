@@ -13,9 +13,21 @@ export function storeEngine(config: Pick<Config, 'databaseUrl'>): StoreEngine {
   return config.databaseUrl ? 'postgres' : 'sqlite';
 }
 
+/** Where a database URL points, without its credentials: for messages. */
+export function databaseHost(url: string): string {
+  const u = new URL(url);
+  return `${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}`;
+}
+
 export async function openStore(config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'dataDir'>): Promise<Store> {
-  if (config.databaseUrl) return openPostgresStore(config.databaseUrl, { maxConnections: config.databasePoolSize });
-  return openSqliteStore(config.dataDir);
+  if (!config.databaseUrl) return openSqliteStore(config.dataDir);
+  try {
+    return await openPostgresStore(config.databaseUrl, { maxConnections: config.databasePoolSize });
+  } catch (err) {
+    // pg's messages name the failure, never the password; the URL is reduced to host, port and database.
+    const detail = err instanceof Error ? err.message : String(err);
+    throw new Error(`could not open the PostgreSQL store at DATABASE_URL (${databaseHost(config.databaseUrl)}): ${detail}`, { cause: err });
+  }
 }
 
 /** `folio migrate`: brings the configured store's schema up to date; the versions applied and the version reached. */

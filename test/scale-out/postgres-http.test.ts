@@ -1,9 +1,10 @@
 /**
  * Two folio instances on one PostgreSQL (DATABASE_URL), through their HTTP ports and the real
  * Firecrawl SDK: a key created on one works on the other; parallel parses sent to both are each
- * charged once, and one idempotency key sent to both at once is charged once; an OAuth code issued
- * by one is exchanged once only, whichever instances are asked, and its refresh token rotates on
- * the other; an uploadRef spent on one is refused by the other (its bytes stay on the
+ * charged once, and one idempotency key sent to both at once is charged once; an OAuth code asked
+ * of both at once is exchanged once (the others are replays that revoke it); a code issued by one
+ * is exchanged on the other, its refresh token rotated on both, and a replay of the code on either
+ * revokes the connection on both; an uploadRef spent on one is refused by the other (its bytes stay on the
  * instance that took the upload until the shared blob store lands).
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -86,28 +87,52 @@ describe('two instances on one PostgreSQL', () => {
       });
     }
 
-    it('a code issued by one instance is exchanged once only when both are asked at once; its refresh token rotates on the other', async () => {
+    async function issue(service: TestService, userId: string) {
       const { verifier, challenge } = pkce();
-      const code = await a.authorizationCodes.issueCode({
+      const code = await service.authorizationCodes.issueCode({
         clientId: CLIENT,
-        userId: 'user_pg_1',
-        teamId: a.teamId,
+        userId,
+        teamId: service.teamId,
         scope: 'mcp',
         resource: '/v2/mcp-oauth',
         redirectUri: REDIRECT,
         codeChallenge: challenge,
       });
-      const params = { grant_type: 'authorization_code', code, client_id: CLIENT, redirect_uri: REDIRECT, code_verifier: verifier, resource: `${b.urls.mcp}/v2/mcp-oauth` };
-      const answers = await Promise.all([b, a, b, a].map((s) => form(s, { ...params, resource: `${s.urls.mcp}/v2/mcp-oauth` })));
+      return (on: TestService) => form(on, { grant_type: 'authorization_code', code, client_id: CLIENT, redirect_uri: REDIRECT, code_verifier: verifier, resource: `${on.urls.mcp}/v2/mcp-oauth` });
+    }
+    const refresh = (on: TestService, token: unknown) => form(on, { grant_type: 'refresh_token', refresh_token: String(token), client_id: CLIENT });
+
+    it('a code asked of both instances at once is exchanged once; the others are replays that revoke what it gave, on both', async () => {
+      const exchange = await issue(a, 'user_pg_1');
+      const answers = await Promise.all([b, a, b, a].map((s) => exchange(s)));
       const ok = answers.filter((r) => r.status === 200);
       expect(ok, answers.map((r) => `${r.status} ${r.text}`).join('\n')).toHaveLength(1);
       for (const refused of answers.filter((r) => r.status !== 200)) expect(refused.json.error).toBe('invalid_grant');
+      for (const s of [a, b]) {
+        const revoked = await refresh(s, ok[0]?.json.refresh_token);
+        expect(revoked.json.error).toBe('invalid_grant');
+        expect(String(revoked.json.error_description)).toMatch(/revoked/);
+      }
+    });
 
-      const refreshToken = String(ok[0]?.json.refresh_token);
-      const rotated = await form(a, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: CLIENT });
+    it('a code issued by one instance is exchanged on the other, its refresh token rotated on the first and again on the second; a replay of the code on either revokes the connection on both', async () => {
+      const exchange = await issue(a, 'user_pg_2');
+      const got = await exchange(b);
+      expect(got.status, got.text).toBe(200);
+      const rotated = await refresh(a, got.json.refresh_token);
       expect(rotated.status, rotated.text).toBe(200);
-      const next = await form(b, { grant_type: 'refresh_token', refresh_token: String(rotated.json.refresh_token), client_id: CLIENT });
+      const next = await refresh(b, rotated.json.refresh_token);
       expect(next.status, next.text).toBe(200);
+      for (const s of [a, b]) {
+        const replay = await exchange(s);
+        expect(replay.status).toBe(400);
+        expect(replay.json.error).toBe('invalid_grant');
+      }
+      for (const s of [a, b]) {
+        const refused = await refresh(s, next.json.refresh_token);
+        expect(refused.json.error).toBe('invalid_grant');
+        expect(String(refused.json.error_description)).toMatch(/revoked/);
+      }
     });
   });
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../auth/api-keys.ts';
 import { runCli } from '../../src/cli/index.ts';
 import { loadConfig } from '../../src/config.ts';
+import { openStore } from '../../src/store/open.ts';
 import { openPostgresStore, POSTGRES_MIGRATIONS } from '../../src/store/postgres/index.ts';
 import { freePort } from '../helpers/redis.ts';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.ts';
@@ -88,6 +89,14 @@ describe('PostgreSQL store', () => {
     expect(out.code).toBe(1);
     expect(out.stderr).toMatch(/could not migrate the PostgreSQL database at DATABASE_URL: .*ECONNREFUSED/);
     expect(out.stderr).not.toContain('s3cr3t-pw');
+  });
+
+  it('a server whose database is unreachable fails to start naming host, port and database, never the password', async () => {
+    const port = await freePort();
+    const config = loadConfig({ DATABASE_URL: `postgres://folio:s3cr3t-pw@127.0.0.1:${port}/folio`, DATA_DIR: '/nonexistent-folio-data' });
+    const failure = openStore(config);
+    await expect(failure).rejects.toThrow(new RegExp(`could not open the PostgreSQL store at DATABASE_URL \\(127\\.0\\.0\\.1:${port}/folio\\): .*ECONNREFUSED`));
+    await expect(failure).rejects.not.toThrow(/s3cr3t-pw/);
   });
 
   it('DATABASE_URL must be a postgres:// URL; the error does not echo it', () => {
