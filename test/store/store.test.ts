@@ -280,6 +280,18 @@ describe.each(ENGINES)('store on $name', (engine) => {
       expect(await store.addCrawlUrls('job-2', [{ url: 'https://example.com/h0-0/', depth: 2, aliases: ['https://example.com/h0-0'] }], 100)).toEqual([]);
     });
 
+    it('pages completing while both handles add links already known to the job neither deadlock nor lose a result', async () => {
+      const other = await t.another();
+      await store.createCrawlJob({ id: 'job-3', owner: 'team:1', url: 'https://example.com/', options: '{}', expiresAt: new Date(Date.now() + 60_000) }, urls(20));
+      await store.claimCrawlUrls('job-3', 20);
+      await Promise.all([
+        ...urls(20).map((e, i) => (i % 2 === 0 ? store : other).completeCrawlUrl('job-3', e.url, `{"i":${i}}`)),
+        ...Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? other : store).addCrawlUrls('job-3', [...urls(20)].reverse(), 100)),
+      ]);
+      expect(await store.crawlCounts('job-3')).toEqual({ queued: 0, running: 0, done: 20, failed: 0, blocked: 0 });
+      expect((await other.crawlResults('job-3', 0, 100, 1_000_000)).items).toHaveLength(20);
+    });
+
     it('one job per idempotency key; results, errors, finishing, appending and expiry', async () => {
       const other = await t.another();
       const job = (id: string) => ({ id, kind: 'batch' as const, owner: 'team:1', url: 'https://example.com/', options: '{}', expiresAt: new Date(Date.now() + 60_000), idempotencyKey: 'k1' });

@@ -1,6 +1,6 @@
 /**
  * Crawl and batch jobs on PostgreSQL (store/crawl-jobs.ts). Changes to one job's frontier run
- * with the job's row locked (`FOR UPDATE`), so the URL cap holds across instances; claiming URLs
+ * with the job's row locked (`FOR NO KEY UPDATE`), so the URL cap holds across instances; claiming URLs
  * takes queued rows `FOR UPDATE SKIP LOCKED`, so two instances working a job never claim the same URL.
  */
 import type { Pool, PoolClient } from 'pg';
@@ -9,8 +9,14 @@ import { changes, row, rows, transaction } from './db.ts';
 
 const INSERT_URL = 'INSERT INTO crawl_urls (job_id, url, depth, state) VALUES ($1, $2, $3, $4) ON CONFLICT (job_id, url) DO NOTHING';
 
+/**
+ * Serialises the frontier changes of one job. NO KEY UPDATE, not UPDATE: the foreign-key checks of
+ * rows inserted meanwhile (a page's result, by completeCrawlUrl) take KEY SHARE on the job row,
+ * which FOR UPDATE would block — and that page's transaction may hold a URL row this one needs:
+ * a deadlock the crawl tests on PostgreSQL found.
+ */
 async function lockJob(client: PoolClient, jobId: string): Promise<void> {
-  await client.query('SELECT 1 FROM crawl_jobs WHERE id = $1 FOR UPDATE', [jobId]);
+  await client.query('SELECT 1 FROM crawl_jobs WHERE id = $1 FOR NO KEY UPDATE', [jobId]);
 }
 
 export function postgresCrawlJobStore(pool: Pool): CrawlJobStore {
