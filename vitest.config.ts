@@ -8,7 +8,10 @@ import { defineConfig } from 'vitest/config';
  * (test/store/store.test.ts).
  */
 const POSTGRES_HTTP_TESTS = [
-  'test/http/auth.test.ts', 'test/auth/token-endpoint.test.ts', 'test/uploads/lifecycle.test.ts', 'test/accounts/credits-http.test.ts',
+  'test/http/auth.test.ts',
+  'test/auth/token-endpoint.test.ts',
+  'test/uploads/lifecycle.test.ts',
+  'test/accounts/credits-http.test.ts',
   'test/web/crawl.test.ts',
   'test/web/batch.test.ts',
 ];
