@@ -132,20 +132,21 @@ export function createAuthorizationCodes(store: OAuthTokenStore & OAuthGrantDire
       if (request.resource !== undefined && request.resource !== expectedResource) {
         return refuse('invalid_target', `resource must be ${expectedResource}, the resource the code was issued for (RFC 8707).`);
       }
-      if (!(await store.useAuthorizationCode(codeHash, at))) {
-        // Another request redeemed it between our read and now: that is a replay as well.
-        const again = await store.findAuthorizationCode(codeHash);
-        if (again?.grantId) await store.revokeOAuthGrant(again.grantId, at);
-        return refuse('invalid_grant', `The authorization code was already used; as a precaution the connection it created is revoked. ${RESTART}`);
-      }
-      const grant = await store.createOAuthGrant({
+      // The code is marked used and its grant created in one transaction: a concurrent request
+      // (on this instance or another sharing the store) that finds it used also finds the grant to revoke.
+      const grant = await store.redeemAuthorizationCode(codeHash, at, {
         clientId: record.clientId,
         userId: record.userId,
         teamId: record.teamId,
         scope: record.scope,
         resource: record.resource,
       });
-      await store.setAuthorizationCodeGrant(codeHash, grant.id);
+      if (!grant) {
+        // Another request redeemed it between our read and now: that is a replay as well.
+        const again = await store.findAuthorizationCode(codeHash);
+        if (again?.grantId) await store.revokeOAuthGrant(again.grantId, at);
+        return refuse('invalid_grant', `The authorization code was already used; as a precaution the connection it created is revoked. ${RESTART}`);
+      }
       return { ok: true, grant };
     },
   };

@@ -6,6 +6,10 @@
 #     binary can be downloaded (the usual case on a machine that reaches only package registries).
 #   - redis-server: the tests of crawl jobs on Redis (REDIS_URL) start a real one; a deployment
 #     may use any Redis 6.2+ instead.
+#   - postgresql: the tests of the PostgreSQL store (DATABASE_URL, docs/scale-out.md) start a
+#     throw-away cluster with its initdb and pg_ctl (Debian keeps them in /usr/lib/postgresql/<v>/bin,
+#     which the tests search); a deployment may use any PostgreSQL 13+ instead. The package's own
+#     cluster service is not needed.
 #   - chromium: the browser engine (rendered scrape, screenshots, actions: docs/browser.md) and the
 #     sign-in and consent page tests drive it headless through playwright-core.
 #   - tesseract-ocr, tesseract-ocr-eng, poppler-utils: PDF OCR (`mode: auto|ocr`) rasterizes pages
@@ -19,6 +23,8 @@ command -v python3 >/dev/null 2>&1 || needed+=(python3)
 command -v make >/dev/null 2>&1 || needed+=(make)
 command -v g++ >/dev/null 2>&1 || needed+=(g++)
 command -v redis-server >/dev/null 2>&1 || needed+=(redis-server)
+# initdb on PATH (a source build) or in Debian's per-version directory.
+{ command -v initdb >/dev/null 2>&1 || [ -n "$(ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null)" ]; } || needed+=(postgresql)
 command -v chromium >/dev/null 2>&1 || needed+=(chromium)
 command -v tesseract >/dev/null 2>&1 || needed+=(tesseract-ocr)
 [ -n "$(ls /usr/share/tesseract-ocr/*/tessdata/eng.traineddata 2>/dev/null)" ] || needed+=(tesseract-ocr-eng)

@@ -144,6 +144,10 @@ const EnvSchema = z.object({
   FOLIO_METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   /** Seconds in-flight requests have to finish after SIGTERM/SIGINT before their connections are closed. */
   FOLIO_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3_600).default(30),
+  /** Every store (teams, keys, OAuth, plans, credits, crawl jobs, upload refs…) in this PostgreSQL (postgres://user:pass@host:port/db), shared by every folio instance using it. Absent: SQLite in DATA_DIR. */
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'a postgres:// or postgresql:// URL' }).optional(),
+  /** Connections of this instance's PostgreSQL pool. */
+  FOLIO_DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   /** HMAC-SHA256 key signing webhook deliveries (X-Firecrawl-Signature). Absent: generated once into DATA_DIR/webhook-secret. */
   FOLIO_WEBHOOK_SECRET: z.string().min(16, 'at least 16 characters').optional(),
 
@@ -281,6 +285,9 @@ export interface Config {
     readonly metrics: { readonly token: string } | undefined;
     readonly shutdownGraceSeconds: number;
   };
+  /** The PostgreSQL store when set (docs/scale-out.md), else SQLite in dataDir; may hold a password, never logged. */
+  readonly databaseUrl: string | undefined;
+  readonly databasePoolSize: number;
   /** Signs webhook deliveries (docs/webhooks.md); undefined: the one generated in DATA_DIR. */
   readonly webhookSecret: string | undefined;
   /** The plan of a team with none of its own (src/accounts/plan.ts). */
@@ -417,6 +424,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxHtmlDepth: e.FOLIO_MAX_HTML_DEPTH,
     },
     redisUrl: e.REDIS_URL,
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.FOLIO_DATABASE_POOL_SIZE,
     webhookSecret: e.FOLIO_WEBHOOK_SECRET,
     operations: Object.freeze({
       metrics: e.FOLIO_METRICS === 'on' && e.FOLIO_METRICS_TOKEN !== undefined ? Object.freeze({ token: e.FOLIO_METRICS_TOKEN }) : undefined,

@@ -46,6 +46,19 @@ describe('architecture', () => {
     expect([...violations('src/web', doors), ...violations('src/uploads', doors)]).toEqual([]);
   });
 
+  it('the PostgreSQL store (src/store/postgres) is reached through its entry file and depends on neither the doors nor the operations', () => {
+    const outside = ['src', 'auth', 'tools', 'test', 'bench']
+      .flatMap(sourceFiles)
+      .filter((f) => !path.relative(root, f).startsWith('src/store/postgres/'))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((t) => t.startsWith('src/store/postgres/') && t !== 'src/store/postgres/index.ts')
+          .map((t) => `${path.relative(root, file)} → ${t}`),
+      );
+    expect(outside).toEqual([]);
+    expect(violations('src/store/postgres', ['src/http', 'src/mcp', 'src/cli', 'tools', 'src/web', 'src/uploads', 'src/accounts', 'src/limits', 'src/parse'])).toEqual([]);
+  });
+
   it('webhooks (src/web/webhooks) are reached through their entry file and depend on neither the doors nor the job machinery', () => {
     const outside = ['src', 'auth', 'tools', 'test', 'bench']
       .flatMap(sourceFiles)

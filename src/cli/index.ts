@@ -1,5 +1,5 @@
 /**
- * CLI dispatch: `folio serve | mcp | keys … | teams … | users … | tokens … | parse … | help`. Exit codes: 0 ok, 1 failure, 2 usage.
+ * CLI dispatch: `folio serve | mcp | keys … | teams … | users … | tokens … | migrate | parse … | help`. Exit codes: 0 ok, 1 failure, 2 usage.
  * Each command's module is loaded only when it runs: `keys` does not pay for the parsers.
  */
 import { loadConfig, type Config } from '../config.ts';
@@ -21,6 +21,8 @@ export async function runCli(argv: string[], io: CliIo, configure: () => Config 
         return await (await import('./teams.ts')).runTeams(args, configure(), io);
       case 'users':
         return await (await import('./users.ts')).runUsers(args, configure(), io);
+      case 'migrate':
+        return await (await import('./migrate.ts')).runMigrate(args, configure(), io);
       case 'tokens':
         return await (await import('./tokens.ts')).runTokens(args, configure(), io);
       case 'parse':

@@ -1,5 +1,5 @@
 /**
- * `folio serve`: the HTTP service wired from its parts — config, logger, SQLite store, parse
+ * `folio serve`: the HTTP service wired from its parts — config, logger, store (SQLite, or PostgreSQL at DATABASE_URL), parse
  * pool, express app — with a graceful stop on SIGINT/SIGTERM (docs/operations.md): `/ready`
  * turns 503 and new requests get 503 SHUTTING_DOWN with Retry-After, in-flight requests finish
  * (up to FOLIO_SHUTDOWN_GRACE_SECONDS), crawl and batch jobs are handed back, the stores close.
@@ -27,7 +27,7 @@ import { createParsePool } from '../limits/parse-pool.ts';
 import { createTeamLimits } from '../limits/teams/index.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { resolvePublicUrls, type PublicUrls } from '../public-urls.ts';
-import { openSqliteStore } from '../store/sqlite.ts';
+import { openStore } from '../store/open.ts';
 import type { Store } from '../store/types.ts';
 import { createLocalDiskStorage } from '../uploads/local-disk-storage.ts';
 import { createUploadRefService, type UploadRefs } from '../uploads/service.ts';
@@ -84,7 +84,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   // First: a malformed FOLIO_FETCH_ALLOW fails the start before anything is opened.
   const fetcher = createFetcher({ allow: config.fetchAllow, ...(config.fetchProxy ? { proxyUrl: config.fetchProxy } : {}), ...(options.lookup ? { lookup: options.lookup } : {}) });
-  const store = openSqliteStore(config.dataDir);
+  const store = await openStore(config);
   const spoolDir = prepareSpoolDir(config.dataDir);
   const pool = options.runner
     ? undefined

@@ -36,6 +36,9 @@ Commands:
   tokens rotate-key                       Add a token signing key; it signs from now on, the
                                           previous ones keep verifying. Prints its kid.
   tokens retire-key <kid>                 Retire a signing key: its tokens are refused at once.
+  migrate                                 Apply the store's missing schema migrations (PostgreSQL at
+                                          DATABASE_URL, else SQLite in DATA_DIR) and print the
+                                          schema version; serve also does this at start.
   parse <file> [--formats <list>] [--json] [--mode fast|auto|ocr] [--max-pages N] [--progress]
                                           Parse a local file in this process and print its markdown.
                                           --formats    comma-separated: markdown,html,rawHtml,links,images

@@ -110,7 +110,7 @@ export interface CrawlJobStore {
   deleteExpiredCrawlJobs(now: Date): Promise<number>;
 }
 
-interface JobRow {
+export interface JobRow {
   id: string;
   kind: JobKind;
   owner: string;
@@ -124,7 +124,7 @@ interface JobRow {
   expires_at: string;
 }
 
-function toJob(row: JobRow): CrawlJobRecord {
+export function toJob(row: JobRow): CrawlJobRecord {
   return {
     id: row.id,
     kind: row.kind,
@@ -140,7 +140,7 @@ function toJob(row: JobRow): CrawlJobRecord {
   };
 }
 
-const JOB_COLUMNS = 'id, owner, url, options, status, error, created_at, updated_at, finished_at, expires_at, kind';
+export const JOB_COLUMNS = 'id, owner, url, options, status, error, created_at, updated_at, finished_at, expires_at, kind';
 
 export function sqliteCrawlJobStore(db: Database.Database): CrawlJobStore {
   const q = {

@@ -17,7 +17,7 @@ export const OAUTH_CLIENTS_SQL = `
   );
 `;
 
-interface ClientRow {
+export interface ClientRow {
   id: string;
   name: string | null;
   redirect_uris: string;
@@ -25,7 +25,7 @@ interface ClientRow {
   created_at: string;
 }
 
-function toClient(row: ClientRow): RegisteredOAuthClient {
+export function toClient(row: ClientRow): RegisteredOAuthClient {
   const redirectUris: unknown = JSON.parse(row.redirect_uris);
   const metadata: unknown = JSON.parse(row.metadata);
   if (!Array.isArray(redirectUris) || !redirectUris.every((u): u is string => typeof u === 'string')) throw new Error(`client ${row.id} has malformed redirect_uris`);

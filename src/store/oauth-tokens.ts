@@ -5,7 +5,8 @@
  * token) is one conditional UPDATE, so only one of them wins.
  */
 import type Database from 'better-sqlite3';
-import { isMcpResourcePath } from '../../auth/grants.ts';
+import { isMcpResourcePath, type NewOAuthGrant, type OAuthGrant } from '../../auth/grants.ts';
+import { insertOAuthGrant } from './oauth.ts';
 import type { McpResourcePath } from '../../auth/access-token-types.ts';
 
 export const OAUTH_TOKENS_SQL = `
@@ -72,10 +73,12 @@ export type NewRefreshToken = Omit<RefreshTokenRecord, 'rotatedAt'>;
 export interface OAuthTokenStore {
   insertAuthorizationCode(code: NewAuthorizationCode): Promise<void>;
   findAuthorizationCode(codeHash: string): Promise<AuthorizationCodeRecord | undefined>;
-  /** Marks the code used at `at` when it was not yet; false when another request used it first. */
-  useAuthorizationCode(codeHash: string, at: Date): Promise<boolean>;
-  /** Records the grant a redeemed code created (what its replay revokes). */
-  setAuthorizationCodeGrant(codeHash: string, grantId: string): Promise<void>;
+  /**
+   * Redeems the code: marks it used at `at`, creates its grant and records it on the code (what a
+   * replay revokes), in one transaction, so that a request that finds the code used also finds
+   * its grant. undefined when another request (on any instance) redeemed it first.
+   */
+  redeemAuthorizationCode(codeHash: string, at: Date, grant: NewOAuthGrant): Promise<OAuthGrant | undefined>;
   /** Deletes codes that expired before `before`; the number deleted. */
   deleteExpiredAuthorizationCodes(before: Date): Promise<number>;
 
@@ -87,7 +90,7 @@ export interface OAuthTokenStore {
   deleteExpiredRefreshTokens(before: Date): Promise<number>;
 }
 
-interface CodeRow {
+export interface CodeRow {
   code_hash: string;
   client_id: string;
   user_id: string;
@@ -102,7 +105,7 @@ interface CodeRow {
   grant_id: string | null;
 }
 
-interface RefreshRow {
+export interface RefreshRow {
   token_hash: string;
   grant_id: string;
   client_id: string;
@@ -112,7 +115,7 @@ interface RefreshRow {
   rotated_at: string | null;
 }
 
-function toCode(row: CodeRow): AuthorizationCodeRecord {
+export function toCode(row: CodeRow): AuthorizationCodeRecord {
   if (!isMcpResourcePath(row.resource)) throw new Error(`an authorization code has an unknown resource ${row.resource}`);
   return {
     codeHash: row.code_hash,
@@ -130,7 +133,7 @@ function toCode(row: CodeRow): AuthorizationCodeRecord {
   };
 }
 
-function toRefresh(row: RefreshRow): RefreshTokenRecord {
+export function toRefresh(row: RefreshRow): RefreshTokenRecord {
   return {
     tokenHash: row.token_hash,
     grantId: row.grant_id,
@@ -150,6 +153,7 @@ export function sqliteOAuthTokenStore(db: Database.Database): OAuthTokenStore {
     ),
     codeByHash: db.prepare<[string], CodeRow>('SELECT * FROM authorization_codes WHERE code_hash = ?'),
     useCode: db.prepare('UPDATE authorization_codes SET used_at = ? WHERE code_hash = ? AND used_at IS NULL'),
+    insertGrant: insertOAuthGrant(db),
     setCodeGrant: db.prepare('UPDATE authorization_codes SET grant_id = ? WHERE code_hash = ?'),
     deleteExpiredCodes: db.prepare('DELETE FROM authorization_codes WHERE expires_at < ?'),
     insertRefresh: db.prepare(
@@ -159,6 +163,12 @@ export function sqliteOAuthTokenStore(db: Database.Database): OAuthTokenStore {
     rotateRefresh: db.prepare('UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ? AND rotated_at IS NULL'),
     deleteExpiredRefresh: db.prepare('DELETE FROM refresh_tokens WHERE expires_at < ?'),
   };
+  const redeem = db.transaction((codeHash: string, at: Date, grant: NewOAuthGrant): OAuthGrant | undefined => {
+    if (q.useCode.run(at.toISOString(), codeHash).changes === 0) return undefined;
+    const created = q.insertGrant(grant);
+    q.setCodeGrant.run(created.id, codeHash);
+    return created;
+  });
   return {
     async insertAuthorizationCode(c) {
       q.insertCode.run(c.codeHash, c.clientId, c.userId, c.teamId, c.scope, c.resource, c.redirectUri, c.codeChallenge, c.createdAt, c.expiresAt);
@@ -167,11 +177,8 @@ export function sqliteOAuthTokenStore(db: Database.Database): OAuthTokenStore {
       const row = q.codeByHash.get(codeHash);
       return row ? toCode(row) : undefined;
     },
-    async useAuthorizationCode(codeHash, at) {
-      return q.useCode.run(at.toISOString(), codeHash).changes > 0;
-    },
-    async setAuthorizationCodeGrant(codeHash, grantId) {
-      q.setCodeGrant.run(grantId, codeHash);
+    async redeemAuthorizationCode(codeHash, at, grant) {
+      return redeem.immediate(codeHash, at, grant);
     },
     async deleteExpiredAuthorizationCodes(before) {
       return q.deleteExpiredCodes.run(before.toISOString()).changes;

@@ -13,7 +13,7 @@ import { SIGNING_ALG, type SigningKeyStore, type StoredSigningKey } from '../../
 
 export interface OAuthStore extends SigningKeyStore, OAuthGrantDirectory {}
 
-interface SigningKeyRow {
+export interface SigningKeyRow {
   kid: string;
   alg: string;
   private_jwk: string;
@@ -22,7 +22,7 @@ interface SigningKeyRow {
   retired_at: string | null;
 }
 
-interface GrantRow {
+export interface GrantRow {
   id: string;
   client_id: string;
   user_id: string | null;
@@ -41,7 +41,7 @@ function parseJwk(text: string): JWK {
   return value as JWK;
 }
 
-function toSigningKey(row: SigningKeyRow): StoredSigningKey {
+export function toSigningKey(row: SigningKeyRow): StoredSigningKey {
   if (row.alg !== SIGNING_ALG) throw new Error(`signing key ${row.kid} has unsupported alg ${row.alg}`);
   return {
     kid: row.kid,
@@ -53,7 +53,7 @@ function toSigningKey(row: SigningKeyRow): StoredSigningKey {
   };
 }
 
-function toGrant(row: GrantRow): OAuthGrant {
+export function toGrant(row: GrantRow): OAuthGrant {
   if (!isMcpResourcePath(row.resource)) throw new Error(`grant ${row.id} has an unknown resource ${row.resource}`);
   return {
     id: row.id,
@@ -69,10 +69,26 @@ function toGrant(row: GrantRow): OAuthGrant {
   };
 }
 
+const GRANT_SELECT = `SELECT g.id, g.client_id, g.user_id, g.team_id, t.name AS team_name, g.scope, g.resource,
+    g.created_at, g.last_used_at, g.revoked_at
+  FROM oauth_grants g JOIN teams t ON t.id = g.team_id`;
+
+/** Inserts a grant and returns it, on the caller's transaction when there is one (code redemption, store/oauth-tokens.ts). */
+export function insertOAuthGrant(db: Database.Database): (grant: NewOAuthGrant) => OAuthGrant {
+  const insert = db.prepare('INSERT INTO oauth_grants (id, client_id, user_id, team_id, scope, resource, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const byId = db.prepare<[string], GrantRow>(`${GRANT_SELECT} WHERE g.id = ?`);
+  return (grant) => {
+    const id = `grant_${randomBytes(12).toString('hex')}`;
+    insert.run(id, grant.clientId, grant.userId ?? null, grant.teamId, grant.scope, grant.resource, new Date().toISOString());
+    const row = byId.get(id);
+    if (!row) throw new Error('grant insert did not persist');
+    return toGrant(row);
+  };
+}
+
 export function sqliteOAuthStore(db: Database.Database): OAuthStore {
-  const grantSelect = `SELECT g.id, g.client_id, g.user_id, g.team_id, t.name AS team_name, g.scope, g.resource,
-      g.created_at, g.last_used_at, g.revoked_at
-    FROM oauth_grants g JOIN teams t ON t.id = g.team_id`;
+  const grantSelect = GRANT_SELECT;
+  const insertGrant = insertOAuthGrant(db);
   const q = {
     liveKeys: db.prepare<[], SigningKeyRow>(
       'SELECT kid, alg, private_jwk, public_jwk, created_at, retired_at FROM signing_keys WHERE retired_at IS NULL ORDER BY created_at DESC, rowid DESC',
@@ -81,9 +97,6 @@ export function sqliteOAuthStore(db: Database.Database): OAuthStore {
       'INSERT INTO signing_keys (kid, alg, private_jwk, public_jwk, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(kid) DO NOTHING',
     ),
     retireKey: db.prepare('UPDATE signing_keys SET retired_at = COALESCE(retired_at, ?) WHERE kid = ?'),
-    insertGrant: db.prepare(
-      'INSERT INTO oauth_grants (id, client_id, user_id, team_id, scope, resource, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    ),
     grantById: db.prepare<[string], GrantRow>(`${grantSelect} WHERE g.id = ?`),
     allGrants: db.prepare<[], GrantRow>(`${grantSelect} ORDER BY g.created_at, g.rowid`),
     revokeGrant: db.prepare('UPDATE oauth_grants SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
@@ -110,11 +123,7 @@ export function sqliteOAuthStore(db: Database.Database): OAuthStore {
     },
 
     async createOAuthGrant(grant: NewOAuthGrant) {
-      const id = `grant_${randomBytes(12).toString('hex')}`;
-      q.insertGrant.run(id, grant.clientId, grant.userId ?? null, grant.teamId, grant.scope, grant.resource, new Date().toISOString());
-      const row = q.grantById.get(id);
-      if (!row) throw new Error('grant insert did not persist');
-      return toGrant(row);
+      return insertGrant(grant);
     },
     async getOAuthGrant(id) {
       const row = q.grantById.get(id);

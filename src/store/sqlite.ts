@@ -59,7 +59,7 @@ function toKey(row: ApiKeyRow): ApiKeyRecord {
   };
 }
 
-function migrate(db: Database.Database, migrations: readonly Migration[]): void {
+function migrate(db: Database.Database, migrations: readonly Migration[]): number[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version     INTEGER PRIMARY KEY,
     description TEXT NOT NULL,
@@ -69,6 +69,7 @@ function migrate(db: Database.Database, migrations: readonly Migration[]): void 
   // build that had migration N+1 but not yet N (parallel branches) still gets N.
   const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version));
   const record = db.prepare('INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)');
+  const done: number[] = [];
   for (const m of migrations) {
     if (applied.has(m.version)) continue;
     // IMMEDIATE: two processes opening a fresh database do not both apply the same migration.
@@ -77,8 +78,10 @@ function migrate(db: Database.Database, migrations: readonly Migration[]): void 
       if (again) return;
       db.exec(m.sql);
       record.run(m.version, m.description, new Date().toISOString());
+      done.push(m.version);
     }).immediate();
   }
+  return done;
 }
 
 /** The schema version of an open database (the highest migration applied). */
@@ -89,6 +92,8 @@ export function schemaVersion(db: Database.Database): number {
 export interface SqliteStore extends Store {
   /** The underlying handle, for tests and diagnostics. */
   readonly db: Database.Database;
+  /** The migrations this open applied (`folio migrate` reports them). */
+  readonly migrationsApplied: readonly number[];
 }
 
 /** Opens (creating when needed) `dataDir/folio.db` and brings its schema up to date. */
@@ -99,7 +104,7 @@ export function openSqliteStore(dataDir: string): SqliteStore {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   db.pragma('synchronous = NORMAL');
-  migrate(db, MIGRATIONS);
+  const migrationsApplied = migrate(db, MIGRATIONS);
 
   const keySelect = `SELECT k.id, k.team_id, t.name AS team_name, k.key_hash, k.prefix, k.created_at, k.last_used_at, k.revoked_at
     FROM api_keys k JOIN teams t ON t.id = k.team_id`;
@@ -126,6 +131,7 @@ export function openSqliteStore(dataDir: string): SqliteStore {
 
   return {
     db,
+    migrationsApplied,
     ...sqliteCrawlJobStore(db),
     ...sqliteOAuthStore(db),
     ...sqliteAccountStore(db),

@@ -63,7 +63,7 @@ export interface TeamPlanStore {
   listTeamPlans(): Promise<TeamPlanRecord[]>;
 }
 
-interface Row {
+export interface TeamPlanRow {
   team_id: string;
   plan_credits: number | null;
   credits_used: number;
@@ -76,9 +76,9 @@ interface Row {
 }
 
 const limitOf = (v: number | null): number | null | undefined => (v === null ? undefined : v === UNLIMITED ? null : v);
-const limitColumn = (v: number | null): number => (v === null ? UNLIMITED : v);
+export const limitColumn = (v: number | null): number => (v === null ? UNLIMITED : v);
 
-function toRecord(row: Row): TeamPlanRecord {
+export function toTeamPlanRecord(row: TeamPlanRow): TeamPlanRecord {
   return {
     teamId: row.team_id,
     planCredits: limitOf(row.plan_credits),
@@ -101,8 +101,8 @@ export class UnlimitedCreditsError extends Error {
 
 export function sqliteTeamPlanStore(db: Database.Database): TeamPlanStore {
   const q = {
-    get: db.prepare<[string], Row>('SELECT * FROM team_plans WHERE team_id = ?'),
-    all: db.prepare<[], Row>('SELECT * FROM team_plans ORDER BY team_id'),
+    get: db.prepare<[string], TeamPlanRow>('SELECT * FROM team_plans WHERE team_id = ?'),
+    all: db.prepare<[], TeamPlanRow>('SELECT * FROM team_plans ORDER BY team_id'),
     ensure: db.prepare('INSERT INTO team_plans (team_id, updated_at) VALUES (?, ?) ON CONFLICT (team_id) DO NOTHING'),
     setCredits: db.prepare('UPDATE team_plans SET plan_credits = ?, credits_used = 0, period_start = ?, updated_at = ? WHERE team_id = ?'),
     setAllowance: db.prepare('UPDATE team_plans SET plan_credits = ?, updated_at = ? WHERE team_id = ?'),
@@ -111,7 +111,7 @@ export function sqliteTeamPlanStore(db: Database.Database): TeamPlanStore {
     setZdr: db.prepare('UPDATE team_plans SET zdr = ?, updated_at = ? WHERE team_id = ?'),
     setSiem: db.prepare('UPDATE team_plans SET siem = ?, updated_at = ? WHERE team_id = ?'),
   };
-  const update = db.transaction((teamId: string, change: TeamPlanChange, at: string): Row => {
+  const update = db.transaction((teamId: string, change: TeamPlanChange, at: string): TeamPlanRow => {
     q.ensure.run(teamId, at);
     if (change.credits !== undefined) q.setCredits.run(limitColumn(change.credits), at, at, teamId);
     if (change.addCredits !== undefined) {
@@ -131,13 +131,13 @@ export function sqliteTeamPlanStore(db: Database.Database): TeamPlanStore {
   return {
     async getTeamPlan(teamId) {
       const row = q.get.get(teamId);
-      return row ? toRecord(row) : undefined;
+      return row ? toTeamPlanRecord(row) : undefined;
     },
     async updateTeamPlan(teamId, change, at) {
-      return toRecord(update.immediate(teamId, change, at.toISOString()));
+      return toTeamPlanRecord(update.immediate(teamId, change, at.toISOString()));
     },
     async listTeamPlans() {
-      return q.all.all().map(toRecord);
+      return q.all.all().map(toTeamPlanRecord);
     },
   };
 }

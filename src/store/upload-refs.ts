@@ -57,7 +57,7 @@ export interface UploadRefStore {
   uploadRefExists(id: string): Promise<boolean>;
 }
 
-interface UploadRefRow {
+export interface UploadRefRow {
   id: string;
   ref_hash: string;
   token_hash: string;
@@ -71,7 +71,7 @@ interface UploadRefRow {
   expires_at: string;
 }
 
-function toRecord(row: UploadRefRow): UploadRefRecord {
+export function toUploadRefRecord(row: UploadRefRow): UploadRefRecord {
   return {
     id: row.id,
     refHash: row.ref_hash,
@@ -87,7 +87,7 @@ function toRecord(row: UploadRefRow): UploadRefRecord {
   };
 }
 
-const COLUMNS = 'id, ref_hash, token_hash, sealed_ref, owner, filename, content_type, size, status, created_at, expires_at';
+export const UPLOAD_REF_COLUMNS = 'id, ref_hash, token_hash, sealed_ref, owner, filename, content_type, size, status, created_at, expires_at';
 
 /** Migration 2 (src/store/migrations.ts). */
 export const UPLOAD_REFS_SQL = `
@@ -119,17 +119,17 @@ export function sqliteUploadRefStore(db: Database.Database): UploadRefStore {
       `INSERT INTO upload_refs (id, ref_hash, token_hash, sealed_ref, owner, filename, status, created_at, expires_at)
        VALUES (@id, @refHash, @tokenHash, @sealedRef, @owner, @filename, 'pending', @createdAt, @expiresAt)`,
     ),
-    byToken: db.prepare<[string], UploadRefRow>(`SELECT ${COLUMNS} FROM upload_refs WHERE token_hash = ?`),
-    byRef: db.prepare<[string], UploadRefRow>(`SELECT ${COLUMNS} FROM upload_refs WHERE ref_hash = ?`),
+    byToken: db.prepare<[string], UploadRefRow>(`SELECT ${UPLOAD_REF_COLUMNS} FROM upload_refs WHERE token_hash = ?`),
+    byRef: db.prepare<[string], UploadRefRow>(`SELECT ${UPLOAD_REF_COLUMNS} FROM upload_refs WHERE ref_hash = ?`),
     claim: db.prepare(`UPDATE upload_refs SET status = 'uploading' WHERE id = ? AND status = 'pending' AND expires_at > ?`),
     complete: db.prepare(`UPDATE upload_refs SET status = 'uploaded', size = ?, content_type = ? WHERE id = ? AND status = 'uploading'`),
     abandon: db.prepare(`UPDATE upload_refs SET status = 'pending' WHERE id = ? AND status = 'uploading'`),
     take: db.prepare<[string, string, string], UploadRefRow>(
       `UPDATE upload_refs SET status = 'taken'
        WHERE ref_hash = ? AND owner = ? AND status = 'uploaded' AND expires_at > ?
-       RETURNING ${COLUMNS}`,
+       RETURNING ${UPLOAD_REF_COLUMNS}`,
     ),
-    expired: db.prepare<[string, number], UploadRefRow>(`SELECT ${COLUMNS} FROM upload_refs WHERE expires_at <= ? ORDER BY expires_at LIMIT ?`),
+    expired: db.prepare<[string, number], UploadRefRow>(`SELECT ${UPLOAD_REF_COLUMNS} FROM upload_refs WHERE expires_at <= ? ORDER BY expires_at LIMIT ?`),
     remove: db.prepare('DELETE FROM upload_refs WHERE id = ?'),
     exists: db.prepare<[string], { one: number }>('SELECT 1 AS one FROM upload_refs WHERE id = ?'),
   };
@@ -147,11 +147,11 @@ export function sqliteUploadRefStore(db: Database.Database): UploadRefStore {
     },
     async findUploadRefByTokenHash(tokenHash) {
       const row = q.byToken.get(tokenHash);
-      return row ? toRecord(row) : undefined;
+      return row ? toUploadRefRecord(row) : undefined;
     },
     async findUploadRefByRefHash(refHash) {
       const row = q.byRef.get(refHash);
-      return row ? toRecord(row) : undefined;
+      return row ? toUploadRefRecord(row) : undefined;
     },
     async claimUploadRefUpload(id, now) {
       return q.claim.run(id, now.toISOString()).changes === 1;
@@ -164,10 +164,10 @@ export function sqliteUploadRefStore(db: Database.Database): UploadRefStore {
     },
     async takeUploadRef(refHash, owner, now) {
       const row = q.take.get(refHash, owner, now.toISOString());
-      return row ? toRecord(row) : undefined;
+      return row ? toUploadRefRecord(row) : undefined;
     },
     async listExpiredUploadRefs(now, limit) {
-      return q.expired.all(now.toISOString(), limit).map(toRecord);
+      return q.expired.all(now.toISOString(), limit).map(toUploadRefRecord);
     },
     async deleteUploadRef(id) {
       q.remove.run(id);

@@ -4,12 +4,10 @@
  * sign-in and consent pages are tested elsewhere); the clock of codes and tokens is the test's.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovedAuthorization } from '../../auth/authorization-code-types.ts';
-import { request, startTestService, type RawResponse, type TestService } from '../http/helpers.ts';
+import { request, startTestService, storeAtRest, type RawResponse, type TestService } from '../http/helpers.ts';
 
 let service: TestService;
 let clock = new Date('2031-03-01T09:00:00Z');
@@ -180,14 +178,12 @@ describe('authorization_code grant', () => {
 });
 
 describe('at rest', () => {
-  it('keeps neither the code nor the refresh tokens in clear in the database files, and logs none of them', async () => {
+  it('keeps neither the code nor the refresh tokens in clear in the store (SQLite files or PostgreSQL rows), and logs none of them', async () => {
     const c = await code();
     const res = await exchange(c);
     const r = await refresh(String(res.json.refresh_token));
     const secrets = [c.code, String(res.json.refresh_token), String(r.json.refresh_token)];
-    const files = fs.readdirSync(service.dataDir).filter((f) => f.startsWith('folio.db'));
-    expect(files.length).toBeGreaterThan(0);
-    const bytes = Buffer.concat(files.map((f) => fs.readFileSync(path.join(service.dataDir, f))));
+    const bytes = await storeAtRest(service);
     const hashed = createHash('sha256').update(c.code).digest('hex');
     expect(bytes.includes(Buffer.from(hashed))).toBe(true);
     for (const secret of secrets) expect(bytes.includes(Buffer.from(secret))).toBe(false);

@@ -11,9 +11,16 @@ import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../auth/api-
 import { startService, type Service, type ServiceOptions } from '../../src/cli/serve.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
+import { inject } from 'vitest';
+import { databaseText, sharedTestDatabase } from '../helpers/postgres.ts';
+
+/** `postgres` in the vitest project that runs these HTTP tests on a PostgreSQL store too (vitest.config.ts). */
+const TEST_STORE = process.env.FOLIO_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
 
 export interface TestService extends Service {
   dataDir: string;
+  /** The PostgreSQL database of the store, when the service runs on one (the `postgres` vitest project). */
+  databaseUrl: string | undefined;
   spoolDir: string;
   /** A valid key of team 'test-team'. */
   key: string;
@@ -28,7 +35,8 @@ export interface TestService extends Service {
 
 export async function startTestService(options: Omit<ServiceOptions, 'logger'> = {}, env: Record<string, string> = {}): Promise<TestService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-http-'));
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', FOLIO_MAX_CONCURRENT_PARSES: '2', ...env });
+  const database = TEST_STORE === 'postgres' && env.DATABASE_URL === undefined ? { DATABASE_URL: await sharedTestDatabase(inject('postgresAdminUrl')) } : {};
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', FOLIO_MAX_CONCURRENT_PARSES: '2', ...database, ...env });
   const chunks: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _enc, cb) {
@@ -49,6 +57,7 @@ export async function startTestService(options: Omit<ServiceOptions, 'logger'> =
   return {
     ...service,
     dataDir,
+    databaseUrl: config.databaseUrl,
     spoolDir: path.join(dataDir, 'tmp'),
     key: first.key,
     teamId: team?.id ?? '',
@@ -187,4 +196,15 @@ export function bodyPump(req: http.ClientRequest, size: number, fill: number, on
     if (left === 0 && !req.destroyed) req.end(tail);
   };
   return pump;
+}
+
+/**
+ * Everything the store keeps at rest, as bytes: the SQLite file and its WAL, or every row of every
+ * table of the PostgreSQL database as text. For tests that no secret is stored in clear.
+ */
+export async function storeAtRest(service: Pick<TestService, 'dataDir' | 'databaseUrl'>): Promise<Buffer> {
+  if (service.databaseUrl !== undefined) return Buffer.from(await databaseText(service.databaseUrl));
+  const files = fs.readdirSync(service.dataDir).filter((f) => f.startsWith('folio.db'));
+  if (files.length === 0) throw new Error(`no folio.db in ${service.dataDir}`);
+  return Buffer.concat(files.map((f) => fs.readFileSync(path.join(service.dataDir, f))));
 }

@@ -98,9 +98,9 @@ describe('Dockerfile', () => {
     for (const image of froms) expect(image).toMatch(/^node:20-(bookworm|bullseye|trixie)-slim$/);
   });
 
-  it('installs the packages of scripts/setup.sh, and only those (redis-server is the tests\')', () => {
+  it('installs the packages of scripts/setup.sh, and only those (redis-server and postgresql are the tests\')', () => {
     expect(setupPackages.size).toBeGreaterThan(5);
-    const expected = [...setupPackages].filter((p) => p !== 'redis-server').sort();
+    const expected = [...setupPackages].filter((p) => p !== 'redis-server' && p !== 'postgresql').sort();
     expect([...new Set(aptPackages)].sort()).toEqual(expected);
   });
 

@@ -1,13 +1,14 @@
 /**
- * The SQLite store: schema migrations with a version table, WAL and foreign keys, teams, and API
- * keys kept only as SHA-256 with a display prefix.
+ * What is SQLite's own in the store: the file in DATA_DIR, WAL and foreign keys, its schema
+ * migrations, and no key in clear in its bytes. The store interface itself (teams, keys, OAuth,
+ * uploads, crawl jobs, credits…) is tested on both engines in store.test.ts.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { apiKeyDisplayPrefix, generateApiKey, hashApiKey, verifyApiKey } from '../../auth/api-keys.ts';
+import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../auth/api-keys.ts';
 import { MIGRATIONS } from '../../src/store/migrations.ts';
 import { openSqliteStore, schemaVersion, type SqliteStore } from '../../src/store/sqlite.ts';
 
@@ -59,21 +60,6 @@ describe('database', () => {
     expect(rows).toEqual(MIGRATIONS.map((m) => ({ version: m.version })));
     expect(store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'upload_refs'").get()).toEqual({ name: 'upload_refs' });
   });
-
-  it('refuses a key for a team that does not exist (foreign key)', async () => {
-    await expect(store.createApiKey({ teamId: 'team_missing', keyHash: hashApiKey(generateApiKey()), prefix: 'folio_abcdef' })).rejects.toThrow(/FOREIGN KEY/);
-  });
-});
-
-describe('teams', () => {
-  it('ensureTeam creates once and then returns the same team', async () => {
-    const a = await store.ensureTeam('acme');
-    const b = await store.ensureTeam('acme');
-    expect(b).toEqual(a);
-    expect(a.id).toMatch(/^team_[0-9a-f]{16}$/);
-    expect(await store.findTeamByName('acme')).toEqual(a);
-    expect(await store.findTeamByName('other')).toBeUndefined();
-  });
 });
 
 describe('API keys', () => {
@@ -91,43 +77,5 @@ describe('API keys', () => {
     expect(db.prepare('SELECT key_hash, prefix FROM api_keys').all()).toEqual([{ key_hash: hashApiKey(key), prefix: key.slice(0, 12) }]);
     db.close();
     store = openSqliteStore(dir);
-  });
-
-  it('finds a key by hash, verifies it, and stops verifying it once revoked', async () => {
-    const { key, record } = await newKey();
-    expect(await store.findApiKeyByHash(hashApiKey(key))).toEqual(record);
-    expect(await verifyApiKey(store, key)).toMatchObject({ id: record.id, teamName: 'acme' });
-    expect(await verifyApiKey(store, generateApiKey())).toBeUndefined();
-    expect(await verifyApiKey(store, key.slice(0, -1))).toBeUndefined();
-    const revoked = await store.revokeApiKey(record.id);
-    expect(revoked?.revokedAt).toEqual(expect.any(String));
-    expect(await verifyApiKey(store, key)).toBeUndefined();
-    // Revoking again keeps the first revocation time.
-    expect((await store.revokeApiKey(record.id))?.revokedAt).toBe(revoked?.revokedAt);
-    expect(await store.revokeApiKey('key_unknown')).toBeUndefined();
-  });
-
-  it('lists keys of every team, oldest first, and records their use', async () => {
-    const a = await newKey('acme');
-    const b = await newKey('globex');
-    const list = await store.listApiKeys();
-    expect(list.map((k) => [k.id, k.teamName])).toEqual([
-      [a.record.id, 'acme'],
-      [b.record.id, 'globex'],
-    ]);
-    const at = new Date('2026-01-02T03:04:05.000Z');
-    await store.touchApiKey(b.record.id, at);
-    expect((await store.getApiKey(b.record.id))?.lastUsedAt).toBe('2026-01-02T03:04:05.000Z');
-    expect((await store.getApiKey(a.record.id))?.lastUsedAt).toBeNull();
-  });
-
-  it('the server and the CLI can use the database at the same time', async () => {
-    const other = openSqliteStore(dir);
-    const { key } = await newKey();
-    expect(await verifyApiKey(other, key)).toBeDefined();
-    const id = (await other.listApiKeys())[0]?.id ?? '';
-    await other.revokeApiKey(id);
-    expect(await verifyApiKey(store, key)).toBeUndefined();
-    await other.close();
   });
 });
