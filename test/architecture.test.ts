@@ -103,6 +103,16 @@ describe('architecture', () => {
     expect([...inward, ...outward]).toEqual([]);
   });
 
+  it('the agent (src/agent) is reached through its entry file and imports no door or parse core (its tools are the web operations)', () => {
+    const entry = 'src/agent/index.ts';
+    const inward = ['src', 'auth', 'tools', 'bench']
+      .flatMap(sourceFiles)
+      .filter((f) => !path.relative(root, f).startsWith('src/agent/'))
+      .flatMap((file) => importsOf(file).filter((t) => t.startsWith('src/agent/') && t !== entry).map((t) => `${path.relative(root, file)} → ${t}`));
+    expect(inward).toEqual([]);
+    expect(violations('src/agent', ['src/http', 'src/mcp', 'src/cli', 'tools', 'src/parse', 'src/audit', 'auth', 'src/web/crawl', 'src/main.ts'])).toEqual([]);
+  });
+
   it('the connection guard (src/http/connections) is socket and request plumbing: no core, store, MCP or tools', () => {
     expect(violations('src/http/connections', ['src/parse', 'src/store', 'src/mcp', 'src/cli', 'src/uploads', 'src/web', 'tools', 'src/http/routes'])).toEqual([]);
   });

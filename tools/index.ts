@@ -3,13 +3,18 @@
  * (src/mcp/http.ts) and stdio build it once at start and hand the list to createMcpServer.
  * A tool is present when the service it is thin over is: `parse` always; `scrape` and `map`
  * with an outbound fetcher; `search` with a search service; `crawl`, `crawl_status`,
- * `batch_scrape` and `batch_scrape_status` with the crawl service.
+ * `batch_scrape` and `batch_scrape_status` with the crawl service; `agent`, `agent_status` and
+ * `extract` with the agent service.
  */
 import type { ParseRunner } from '../src/limits/runner.ts';
 import type { LocalFileReader, UploadRefService } from '../src/uploads/types.ts';
 import type { CrawlService } from '../src/web/crawl/index.ts';
 import type { Fetcher } from '../src/web/fetch/types.ts';
 import type { SearchOperation } from '../src/web/search/index.ts';
+import type { AgentService } from '../src/agent/index.ts';
+import { createAgentTool } from './agent.ts';
+import { createAgentStatusTool } from './agent-status.ts';
+import { createExtractTool } from './extract.ts';
 import { createBatchScrapeStatusTool } from './batch-scrape-status.ts';
 import { createBatchScrapeTool } from './batch-scrape.ts';
 import { createCrawlStatusTool } from './crawl-status.ts';
@@ -35,6 +40,8 @@ export interface ToolDeps {
   crawls?: CrawlService;
   /** The search operation: `search`. */
   search?: SearchOperation;
+  /** Agent and extract jobs: `agent`, `agent_status`, `extract` (keyed only). */
+  agents?: AgentService;
 }
 
 export function buildTools(deps: ToolDeps): AnyToolDefinition[] {
@@ -57,6 +64,11 @@ export function buildTools(deps: ToolDeps): AnyToolDefinition[] {
     tools.push(createCrawlStatusTool({ crawls: deps.crawls }));
     tools.push(createBatchScrapeTool({ crawls: deps.crawls }));
     tools.push(createBatchScrapeStatusTool({ crawls: deps.crawls }));
+  }
+  if (deps.agents) {
+    tools.push(createAgentTool({ agents: deps.agents }));
+    tools.push(createAgentStatusTool({ agents: deps.agents }));
+    tools.push(createExtractTool({ agents: deps.agents }));
   }
   return tools;
 }

@@ -37,6 +37,7 @@ import { attachJobWatcher } from '../http/watcher.ts';
 import { scrape } from '../web/scrape.ts';
 import { createSearch, searchBackendsFromConfig } from '../web/search/index.ts';
 import { createAudit } from '../audit/index.ts';
+import { startAgents } from '../agent/index.ts';
 
 /** How long in-flight requests may take to finish after a stop signal. */
 export const SHUTDOWN_GRACE_MS = 30_000;
@@ -223,8 +224,35 @@ export async function startService(config: Config, options: ServiceOptions = {})
     onCrash: () => logger.warn('Chromium exited unexpectedly; it is launched again on the next render'),
     onSweepError: (err) => logger.warn({ err }, 'capture sweep failed'),
   });
+  // Agent and extract jobs (docs/agent.md): a job's credits are charged once when it ends, to the
+  // key or OAuth client whose start recorded the job id; jobs a killed process left running fail now.
+  const agents = await startAgents({
+    store,
+    fetcher,
+    runner,
+    browser,
+    search,
+    prices: teamAccounts.prices,
+    llm: config.llm,
+    limits: config.agent,
+    charge: async (job) => {
+      const team = /^team:(.+)$/.exec(job.owner)?.[1];
+      if (!team || job.credits <= 0) return;
+      try {
+        const spender = await store.spenderOfRequest(job.id);
+        await teamAccounts.charge({ teamId: team, ...spender }, { operation: job.kind, units: job.credits, requestId: job.id });
+      } catch (err) {
+        logger.error({ err, jobId: job.id }, 'could not charge an agent job');
+      }
+    },
+    onTokens: (job, usage) => {
+      const team = /^team:(.+)$/.exec(job.owner)?.[1];
+      if (team) void teamAccounts.recordTokens({ teamId: team }, { inputTokens: usage.promptTokens, outputTokens: usage.completionTokens, model: usage.model, operation: job.kind, requestId: job.id });
+    },
+    onError: (err, message) => logger.error({ err }, message),
+  });
   // The authorization endpoint issues codes with the token endpoint's store unless a test hands in its own issuer.
-  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, browser, crawls, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections, audit, plans: teamAccounts.plans, teamAccounts });
+  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, browser, crawls, agents, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections, audit, plans: teamAccounts.plans, teamAccounts });
   server.on('request', app);
   server.on('checkContinue', expectContinue(app));
   const watcher = attachJobWatcher(server, { keys: store, crawls, logger });
@@ -246,6 +274,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
       }
       clearInterval(idle);
       await uploads.close();
+      // Running agent jobs end failed (they cannot continue after a restart), before their tools close.
+      await agents.close();
       await browser.close();
       // Running crawl jobs stop where they are and stay `scraping`: the next start resumes them.
       await crawls.close();

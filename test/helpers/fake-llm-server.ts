@@ -12,8 +12,10 @@ export interface RecordedRequest {
 }
 
 export interface ScriptedReply {
-  /** Assistant text (for the tool strategy: sent as the tool call's arguments when tools were offered). */
+  /** Assistant text (for the tool strategy: sent as the tool call's arguments when a tool call was forced). */
   content?: string;
+  /** Tool calls the assistant makes (the agent's loop): `arguments` as JSON text, or an object (sent as its JSON). */
+  toolCalls?: { name: string; arguments: string | Record<string, unknown> }[];
   /** HTTP status of an error reply. */
   status?: number;
   /** Error message of an error reply. */

@@ -3,7 +3,7 @@
  * serve: a clear answer naming the feature and its status instead of the generic 404 "No route
  * matches". Two kinds (README "Firecrawl clients: what works", docs/compat.md):
  *
- *   planned, not built yet   400 NOT_YET_SUPPORTED   agent, extract, browser sessions, interact,
+ *   planned, not built yet   400 NOT_YET_SUPPORTED   browser sessions, interact,
  *                                                    the queue-status and concurrency-check endpoints
  *   not part of folio        404 NOT_FOUND           Firecrawl's hosted services: monitors, the
  *                                                    research and developer indexes, feedback
@@ -34,14 +34,6 @@ const notProvided = (feature: string, instead: string) => () =>
 
 /** Every method on these paths. */
 export const UNBUILT_PATHS: readonly Unbuilt[] = [
-  {
-    paths: ['/v2/agent', '/v2/agent/*rest'],
-    error: planned('The agent (`/v2/agent`, autonomous data gathering with an LLM)', 'Use search, map and scrape yourself meanwhile.'),
-  },
-  {
-    paths: ['/v2/extract', '/v2/extract/*rest'],
-    error: planned('Extract (`/v2/extract`, structured data from pages with an LLM)', 'Scrape the pages and extract from the markdown meanwhile.'),
-  },
   {
     paths: ['/v2/browser', '/v2/browser/*rest'],
     error: planned('Browser sessions (`/v2/browser`)', 'Meanwhile POST /v2/scrape renders pages in folio’s browser with `actions` and the `screenshot` format.'),
