@@ -104,7 +104,10 @@ const CALLS: Record<string, { args: () => Record<string, unknown>; expect?: (tex
   },
   firecrawl_extract: { args: () => ({ urls: [article()], prompt: 'The peak kW per harbour' }) },
   firecrawl_agent: { args: () => ({ prompt: 'Which harbour has the highest peak output?', urls: [article()] }) },
-  firecrawl_agent_status: { args: () => ({ id: JOB }) },
+  firecrawl_agent_status: {
+    args: () => ({ id: agentId }),
+    expect: (text) => expect(text).toContain('Porthleven'),
+  },
   firecrawl_interact: { args: () => ({ scrapeId: JOB, code: 'await page.title()', language: 'node' }) },
   firecrawl_interact_stop: { args: () => ({ scrapeId: JOB }) },
   firecrawl_parse: {
@@ -132,6 +135,7 @@ const CALLS: Record<string, { args: () => Record<string, unknown>; expect?: (tex
 };
 
 let crawlId = '';
+let agentId = '';
 let keyed: Client;
 let toolNames: string[] = [];
 const table = readmeTable('firecrawl-mcp-tools');
@@ -150,6 +154,13 @@ beforeAll(async () => {
     body: JSON.stringify({ url: `${world.site.url}/pages/1.html`, limit: 3 }),
   });
   crawlId = String(((await res.json()) as { id?: string }).id);
+  // A finished agent job for firecrawl_agent_status.
+  const agent = await fetch(`${world.service.url}/v2/agent`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${world.service.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ prompt: 'Which harbour has the highest peak output?' }),
+  });
+  agentId = String(((await agent.json()) as { id?: string }).id);
 });
 afterAll(async () => {
   for (const client of started) await client.close();

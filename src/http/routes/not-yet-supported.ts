@@ -3,7 +3,7 @@
  * serve: a clear answer naming the feature and its status instead of the generic 404 "No route
  * matches". Two kinds (README "Firecrawl clients: what works", docs/compat.md):
  *
- *   planned, not built yet   400 NOT_YET_SUPPORTED   browser sessions, interact,
+ *   planned, not built yet   400 NOT_YET_SUPPORTED   agent threads and snapshots, browser sessions, interact,
  *                                                    the queue-status and concurrency-check endpoints
  *   not part of folio        404 NOT_FOUND           Firecrawl's hosted services: monitors, the
  *                                                    research and developer indexes, feedback
@@ -34,6 +34,13 @@ const notProvided = (feature: string, instead: string) => () =>
 
 /** Every method on these paths. */
 export const UNBUILT_PATHS: readonly Unbuilt[] = [
+  {
+    paths: ['/v2/agent/threads', '/v2/agent/threads/*rest', '/v2/agent/:id/snapshots', '/v2/agent/:id/snapshots/*rest'],
+    error: planned(
+      'Agent threads and snapshots (`/v2/agent/threads`, `/v2/agent/{id}/snapshots`)',
+      'Each agent run stands alone: read its answer with GET /v2/agent/{id} and its steps with GET /v2/agent/{id}/trace.',
+    ),
+  },
   {
     paths: ['/v2/browser', '/v2/browser/*rest'],
     error: planned('Browser sessions (`/v2/browser`)', 'Meanwhile POST /v2/scrape renders pages in folio’s browser with `actions` and the `screenshot` format.'),
