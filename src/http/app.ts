@@ -167,7 +167,8 @@ export function createApp(deps: AppDeps): Express {
       uploads: deps.uploads,
       fetcher: deps.fetcher,
       ...(deps.crawls ? { crawls: deps.crawls } : {}),
-      ...(deps.agents ? { agents: deps.agents } : {}),
+      // Listed only with an LLM configured (HTTP answers 503 NOT_CONFIGURED naming the variables).
+      ...(deps.agents && deps.config.llm ? { agents: deps.agents } : {}),
       // The tool is listed only when a backend is configured (HTTP answers 503 saying what to set).
       ...(deps.search.backends.length > 0 ? { search: deps.search } : {}),
       ...(deps.audit ? { audit: deps.audit } : {}),
