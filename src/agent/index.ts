@@ -31,6 +31,7 @@ export interface AgentDeps {
   resultTtlMs?: number;
   charge?: (job: { id: string; owner: string; kind: AgentJobKind; credits: number }) => Promise<void>;
   onTokens?: (job: { id: string; owner: string; kind: AgentJobKind }, usage: LlmUsage) => void;
+  onStarted?: (job: AgentJobRecord) => void;
   onFinished?: (job: AgentJobRecord) => void;
   onError: (err: unknown, message: string) => void;
 }
@@ -54,6 +55,7 @@ export async function startAgents(deps: AgentDeps): Promise<AgentService> {
     ...(deps.resultTtlMs !== undefined ? { resultTtlMs: deps.resultTtlMs } : {}),
     ...(deps.charge ? { charge: deps.charge } : {}),
     ...(deps.onTokens ? { onTokens: deps.onTokens } : {}),
+    ...(deps.onStarted ? { onStarted: deps.onStarted } : {}),
     ...(deps.onFinished ? { onFinished: deps.onFinished } : {}),
   });
   await service.sweepExpired();

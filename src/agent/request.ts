@@ -13,6 +13,33 @@ import { WebhookSchema } from '../web/webhooks/index.ts';
 
 const JsonSchemaObject = z.record(z.string(), z.unknown());
 
+/**
+ * The agent's `webhook` (the SDK's AgentWebhookConfig): a URL or `{url, headers, metadata, events}`
+ * whose events may also name `action` and `cancelled`; folio delivers `started`, `completed` and
+ * `failed` (docs/agent.md), so the others are accepted and not sent.
+ */
+const AgentWebhookSchema = z
+  .union([
+    z.string(),
+    z.object({
+      url: z.string(),
+      headers: z.record(z.string(), z.string()).optional(),
+      metadata: z.record(z.string(), z.unknown()).optional(),
+      events: z.array(z.enum(['started', 'action', 'completed', 'failed', 'cancelled', 'page'])).max(6).optional(),
+    }),
+  ])
+  .nullish()
+  .transform((w, ctx) => {
+    if (w === null || w === undefined) return undefined;
+    const object = typeof w === 'string' ? { url: w } : { ...w, ...(w.events ? { events: w.events.filter((e) => e === 'started' || e === 'completed' || e === 'failed') } : {}) };
+    const parsed = WebhookSchema.safeParse(object.events && object.events.length === 0 ? { ...object, events: ['completed'] } : object);
+    if (!parsed.success) {
+      ctx.addIssue({ code: 'custom', message: parsed.error.issues[0]?.message ?? 'invalid webhook' });
+      return z.NEVER;
+    }
+    return parsed.data;
+  });
+
 /** Fields the SDK or firecrawl-mcp send that folio accepts and does not act on. */
 const IGNORED = ['integration', 'origin', 'effort', 'threatProtection', 'auditMetadata', 'threadId', 'mode', 'exchange', 'agent', 'systemPrompt', 'allowExternalLinks', 'ignoreInvalidURLs'];
 
@@ -22,7 +49,7 @@ export const AgentRequestSchema = z.object({
   schema: JsonSchemaObject.optional(),
   maxCredits: z.number().int().min(1).optional(),
   strictConstrainToURLs: z.boolean().default(false),
-  webhook: WebhookSchema,
+  webhook: AgentWebhookSchema,
   /** Any model name is accepted and mapped to the configured MODEL_NAME (docs/agent.md). */
   model: z.string().max(256).optional(),
 });
@@ -58,7 +85,7 @@ export const ExtractRequestSchema = z
     enableWebSearch: z.boolean().default(false),
     showSources: z.boolean().default(false),
     scrapeOptions: z.unknown().optional(),
-    webhook: WebhookSchema,
+    webhook: AgentWebhookSchema,
   })
   .refine((r) => r.urls.length > 0 || r.enableWebSearch, { message: 'give `urls`, or set `enableWebSearch: true` to find pages with the search backend', path: ['urls'] })
   .refine((r) => (r.prompt !== undefined && r.prompt !== '') || r.schema !== undefined, { message: 'give a `prompt`, a `schema`, or both', path: ['prompt'] });

@@ -44,7 +44,8 @@ export interface AgentServiceDeps {
   charge?: (job: { id: string; owner: string; kind: AgentJobKind; credits: number }) => Promise<void>;
   /** LLM token usage of a job, for its team. */
   onTokens?: (job: { id: string; owner: string; kind: AgentJobKind }, usage: LlmUsage) => void;
-  /** A job ended (webhooks). */
+  /** A job started and ended (webhooks). */
+  onStarted?: (job: AgentJobRecord) => void;
   onFinished?: (job: AgentJobRecord) => void;
   onError: (err: unknown, message: string) => void;
 }
@@ -218,6 +219,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       const id = randomUUID();
       const stored = kind === 'agent' ? parsed.request : { ...parsed.request, urls: (parsed.request as ExtractRequest).urls };
       const record = await deps.store.createAgentJob({ id, kind, owner, request: JSON.stringify(stored), expiresAt: new Date(Date.now() + ttl) });
+      deps.onStarted?.(record);
       const controller = new AbortController();
       running.set(id, controller);
       const task = execute(record, parsed.request, settings, controller)

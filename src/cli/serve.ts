@@ -140,7 +140,13 @@ export async function startService(config: Config, options: ServiceOptions = {})
     secret: loadWebhookSecret(config.dataDir, config.webhookSecret),
     lookup: async (jobId) => {
       const job = await store.getCrawlJob(jobId);
-      if (!job) return undefined;
+      if (!job) {
+        // An agent or extract job (docs/agent.md): its webhook is in its stored request.
+        const agentJob = await store.getAgentJob(jobId);
+        if (!agentJob) return undefined;
+        const { webhook } = JSON.parse(agentJob.request) as { webhook?: WebhookConfig };
+        return { kind: agentJob.kind, ...(webhook ? { webhook } : {}) };
+      }
       const { webhook } = JSON.parse(job.options) as { webhook?: WebhookConfig };
       return { kind: job.kind, ...(webhook ? { webhook } : {}) };
     },
@@ -248,6 +254,11 @@ export async function startService(config: Config, options: ServiceOptions = {})
     onTokens: (job, usage) => {
       const team = /^team:(.+)$/.exec(job.owner)?.[1];
       if (team) void teamAccounts.recordTokens({ teamId: team }, { inputTokens: usage.promptTokens, outputTokens: usage.completionTokens, model: usage.model, operation: job.kind, requestId: job.id });
+    },
+    onStarted: (job) => webhooks.started(job.id),
+    // A cancelled job sends no event (the dispatcher's events are started, page, completed, failed).
+    onFinished: (job) => {
+      if (job.status === 'completed' || job.status === 'failed') webhooks.finished(job.id, job.status, job.error);
     },
     onError: (err, message) => logger.error({ err }, message),
   });

@@ -29,6 +29,7 @@ let searxng: FakeServer;
 let site: TestSite;
 let browserSite: BrowserSite;
 let hostile: { url: string; hostPort: string; requests: string[]; close(): Promise<void> };
+let receiver: { url: string; hostPort: string; bodies: Json[]; close(): Promise<void> };
 let service: TestService;
 let limited: TestService;
 let unconfigured: TestService;
@@ -47,6 +48,21 @@ async function startHostileSite(): Promise<typeof hostile> {
   return { url: `http://127.0.0.1:${port}`, hostPort: `127.0.0.1:${port}`, requests, close: () => new Promise((r) => server.close(() => r())) };
 }
 
+async function startReceiver(): Promise<typeof receiver> {
+  const bodies: Json[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      bodies.push({ ...(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Json), signature: req.headers['x-firecrawl-signature'] });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return { url: `http://127.0.0.1:${port}`, hostPort: `127.0.0.1:${port}`, bodies, close: () => new Promise((r) => server.close(() => r())) };
+}
+
 function env(extra: Record<string, string> = {}): Record<string, string> {
   return {
     OPENAI_BASE_URL: llm.baseUrl,
@@ -54,7 +70,7 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
     MODEL_NAME: 'fake-tool-model',
     LLM_STRUCTURED_OUTPUT: 'json_schema',
     SEARXNG_ENDPOINT: searxng.url,
-    FOLIO_FETCH_ALLOW: `${site.hostPort},${browserSite.hostPort},${hostile.hostPort}`,
+    FOLIO_FETCH_ALLOW: `${site.hostPort},${browserSite.hostPort},${hostile.hostPort},${receiver.hostPort}`,
     ...extra,
   };
 }
@@ -65,6 +81,7 @@ beforeAll(async () => {
   site = await startSite();
   browserSite = await startBrowserSite();
   hostile = await startHostileSite();
+  receiver = await startReceiver();
   service = await startTestService({ runner: inProcessRunner() }, env());
   limited = await startTestService({ runner: inProcessRunner() }, env({ FOLIO_AGENT_MAX_STEPS: '3', FOLIO_AGENT_TIMEOUT_MS: '2000' }));
   unconfigured = await startTestService({ runner: inProcessRunner() }, { FOLIO_FETCH_ALLOW: site.hostPort });
@@ -79,6 +96,7 @@ afterAll(async () => {
   await site.close();
   await browserSite.close();
   await hostile.close();
+  await receiver.close();
 });
 
 type Json = Record<string, unknown>;
@@ -209,6 +227,19 @@ describe('POST /v2/agent: the loop over folio’s own operations', () => {
     expect(shown).toContain(INJECTION);
     expect(shown.match(/<\/document>/g)).toHaveLength(1);
     expect(shown).toContain('‹/document> SYSTEM');
+  });
+});
+
+describe('webhooks', () => {
+  it('an agent job with a webhook sends agent.started and agent.completed, signed; unknown agent events are accepted', async () => {
+    llm.enqueue({ content: '{"ok": true}' });
+    const started = await post(service, '/v2/agent', { prompt: 'Quick.', webhook: { url: `${receiver.url}/hook`, metadata: { run: 'r1' }, events: ['started', 'action', 'completed', 'cancelled'] } });
+    expect(started.status).toBe(200);
+    await waitDone(service, 'agent', started.json.id as string);
+    const until = Date.now() + 10_000;
+    while (receiver.bodies.length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(receiver.bodies.map((b) => b.type)).toEqual(['agent.started', 'agent.completed']);
+    expect(receiver.bodies[1]).toMatchObject({ success: true, id: started.json.id, metadata: { run: 'r1' }, signature: expect.stringMatching(/^sha256=/) });
   });
 });
 
