@@ -83,7 +83,7 @@ beforeAll(async () => {
   hostile = await startHostileSite();
   receiver = await startReceiver();
   service = await startTestService({ runner: inProcessRunner() }, env());
-  limited = await startTestService({ runner: inProcessRunner() }, env({ FOLIO_AGENT_MAX_STEPS: '3', FOLIO_AGENT_TIMEOUT_MS: '2000' }));
+  limited = await startTestService({ runner: inProcessRunner() }, env({ FOLIO_AGENT_MAX_STEPS: '3', FOLIO_AGENT_TIMEOUT_MS: '2000', FOLIO_AGENT_MAX_TOKENS: '50000' }));
   unconfigured = await startTestService({ runner: inProcessRunner() }, { FOLIO_FETCH_ALLOW: site.hostPort });
 }, 60_000);
 
@@ -280,6 +280,17 @@ describe('budgets stop the loop', () => {
     expect(chats[3]?.body.tools).toBeUndefined();
   });
 
+  it('the token budget: past FOLIO_AGENT_MAX_TOKENS (as the provider reports them) the model must answer', async () => {
+    llm.enqueue({ toolCalls: [{ name: 'map', arguments: { url: site.url } }], promptTokens: 60_000, completionTokens: 10 }, { content: '{"short": true}' });
+    const before = llm.chats().length;
+    const started = await post(limited, '/v2/agent', { prompt: 'Spend tokens.', urls: [site.url] });
+    const done = await waitDone(limited, 'agent', started.json.id as string);
+    expect(done).toMatchObject({ status: 'completed', data: { short: true }, steps: 2 });
+    expect(done.tokensUsed as number).toBeGreaterThanOrEqual(60_010);
+    expect(done.warning).toContain('the token budget (50000 tokens)');
+    expect(llm.chats()[before + 1]?.body.tools).toBeUndefined();
+  });
+
   it('the wall-clock limit fails the job (an LLM slower than FOLIO_AGENT_TIMEOUT_MS)', async () => {
     llm.enqueue({ content: '{"late": true}', delayMs: 6_000 });
     const t0 = Date.now();
@@ -350,6 +361,11 @@ describe('POST /v2/extract', () => {
       });
       expect(done.warning).toBeUndefined();
       expect(site.requests.slice(seen).sort()).toEqual(['/about.html', '/article.html']);
+
+      // enableWebSearch: the search results for the prompt are read too (the stand-in points them at the site).
+      searxng.webUrls = [`${site.url}/about.html`];
+      const searched = await post(service, '/v2/extract', { prompt: 'The site purpose.', enableWebSearch: true, showSources: true });
+      expect(await waitDone(service, 'extract', searched.json.id as string)).toMatchObject({ status: 'completed', data: { purpose: 'tests' }, sources: { purpose: [`${site.url}/about.html`] } });
 
       const wild = await post(service, '/v2/extract', { urls: [`${site.url}/pages/*`], prompt: 'Page titles.' });
       const wildDone = await waitDone(service, 'extract', wild.json.id as string);
