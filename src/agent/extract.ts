@@ -123,7 +123,8 @@ export async function runExtract(req: ExtractRequest, deps: ExtractDeps): Promis
     }
     read++;
     const page = await timed(deps, 'scrape', { url }, async () => {
-      const r = await deps.ops.scrape(url, req.scrapeOptions ? { scrapeOptions: req.scrapeOptions } : {}, deps.signal);
+      const creditsLeft = deps.budgets.maxCredits - deps.spent.credits - deps.jsonPrice;
+      const r = await deps.ops.scrape(url, { ...(req.scrapeOptions ? { scrapeOptions: req.scrapeOptions } : {}), creditsLeft }, deps.signal);
       return { ...r, urls: [url] };
     });
     if (!page) {

@@ -28,7 +28,8 @@ export interface AgentOperations {
   /** Undefined when no search backend is configured. */
   search?: (query: string, limit: number, signal: AbortSignal) => Promise<Priced<Found[]>>;
   map(url: string, search: string | undefined, limit: number, signal: AbortSignal): Promise<Priced<Found[]>>;
-  scrape(url: string, opts: { actions?: unknown[]; scrapeOptions?: ScrapeOptions }, signal: AbortSignal): Promise<Priced<ScrapeData>>;
+  /** `creditsLeft` bounds a PDF's pages to what is left to pay for them (parsers[pdf].maxPages). */
+  scrape(url: string, opts: { actions?: unknown[]; scrapeOptions?: ScrapeOptions; creditsLeft?: number }, signal: AbortSignal): Promise<Priced<ScrapeData>>;
   /** The least a call of each costs: a tool whose least price exceeds what is left is not run. */
   minimum: { search: number; map: number; scrape: number };
 }
@@ -69,6 +70,11 @@ export function createOperations(deps: OperationDeps): AgentOperations {
       const base: Record<string, unknown> = { ...(opts.scrapeOptions ?? {}), url, formats: ['markdown', 'links'], timeout: opts.scrapeOptions?.timeout ?? SCRAPE_TIMEOUT_MS };
       delete base.ignoredFields;
       if (opts.actions && opts.actions.length > 0) base.actions = opts.actions;
+      if (opts.creditsLeft !== undefined && prices.pdfPage > 0) {
+        const affordable = Math.max(1, Math.floor(opts.creditsLeft / prices.pdfPage));
+        const parsers = (opts.scrapeOptions?.parsers ?? [{ type: 'pdf', mode: 'auto' }]) as { type: string; maxPages?: number }[];
+        base.parsers = parsers.map((p) => (p.type === 'pdf' ? { ...p, maxPages: Math.min(p.maxPages ?? affordable, affordable) } : p));
+      }
       const request = parseScrapeRequest(base);
       const data = await scrape(request, { fetcher: deps.fetcher, runner: deps.runner, ...(deps.browser ? { browser: deps.browser } : {}) }, { signal });
       return { value: data, credits: priceOfData(prices, NO_SURCHARGE, data) };

@@ -142,7 +142,7 @@ export async function runTool(name: string, rawArgs: string, env: ToolEnv): Prom
       return { content, ok: true, urls: [url], credits: res.credits, resultChars: content.length };
     }
     const actions = Array.isArray(args.actions) ? args.actions.slice(0, MAX_ACTIONS) : undefined;
-    const res = await env.ops.scrape(url, actions ? { actions } : {}, env.signal);
+    const res = await env.ops.scrape(url, { ...(actions ? { actions } : {}), creditsLeft: left }, env.signal);
     const data = res.value;
     const finalUrl = data.metadata.url ?? url;
     const links = (data.links ?? []).slice(0, 50).join('\n');

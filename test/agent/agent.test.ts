@@ -280,6 +280,15 @@ describe('budgets stop the loop', () => {
     expect(chats[3]?.body.tools).toBeUndefined();
   });
 
+  it('maxCredits holds for a PDF too: its pages are bounded to the credits left', async () => {
+    llm.enqueue({ toolCalls: [{ name: 'scrape', arguments: { url: `${site.url}/docs/paper.pdf` } }] }, { content: '{"read": true}' });
+    const started = await post(service, '/v2/agent', { prompt: 'Read the paper.', urls: [site.url], maxCredits: 2 });
+    const id = started.json.id as string;
+    const done = await waitDone(service, 'agent', id);
+    expect(done).toMatchObject({ status: 'completed', creditsUsed: 2 });
+    expect(finishedCalls(await traceOf(service, 'agent', id))[0]).toMatchObject({ result: { ok: true, credits: 2 } });
+  });
+
   it('the token budget: past FOLIO_AGENT_MAX_TOKENS (as the provider reports them) the model must answer', async () => {
     llm.enqueue({ toolCalls: [{ name: 'map', arguments: { url: site.url } }], promptTokens: 60_000, completionTokens: 10 }, { content: '{"short": true}' });
     const before = llm.chats().length;
