@@ -217,8 +217,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       const settings = deps.llm;
       if (!settings) throw notConfigured();
       const id = randomUUID();
-      const stored = kind === 'agent' ? parsed.request : { ...parsed.request, urls: (parsed.request as ExtractRequest).urls };
-      const record = await deps.store.createAgentJob({ id, kind, owner, request: JSON.stringify(stored), expiresAt: new Date(Date.now() + ttl) });
+      const record = await deps.store.createAgentJob({ id, kind, owner, request: JSON.stringify(parsed.request), expiresAt: new Date(Date.now() + ttl) });
       deps.onStarted?.(record);
       const controller = new AbortController();
       running.set(id, controller);
