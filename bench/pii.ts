@@ -13,6 +13,7 @@ import { findPii, PII_GROUPS, piiSettings, redactText, type PiiGroup } from '../
 import { baselineSpans } from './pii/baseline.ts';
 import { labelledSet } from './pii/dataset.ts';
 import { freeTextSet } from './pii/free-text.ts';
+import { freeTextTuningSet } from './pii/free-text-tuning.ts';
 import { score, type Detector } from './pii/score.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,7 +30,12 @@ const fmt = (n: number, d: number): string => (d === 0 ? '  -  ' : (n / d).toFix
 
 async function accuracy(): Promise<void> {
   const set = labelledSet();
-  const parts = { tuning: set.filter((s) => s.part === 'tuning'), 'held-out': set.filter((s) => s.part === 'held-out'), 'free text (hand-written, never tuned on)': freeTextSet() };
+  const parts = {
+    tuning: set.filter((s) => s.part === 'tuning'),
+    'held-out': set.filter((s) => s.part === 'held-out'),
+    'free text, tuning (hand-written, tuned on)': freeTextTuningSet(),
+    'free text, held-out (hand-written, never tuned on)': freeTextSet(),
+  };
   console.log(`labelled set: ${set.length} sentences (tuning ${parts.tuning.length}, held-out ${parts['held-out'].length}); P = precision, R = recall`);
   for (const [partName, sentences] of Object.entries(parts)) {
     const results = Object.fromEntries(await Promise.all(Object.entries(detectors).map(async ([n, d]) => [n, await score(sentences, d, n)] as const)));

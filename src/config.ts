@@ -31,6 +31,8 @@ const EnvSchema = z.object({
   FOLIO_MAX_CONCURRENT_PARSES: z.coerce.number().int().min(1).max(256).default(Math.max(2, os.availableParallelism())),
   /** Parses waiting for a worker before new requests get 429. */
   FOLIO_MAX_QUEUED_PARSES: z.coerce.number().int().min(0).max(100_000).default(64),
+  /** Jobs one team may have waiting behind its running ones (its plan's maxConcurrent) before 429 (docs/limits.md). */
+  FOLIO_MAX_QUEUED_PER_TEAM: z.coerce.number().int().min(0).max(100_000).default(32),
   /** Memory cap of one parse process, in MB: its whole RSS. Past it the process is killed and the file refused (400). */
   FOLIO_PARSE_WORKER_MEMORY_MB: z.coerce.number().int().min(256).max(65_536).default(2048),
   /** A parse process whose RSS is above this many MB after a job is replaced, so its memory returns to the system. */
@@ -200,6 +202,8 @@ export interface Config {
   readonly logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   readonly maxConcurrentParses: number;
   readonly maxQueuedParses: number;
+  /** Jobs one team may have waiting in the fair queue before 429 (src/limits/teams). */
+  readonly maxQueuedPerTeam: number;
   readonly parseWorkerMemoryMb: number;
   readonly parseWorkerRecycleMb: number;
   /** Without a trailing slash; undefined → the listening URL (known once the server listens). */
@@ -335,6 +339,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     maxConcurrentParses: e.FOLIO_MAX_CONCURRENT_PARSES,
     maxQueuedParses: e.FOLIO_MAX_QUEUED_PARSES,
+    maxQueuedPerTeam: e.FOLIO_MAX_QUEUED_PER_TEAM,
     parseWorkerMemoryMb: e.FOLIO_PARSE_WORKER_MEMORY_MB,
     parseWorkerRecycleMb: e.FOLIO_PARSE_WORKER_RECYCLE_MB,
     publicUrl: trimSlash(e.FOLIO_PUBLIC_URL),

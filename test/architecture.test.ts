@@ -113,6 +113,20 @@ describe('architecture', () => {
     expect(violations('src/agent', ['src/http', 'src/mcp', 'src/cli', 'tools', 'src/parse', 'src/audit', 'auth', 'src/web/crawl', 'src/main.ts'])).toEqual([]);
   });
 
+  it('the offline summary and json (derive/summary, derive/json, all but their index.ts) read only the intermediate document: no LLM, no PII, no doors', () => {
+    const offline = ['src/parse/derive/summary', 'src/parse/derive/json'].flatMap((dir) =>
+      sourceFiles(dir)
+        .filter((file) => path.basename(file) !== 'index.ts')
+        .flatMap((file) =>
+          importsOf(file)
+            // Inside the folder anything but its index.ts (the LLM wiring); outside it only document.ts.
+            .filter((t) => (t.startsWith(`${dir}/`) ? path.basename(t) === 'index.ts' : t !== 'src/parse/document.ts'))
+            .map((t) => `${path.relative(root, file)} → ${t}`),
+        ),
+    );
+    expect(offline).toEqual([]);
+  });
+
   it('the connection guard (src/http/connections) is socket and request plumbing: no core, store, MCP or tools', () => {
     expect(violations('src/http/connections', ['src/parse', 'src/store', 'src/mcp', 'src/cli', 'src/uploads', 'src/web', 'tools', 'src/http/routes'])).toEqual([]);
   });
@@ -140,6 +154,24 @@ describe('architecture', () => {
       );
     expect(inward).toEqual([]);
     expect(violations('src/accounts', ['src/http', 'src/mcp', 'src/cli', 'tools', 'src/parse', 'src/web', 'src/limits'])).toEqual([]);
+  });
+
+  it('the team limits (src/limits/teams) are reached through their entry file and depend on neither the doors, the store nor the web operations', () => {
+    const outside = ['src', 'auth', 'tools', 'test', 'bench']
+      .flatMap(sourceFiles)
+      .filter((f) => !path.relative(root, f).startsWith('src/limits/teams/'))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((t) => t.startsWith('src/limits/teams/') && t !== 'src/limits/teams/index.ts')
+          .map((t) => `${path.relative(root, file)} → ${t}`),
+      );
+    expect(outside).toEqual([]);
+    expect(violations('src/limits/teams', ['src/http', 'src/mcp', 'src/cli', 'tools', 'src/store', 'src/web', 'src/uploads', 'auth'])).toEqual([]);
+    // Of the parse core, only its entry's types (ParseData).
+    const deep = sourceFiles('src/limits/teams').flatMap((file) =>
+      importsOf(file).filter((t) => t.startsWith('src/parse/') && t !== 'src/parse/index.ts').map((t) => `${path.relative(root, file)} → ${t}`),
+    );
+    expect(deep).toEqual([]);
   });
 
   it('only src/config.ts reads process.env', () => {

@@ -181,6 +181,7 @@ async function runParse(deps: ParseToolDeps, file: UploadedFile, options: ParseO
     {
       signal: ctx.signal,
       onProgress: (p) => ctx.progress({ progress: p.done, total: p.total, message: `${p.done} of ${p.total} ${p.unit}s parsed` }),
+      ...(ctx.caller.teamId ? { teamId: ctx.caller.teamId } : {}),
     },
   );
   parsing.catch(() => undefined);

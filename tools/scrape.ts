@@ -91,6 +91,7 @@ export function scrapeTool(deps: ScrapeToolDeps): AnyToolDefinition {
       const data = await scrape(request as ScrapeRequest, deps, {
         signal: ctx.signal,
         onProgress: (p) => ctx.progress({ progress: p.done, total: p.total, message: `${p.unit} ${p.done} of ${p.total}` }),
+        ...(ctx.caller.teamId ? { teamId: ctx.caller.teamId } : {}),
       });
       return scrapeToolResult(data, request.url, offset, maxChars);
     },

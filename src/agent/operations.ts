@@ -29,7 +29,7 @@ export interface AgentOperations {
   search?: (query: string, limit: number, signal: AbortSignal) => Promise<Priced<Found[]>>;
   map(url: string, search: string | undefined, limit: number, signal: AbortSignal): Promise<Priced<Found[]>>;
   /** `creditsLeft` bounds a PDF's pages to what is left to pay for them (parsers[pdf].maxPages). */
-  scrape(url: string, opts: { actions?: unknown[]; scrapeOptions?: ScrapeOptions; creditsLeft?: number }, signal: AbortSignal): Promise<Priced<ScrapeData>>;
+  scrape(url: string, opts: { actions?: unknown[]; scrapeOptions?: ScrapeOptions; creditsLeft?: number; teamId?: string }, signal: AbortSignal): Promise<Priced<ScrapeData>>;
   /** The least a call of each costs: a tool whose least price exceeds what is left is not run. */
   minimum: { search: number; map: number; scrape: number };
 }
@@ -76,7 +76,8 @@ export function createOperations(deps: OperationDeps): AgentOperations {
         base.parsers = parsers.map((p) => (p.type === 'pdf' ? { ...p, maxPages: Math.min(p.maxPages ?? affordable, affordable) } : p));
       }
       const request = parseScrapeRequest(base);
-      const data = await scrape(request, { fetcher: deps.fetcher, runner: deps.runner, ...(deps.browser ? { browser: deps.browser } : {}) }, { signal });
+      // The job's team: its parses take their turn in that team's fair queue (docs/limits.md).
+      const data = await scrape(request, { fetcher: deps.fetcher, runner: deps.runner, ...(deps.browser ? { browser: deps.browser } : {}) }, { signal, ...(opts.teamId ? { teamId: opts.teamId } : {}) });
       return { value: data, credits: priceOfData(prices, NO_SURCHARGE, data) };
     },
     minimum: { search: prices.searchPer10, map: prices.map, scrape: Math.min(prices.page, prices.pdfPage) },

@@ -154,6 +154,8 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
     const timer = setTimeout(() => controller.abort(new Stop('timeout', `The job ran past its wall-clock limit (${deps.limits.timeoutMs} ms, FOLIO_AGENT_TIMEOUT_MS); what it gathered is in the trace.`)), deps.limits.timeoutMs);
     timer.unref();
     const signal = controller.signal;
+    const teamId = /^team:(.+)$/.exec(record.owner)?.[1];
+    const ops: AgentOperations = teamId ? { ...deps.ops, scrape: (url, o, s) => deps.ops.scrape(url, { ...o, teamId }, s) } : deps.ops;
     const run = {
       settings,
       deadline: budgets.deadline,
@@ -175,7 +177,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
               { prompt: (request as AgentRequest).prompt, urls: (request as AgentRequest).urls ?? [], ...((request as AgentRequest).schema ? { schema: (request as AgentRequest).schema } : {}) },
               {
                 run,
-                ops: deps.ops,
+                ops,
                 constraints: { strict: (request as AgentRequest).strictConstrainToURLs, allowed: (request as AgentRequest).urls ?? [] },
                 budgets,
                 spent,
@@ -184,7 +186,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
                 onStep,
               },
             )
-          : await runExtract(request as ExtractRequest, { run, ops: deps.ops, budgets, spent, trace, signal, jsonPrice: deps.jsonPrice, onStep });
+          : await runExtract(request as ExtractRequest, { run, ops, budgets, spent, trace, signal, jsonPrice: deps.jsonPrice, onStep });
       await end(job, spent, trace, {
         status: 'completed',
         data: JSON.stringify(result.data ?? null),

@@ -23,6 +23,7 @@ import { expectContinue } from '../http/routes/uploads.ts';
 import type { ParseRunner } from '../limits/runner.ts';
 import { prepareSpoolDir } from '../http/upload-spool.ts';
 import { createParsePool } from '../limits/parse-pool.ts';
+import { createTeamLimits } from '../limits/teams/index.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { resolvePublicUrls, type PublicUrls } from '../public-urls.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
@@ -106,7 +107,21 @@ export async function startService(config: Config, options: ServiceOptions = {})
     await store.close();
     throw err;
   }
-  const runner: ParseRunner = options.runner ?? ((input, opts, run) => (pool as NonNullable<typeof pool>).run(input, opts, run));
+  // Plans, credits and token usage of teams (docs/billing.md); crawl and batch pages are charged as stored.
+  const teamAccounts = createTeamAccounts({ store, defaults: config.defaultPlan, prices: config.prices, onError: (err, message) => logger.warn({ err }, message) });
+  // Each team's plan (the store's, else FOLIO_DEFAULT_*); the fair queue per team sits in front of the pool (docs/limits.md).
+  const limits = createTeamLimits({ plans: teamAccounts.plans, parseSlots: config.maxConcurrentParses, maxQueuedPerTeam: config.maxQueuedPerTeam, maxQueuedParses: config.maxQueuedParses });
+  const pooled: ParseRunner = options.runner ?? ((input, opts, run) => (pool as NonNullable<typeof pool>).run(input, opts, run));
+  // LLM tokens a parse spends (summary, json, redactPII with a model) are recorded for its team (docs/billing.md).
+  const metered: ParseRunner = (input, opts, run = {}) =>
+    pooled(input, opts, {
+      ...run,
+      onLlmUsage: (usage) => {
+        run.onLlmUsage?.(usage);
+        void teamAccounts.recordTokens(run.teamId === undefined ? undefined : { teamId: run.teamId }, { model: usage.model, inputTokens: usage.promptTokens, outputTokens: usage.completionTokens, operation: 'parse' });
+      },
+    });
+  const runner: ParseRunner = limits.runner(metered);
   // The app needs the public URLs, which default to the listening address (known once listening,
   // e.g. with PORT=0): listen first, attach the app in the same tick, before any request is read.
   // Head, body and total bounds, the connection cap (docs/connections.md); set before listening.
@@ -152,8 +167,6 @@ export async function startService(config: Config, options: ServiceOptions = {})
     },
     onError: (detail, message) => logger.warn(detail, message),
   });
-  // Plans, credits and token usage of teams (docs/billing.md); crawl and batch pages are charged as stored.
-  const teamAccounts = createTeamAccounts({ store, defaults: config.defaultPlan, prices: config.prices, onError: (err, message) => logger.warn({ err }, message) });
   const events = chargeJobPages(webhooks, {
     accounts: teamAccounts,
     spenderOf: (jobId) => store.spenderOfRequest(jobId),
@@ -166,7 +179,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
       events,
       store,
       fetcher,
-      scrapePage: (pageUrl, opts, run) => scrape({ ...opts, url: pageUrl }, { fetcher, runner }, { signal: run.signal }),
+      // A page counts against its job's team (docs/limits.md): it waits its turn, never refused.
+      scrapePage: (pageUrl, opts, run) => limits.crawlPage(run.owner, opts.timeout, run.signal, (timeout, teamId) => scrape({ ...opts, url: pageUrl, timeout }, { fetcher, runner }, { signal: run.signal, ...(teamId ? { teamId } : {}) })),
       concurrency: config.crawlConcurrency,
       ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
       onPage: (detail) => logger.debug(detail, 'crawl page scraped'),
@@ -263,7 +277,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     onError: (err, message) => logger.error({ err }, message),
   });
   // The authorization endpoint issues codes with the token endpoint's store unless a test hands in its own issuer.
-  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, browser, crawls, agents, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections, audit, plans: teamAccounts.plans, teamAccounts });
+  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, browser, crawls, agents, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections, audit, plans: teamAccounts.plans, teamAccounts, limits });
   server.on('request', app);
   server.on('checkContinue', expectContinue(app));
   const watcher = attachJobWatcher(server, { keys: store, crawls, logger });

@@ -70,6 +70,12 @@ import type { Audit } from '../audit/index.ts';
 import type { PlanSource, TeamAccounts } from '../accounts/index.ts';
 import { billedRoutes } from './billing.ts';
 import { teamRoutes } from './routes/team.ts';
+import type { TeamLimits } from '../limits/teams/index.ts';
+import { DEFAULT_TIMEOUT_MS } from '../parse/options.ts';
+import { DEFAULT_SEARCH_TIMEOUT_MS } from '../web/search/request.ts';
+import { MAP_DEFAULT_TIMEOUT_MS } from '../web/map.ts';
+import { teamJob, teamRate } from './team-limits.ts';
+import { teamQueueRoutes } from './routes/team-queue.ts';
 export interface AppDeps {
   config: Config;
   /** Base URLs clients are told (upload URLs, OAuth metadata, 401 challenges). */
@@ -113,6 +119,8 @@ export interface AppDeps {
   plans: PlanSource;
   /** Credits, the 402 and ZDR refusals, the team usage endpoints (src/accounts); without it nothing is billed. */
   teamAccounts?: TeamAccounts;
+  /** Rate limit and fair queue per team (src/limits/teams), built over `plans` by serve; its runner wraps `runner`. */
+  limits: TeamLimits;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -166,6 +174,7 @@ export function createApp(deps: AppDeps): Express {
       ...(deps.tokens ? { tokens: deps.tokens } : {}),
       uploads: deps.uploads,
       fetcher: deps.fetcher,
+      limits: deps.limits,
       ...(deps.crawls ? { crawls: deps.crawls } : {}),
       // Listed only with an LLM configured (HTTP answers 503 NOT_CONFIGURED naming the variables).
       ...(deps.agents && deps.config.llm ? { agents: deps.agents } : {}),
@@ -183,17 +192,20 @@ export function createApp(deps: AppDeps): Express {
       onTouchError: (err) => deps.logger.warn({ err }, 'could not record API key use'),
     }),
   );
+  app.use('/v2', teamRate(deps.limits));
   if (deps.teamAccounts) app.use(teamRoutes(deps.teamAccounts), billedRoutes(deps.teamAccounts, deps.logger));
+  app.use(teamQueueRoutes(deps.limits));
   // Firecrawl v2 paths folio does not serve: a clear NOT_YET_SUPPORTED / NOT_FOUND naming them.
   if (deps.agents) app.use(agentRoutes({ agents: deps.agents, urls: deps.urls }));
   app.use(notYetSupportedRoutes());
   app.post('/v2/uploads', createUploadTicketRoute(deps.uploads));
   app.post('/v2/parse', uploadSlot, parseRoute({ runner: deps.runner, spoolDir: deps.spoolDir, uploads: deps.uploads }));
-  app.post('/v2/scrape', ...scrapeRoute({ fetcher: deps.fetcher, runner: deps.runner, ...(deps.browser ? { browser: deps.browser } : {}) }));
+  app.post('/v2/scrape', ...teamJob(deps.limits, 'scrape', DEFAULT_TIMEOUT_MS), ...scrapeRoute({ fetcher: deps.fetcher, runner: deps.runner, ...(deps.browser ? { browser: deps.browser } : {}) }));
+  app.post('/v2/map', ...teamJob(deps.limits, 'map', MAP_DEFAULT_TIMEOUT_MS));
   app.use(mapRoutes({ fetcher: deps.fetcher }));
   if (deps.crawls) app.use(crawlRoutes({ crawls: deps.crawls, urls: deps.urls }));
   if (deps.crawls) app.use(batchRoutes({ crawls: deps.crawls, urls: deps.urls }));
-  app.post('/v2/search', ...searchRoute(deps.search));
+  app.post('/v2/search', ...teamJob(deps.limits, 'search', DEFAULT_SEARCH_TIMEOUT_MS), ...searchRoute(deps.search));
 
   app.use(exchangeRoutes());
   app.use(notFound());

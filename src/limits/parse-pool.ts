@@ -148,6 +148,11 @@ export function queueTimeoutError(timeoutMs: number, retryAfterSeconds: number):
   );
 }
 
+/** More parses waiting for a process than the server's bound (FOLIO_MAX_QUEUED_PARSES). */
+export function poolFullError(maxQueue: number, retryAfterSeconds: number): ServiceError {
+  return new ServiceError('RATE_LIMITED', `Too many parses are waiting (${maxQueue}); retry in ${retryAfterSeconds} s.`, { retryAfterSeconds });
+}
+
 export function memoryError(capMb: number): ServiceError {
   return new ServiceError(
     'CORRUPT_FILE',
@@ -441,10 +446,7 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
       if (bootFailures >= MAX_BOOT_FAILURES) bootFailures = 0;
       if (closed) return Promise.reject(new ServiceError('UNKNOWN_ERROR', 'The server is shutting down.'));
       if (queue.length >= opts.maxQueue) {
-        const seconds = retryAfterSeconds();
-        return Promise.reject(
-          new ServiceError('RATE_LIMITED', `Too many parses are waiting (${opts.maxQueue}); retry in ${seconds} s.`, { retryAfterSeconds: seconds }),
-        );
+        return Promise.reject(poolFullError(opts.maxQueue, retryAfterSeconds()));
       }
       runOptions.signal?.throwIfAborted();
       return new Promise<ParseData>((resolve, reject) => {

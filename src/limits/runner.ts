@@ -18,6 +18,11 @@ export interface RunOptions {
   onProgress?: (progress: Progress) => void;
   /** Tokens each LLM call of the parse spent (`summary`, `json`): the accounts work records them per team. */
   onLlmUsage?: (usage: LlmUsage) => void;
+  /**
+   * The team the parse is for: its concurrency limit and fair-queue turn (src/limits/teams).
+   * Absent for local callers (the CLI, stdio MCP): no team limits.
+   */
+  teamId?: string;
 }
 
 export type ParseRunner = (input: ParseInput, options: ParseOptions, run?: RunOptions) => Promise<ParseData>;

@@ -29,6 +29,7 @@ import type { Config } from '../config.ts';
 import { ServiceError } from '../errors.ts';
 import { KeylessLimiter } from '../limits/keyless.ts';
 import type { ParseRunner } from '../limits/runner.ts';
+import type { TeamLimits } from '../limits/teams/index.ts';
 import type { Logger } from '../log.ts';
 import type { PublicUrls } from '../public-urls.ts';
 import type { KeylessUsageStore } from '../store/keyless-usage.ts';
@@ -40,6 +41,7 @@ import { createMcpServer } from './server.ts';
 import type { Audit } from '../audit/index.ts';
 import { toolMetering } from './billing.ts';
 import type { TeamAccounts } from '../accounts/index.ts';
+import { teamToolJobs } from './team-jobs.ts';
 
 /** Largest JSON-RPC request body accepted. Tool arguments are small; files go through uploads. */
 export const MAX_MCP_BODY_BYTES = 4 * 1024 * 1024;
@@ -69,6 +71,8 @@ export interface McpRoutesDeps {
   audit?: Pick<Audit, 'toolCall'>;
   /** Bills calls with a key or token to their team (src/mcp/billing.ts); absent: nothing billed. */
   teamAccounts?: TeamAccounts;
+  /** The team limits (src/limits/teams): tool calls of a key or OAuth token count against the team's rate; web tools wait in its fair queue. */
+  limits?: Pick<TeamLimits, 'admit' | 'job'>;
 }
 
 /** A JSON-RPC error response body (JSON-RPC 2.0 §5.1) for transport-level refusals. */
@@ -133,8 +137,10 @@ export function mcpRoutes(deps: McpRoutesDeps): Router {
   const metering = deps.teamAccounts ? toolMetering(deps.teamAccounts, logger) : undefined;
   const admit = async (tool: AnyToolDefinition, caller: Caller, input: unknown) => {
     if (caller.kind === 'keyless') await limiter.admit(caller.owner);
+    else if (caller.teamId !== undefined) await deps.limits?.admit(caller.teamId);
     await metering?.admit(tool, caller, input);
   };
+  const around = deps.limits ? teamToolJobs(deps.limits) : undefined;
   const authDeps: AuthDeps = {
     keys: deps.keys,
     ...(deps.tokens ? { tokens: deps.tokens } : {}),
@@ -201,6 +207,7 @@ export function mcpRoutes(deps: McpRoutesDeps): Router {
         mcpUrl: urls.mcp,
         admit,
         ...(metering ? { settle: metering.settle } : {}),
+        ...(around ? { around } : {}),
         running,
         ...(deps.audit ? { audit: deps.audit.toolCall } : {}),
         ...(deps.version ? { version: deps.version } : {}),

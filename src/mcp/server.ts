@@ -17,7 +17,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { AnyToolDefinition, Caller, ToolCallContext, ToolProgress } from '../../tools/types.ts';
+import type { AnyToolDefinition, Caller, ToolCallContext, ToolProgress, ToolResult } from '../../tools/types.ts';
 import { isServiceError, unknownErrorBody, type ErrorCode as FolioErrorCode } from '../errors.ts';
 import { asksZeroRetention, errorForLog, type Logger } from '../log.ts';
 import type { ToolCallRecord } from '../audit/index.ts';
@@ -25,6 +25,9 @@ import { CancelledByClientError, type RunningCalls } from './running-calls.ts';
 import { describeInputError, inputJsonSchema } from './tool-input.ts';
 
 export const SERVER_NAME = 'folio';
+
+export type ToolInput = Parameters<AnyToolDefinition['run']>[0];
+export type ToolCallWrapper = (tool: AnyToolDefinition, caller: Caller, input: ToolInput, signal: AbortSignal, run: (input: ToolInput) => Promise<ToolResult>) => Promise<ToolResult>;
 
 export interface McpServerOptions {
   /** Every tool of this server; keyless callers are shown and allowed only those with `keyless: true`. */
@@ -36,11 +39,13 @@ export interface McpServerOptions {
   mcpUrl?: string;
   /**
    * Checked before each tool call runs (after its arguments are valid): throws a ServiceError to
-   * refuse it (keyless rate limit and quota). Only tool calls pass here.
+   * refuse it (keyless rate limit and quota; a team's rate limit). Only tool calls pass here.
    */
   admit?: (tool: AnyToolDefinition, caller: Caller, input: unknown) => Promise<void>;
   /** Called after a tool call succeeded, with its structured result (the charge, src/mcp/billing.ts); never throws. */
   settle?: (tool: AnyToolDefinition, caller: Caller, input: unknown, structured: Record<string, unknown>) => Promise<void>;
+  /** Runs each admitted call (`run`) inside whatever it must hold: the team's fair-queue place (src/mcp/team-jobs.ts). */
+  around?: ToolCallWrapper;
   /** Registry that lets a `notifications/cancelled` sent on another connection abort a call (stateless HTTP). */
   running?: RunningCalls;
   /** Told of every tool call that ended (SIEM audit events, src/audit). */
@@ -182,7 +187,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     let outcome = 'ok';
     try {
       await options.admit?.(tool, caller, parsed.data);
-      const result = await tool.run(parsed.data, ctx);
+      const result = options.around ? await options.around(tool, caller, parsed.data, ctx.signal, (input) => tool.run(input, ctx)) : await tool.run(parsed.data, ctx);
       structured = result.structured;
       await options.settle?.(tool, caller, parsed.data, result.structured);
       return { content: [{ type: 'text', text: result.text }], structuredContent: result.structured };

@@ -35,6 +35,8 @@ export interface ScrapeContext {
   /** Aborted when the client goes away or cancels. */
   signal?: AbortSignal;
   onProgress?: (progress: Progress) => void;
+  /** The team it is for: its parse waits its turn in the team's fair queue (src/limits/teams). */
+  teamId?: string;
 }
 
 /** The least time left for parsing after a slow fetch, so a late body still gets a chance. */
@@ -113,7 +115,7 @@ export async function scrape(request: ScrapeRequest, deps: ScrapeDeps, ctx: Scra
     data = await deps.runner(
       { bytes: res.body, filename, ...(contentType ? { contentType } : {}), sourceURL: request.url, url: res.url, statusCode: res.status },
       toParseOptions(request, remaining),
-      { ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}) },
+      { ...(ctx.signal ? { signal: ctx.signal } : {}), ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}), ...(ctx.teamId ? { teamId: ctx.teamId } : {}) },
     );
   } catch (err) {
     // An error page folio cannot read (an empty 404, a JSON 500) is still an answer about the URL.

@@ -321,7 +321,11 @@ const CALLS: Record<string, () => Promise<void>> = {
     await client.listBrowsers();
   },
   getConcurrency: async () => {
-    await client.getConcurrency();
+    // The test service runs 2 parse processes: the default plan's concurrency (FOLIO_DEFAULT_MAX_CONCURRENT unset).
+    const { concurrency, maxConcurrency } = await client.getConcurrency();
+    expect(maxConcurrency).toBe(2);
+    expect(concurrency).toBeGreaterThanOrEqual(0);
+    expect(concurrency).toBeLessThanOrEqual(2);
   },
   getCreditUsage: async () => {
     await client.getCreditUsage();
@@ -336,7 +340,10 @@ const CALLS: Record<string, () => Promise<void>> = {
     await client.getTokenUsageHistorical();
   },
   getQueueStatus: async () => {
-    await client.getQueueStatus();
+    const status = await client.getQueueStatus();
+    expect(status).toMatchObject({ success: true, maxConcurrency: 2 });
+    expect(status.jobsInQueue).toBe(status.activeJobsInQueue + status.waitingJobsInQueue);
+    expect(status.mostRecentSuccess === null || !Number.isNaN(Date.parse(status.mostRecentSuccess))).toBe(true);
   },
   watcher: async () => {
     const { id } = await client.startCrawl(`${world.site.url}/pages/1.html`, { limit: 3 });

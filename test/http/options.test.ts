@@ -191,15 +191,46 @@ describe('summary and json on a server with no LLM (docs/llm.md)', () => {
     expect(res.json).toEqual({ success: false, code: 'NOT_CONFIGURED', error: expect.stringContaining('OPENAI_BASE_URL (with OPENAI_API_KEY) and MODEL_NAME, or OLLAMA_BASE_URL') });
   });
 
-  it('summary takes the offline path: the extractive summary with its warning (503 NOT_CONFIGURED while the offline summary is not built)', async () => {
+  it('summary takes the offline path: the extractive summary with its warning', async () => {
     const res = await postParse(service, upload('blog.html', blog, { formats: ['markdown', 'summary'] }));
-    if (res.status === 200) {
-      const data = res.json.data as { summary: string; warning: string };
-      expect(data.summary.length).toBeGreaterThan(0);
-      expect(data.warning).toContain('summary: no LLM is configured, so this summary is extractive');
-    } else {
-      expect(res.status).toBe(503);
-      expect(res.json).toEqual({ success: false, code: 'NOT_CONFIGURED', error: expect.stringContaining('The offline summary is not built yet') });
-    }
+    expect(res.status).toBe(200);
+    const data = res.json.data as { summary: string; markdown: string; warning: string };
+    expect(data.summary.length).toBeGreaterThan(40);
+    expect(data.summary.length).toBeLessThanOrEqual(1_000);
+    // Quoted from the document, not written: its first sentence stands in the markdown as it is.
+    const first = data.summary.split(/(?<=[.!?])\s/)[0] ?? '';
+    expect(data.markdown.replace(/\s+/g, ' ')).toContain(first.replace(/\s+/g, ' ').slice(0, 40));
+    expect(data.warning).toContain('summary: no LLM is configured, so this summary is extractive');
+  });
+
+  it('a document with no running text gets an empty offline summary and a warning saying why', async () => {
+    const table = Buffer.from('<!doctype html><html><body><table><tr><th>Code</th><th>Qty</th></tr><tr><td>A1</td><td>2</td></tr></table></body></html>');
+    const res = await postParse(service, upload('table.html', table, { formats: ['summary'] }));
+    expect(res.status).toBe(200);
+    expect(res.json.data).toMatchObject({ summary: '', warning: expect.stringContaining('no running-text sentence to quote') });
+  });
+
+  it('json with a schema is filled offline from a corpus invoice: its line items, and a warning naming the field left empty', async () => {
+    const invoice = readCorpus('pdf', 'opendataloader-pdf', 'PDFUA-Ref-2-02_Invoice.pdf');
+    const schema = {
+      type: 'object',
+      properties: {
+        items: { type: 'array', items: { type: 'object', properties: { description: { type: 'string' }, quantity: { type: 'integer' }, amount: { type: 'number' } } } },
+        total: { type: 'number' },
+      },
+    };
+    const res = await postParse(service, upload('invoice.pdf', invoice, { formats: [{ type: 'json', schema }] }));
+    expect(res.status).toBe(200);
+    const data = res.json.data as { json: { items: { description: string; quantity: number; amount: number }[] }; warning: string };
+    expect(data.json.items).toHaveLength(7);
+    expect(data.json.items[0]).toEqual({ description: 'Super Kite', quantity: 2, amount: 40 });
+    expect(data.warning).toContain('fields nothing in the document matched were left empty: /total');
+  });
+
+  it('json with a schema nothing in the document matches → 503 NOT_CONFIGURED naming the variables', async () => {
+    const schema = { type: 'object', properties: { flightNumber: { type: 'string' }, gate: { type: 'string' } } };
+    const res = await postParse(service, upload('blog.html', blog, { formats: [{ type: 'json', schema }] }));
+    expect(res.status).toBe(503);
+    expect(res.json).toEqual({ success: false, code: 'NOT_CONFIGURED', error: expect.stringContaining('Nothing in this document matches') });
   });
 });

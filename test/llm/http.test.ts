@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { readCorpus } from '../helpers/corpus.ts';
 import { startFakeOllama, type FakeOllama } from '../helpers/fake-ollama.ts';
 import { promptText, startFakeOpenAi, type FakeOpenAi, type RecordedRequest } from '../helpers/fake-openai.ts';
-import { postParse, startTestService, upload, type TestService } from '../http/helpers.ts';
+import { postParse, request, startTestService, upload, type TestService } from '../http/helpers.ts';
 import { connectMcp, structuredOf } from '../mcp/helpers.ts';
 import { startSite, type TestSite } from '../web/site.ts';
 
@@ -61,6 +61,21 @@ describe('Firecrawl SDK with an LLM configured', () => {
     const extraction = openai.chats().find((r) => !isProbe(r) && promptText(r).includes('Task from the user: The title and topics')) as RecordedRequest;
     expect((extraction.body.response_format as { type: string }).type).toBe('json_schema');
     expect(extraction.body.model).toBe('gpt-fake');
+  });
+
+  it('the tokens a parse spends are recorded for its team (GET /v2/team/token-usage)', async () => {
+    const tokensUsed = async (): Promise<number> => {
+      const res = await request(`${service.url}/v2/team/token-usage`, { headers: { authorization: `Bearer ${service.key}` } });
+      expect(res.status).toBe(200);
+      return (res.json as { data: { tokensUsed: number } }).data.tokensUsed;
+    };
+    const before = await tokensUsed();
+    const chats = openai.chats().length;
+    await client.parse({ data: blog, filename: 'test_blog.html', contentType: 'text/html' }, { formats: ['summary'] });
+    expect(openai.chats().length).toBeGreaterThan(chats);
+    // Each call's prompt and completion tokens as the provider reported them (at least the prompt's ~1 token per 4 characters).
+    const spent = (await tokensUsed()) - before;
+    expect(spent).toBeGreaterThan(100);
   });
 
   it('parse: a zod schema, which the SDK sends as draft 2020-12 JSON Schema', async () => {

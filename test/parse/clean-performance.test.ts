@@ -1,9 +1,10 @@
 /**
  * The clean step is linear in page size: a 1.5 MB page (bodies of real corpus pages put
  * together) cleans in 37–90 ms warm on a loaded 2-core machine, of which ~25 ms is a
- * young-generation GC of the parser's garbage that falls inside the step. The bound here is
- * looser because tests share the machine; it still fails on anything super-linear, which takes
- * seconds at this size.
+ * young-generation GC of the parser's garbage that falls inside the step (382 ms was seen with
+ * seven other jobs on the two cores). The bound here is 1 s because tests share the machine; it
+ * still fails on anything super-linear, which takes seconds at this size. Speed itself is
+ * measured by `npm run bench:html`.
  */
 import { describe, expect, it } from 'vitest';
 import { clean } from '../../src/parse/clean/index.ts';
@@ -29,7 +30,7 @@ function bigPage(minBytes: number): string {
 }
 
 describe('clean step performance', () => {
-  it('cleans a 1.5 MB page with onlyMainContent in under 300 ms', async () => {
+  it('cleans a 1.5 MB page with onlyMainContent in well under a second (linear: a super-linear step takes seconds at this size)', async () => {
     // Warm the code paths up the way a running server is.
     await cleanPage('html/readability/wikipedia/source.html');
     const html = bigPage(1_500_000);
@@ -43,6 +44,6 @@ describe('clean step performance', () => {
       best = Math.min(best, performance.now() - start);
       expect(bodyText(read).length).toBeGreaterThan(1000);
     }
-    expect(best).toBeLessThan(300);
+    expect(best).toBeLessThan(1_000);
   });
 });

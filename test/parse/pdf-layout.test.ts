@@ -37,6 +37,37 @@ describe('pdf layout: reading order', () => {
     expect(page).toContain('Dynamic languages such as JavaScript are more difficult to compile than statically typed ones. Since no concrete type information');
   });
 
+  it('reads two columns column by column when a paragraph gap lines up across both above a figure (pdf-bench 01030000000041)', async () => {
+    // The left column's paragraph gap and the right column's gap before a quote fall at the same
+    // height, and a full-width figure below makes a region three ems apart: only that wide gap
+    // parts regions, the aligned paragraph gaps do not cut the columns into rows.
+    const page = sectionText(await read('pdf-bench', 'pdfs', '01030000000041.pdf'), 1);
+    const at = (s: string) => {
+      const i = page.indexOf(s);
+      expect(i, s).toBeGreaterThanOrEqual(0);
+      return i;
+    };
+    expect(at('content towards religious minorities.')).toBeLessThan(at('When asked about how often social media'));
+    expect(at('more frequently than men (90%)')).toBeLessThan(at('respondents had seen this content “very'));
+    expect(at('community. For example, one participant')).toBeLessThan(at('There were instances when women'));
+    expect(at('of condemning the act')).toBeLessThan(at('Figure 3: Frequency of viewing'));
+  });
+
+  it('reads notes set smaller than the text above them after both columns, though they carry most of the page (pdf-bench 01030000000009)', async () => {
+    // 11 pt text over 9 pt notes: the notes hold more characters than the text, so the page's
+    // body size is the notes'; the running text above each note in its column tells them apart.
+    const page = sectionText(await read('pdf-bench', 'pdfs', '01030000000009.pdf'), 1);
+    const at = (s: string) => {
+      const i = page.indexOf(s);
+      expect(i, s).toBeGreaterThanOrEqual(0);
+      return i;
+    };
+    expect(at('of medicinal plants from or through the Arabian')).toBeLessThan(at('Peninsula to Europe'));
+    expect(at('tending an altar of Love')).toBeLessThan(at('Book. Interspersed with Some Occasional Observations'));
+    expect(at('Book. Interspersed with Some Occasional Observations')).toBeLessThan(at('34 Richard Walker, Memoirs of Medicine'));
+    expect(at('34 Richard Walker, Memoirs of Medicine')).toBeLessThan(at('35 For the influence of the Arabian medicine'));
+  });
+
   it('places a table found on the page in reading order, its words out of the running text (PDFUA invoice)', async () => {
     const result = await read('pdf', 'opendataloader-pdf', 'PDFUA-Ref-2-02_Invoice.pdf');
     const page = result.document.querySelector('section[data-page="1"]');
@@ -62,6 +93,24 @@ describe('pdf layout: headings', () => {
     expect(texts(result, 'section[data-page="12"] h2, section[data-page="13"] h2, section[data-page="14"] h2').length).toBeGreaterThan(0);
     // A bold run-in label is not a heading.
     expect(texts(result, 'h1, h2, h3, h4, h5, h6').some((h) => h.startsWith('General Terms'))).toBe(false);
+  });
+
+  it('makes a chapter label alone on its line a heading, though set in the body face (pdf-bench 01030000000153)', async () => {
+    const result = await read('pdf-bench', 'pdfs', '01030000000153.pdf');
+    const headings = texts(result, 'h1, h2, h3, h4, h5, h6');
+    expect(headings).toEqual(expect.arrayContaining(['CHAPTER 7.', 'TEXAS', 'COURSE MARKING DRIVERS']));
+    // The author's name under the title stays text.
+    expect(headings).not.toContain('MICHELLE REED');
+  });
+
+  it('joins a section number set on its own line to the title under it, beside a loosely justified line (pdf-bench 01030000000080)', async () => {
+    // "III." (36 pt) over "Regulatory cholesterol" (33 pt); on the number's row, beside the drop
+    // cap, "This report defines" is justified with 30 pt word spaces: one line, not three cells.
+    const result = await read('pdf-bench', 'pdfs', '01030000000080.pdf');
+    const headings = texts(result, 'h1, h2, h3, h4, h5, h6');
+    expect(headings).toContain('III. Regulatory cholesterol');
+    expect(headings).not.toContain('III.');
+    expect(sectionText(result, 1)).toContain('This report defines');
   });
 
   it('ranks heading styles by size: larger section headings above a smaller bold title (docling multi_page.pdf)', async () => {
@@ -92,6 +141,14 @@ describe('pdf layout: text', () => {
     const page = sectionText(await read('pdf-bench', 'pdfs', '01030000000001.pdf'), 1);
     expect(page).toContain('a latency-based observer model applied to the');
     expect(page).toContain('will generate an internal response');
+  });
+
+  it('puts a drop cap back at the head of the first line beside it (pdf-bench 01030000000080)', async () => {
+    // A 77 pt "T" three lines tall, its baseline on the third line beside it.
+    const page = sectionText(await read('pdf-bench', 'pdfs', '01030000000080.pdf'), 1);
+    expect(page).toContain('This report defines');
+    expect(page).not.toContain('T as the policy');
+    expect(page).toContain('as the policy actions of the three arms of the State');
   });
 
   it('keeps raised footnote marks on their line (tracemonkey.pdf authors)', async () => {

@@ -60,7 +60,59 @@ describe('fast detectors', () => {
   });
 });
 
+describe('fast detectors: the second round of rules (bench:pii free-text tuning part)', () => {
+  it('SECRET: more of gitleaks\' provider prefixes', async () => {
+    const upper = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+    const tokens = [
+      `dp.${'pt'}.${repeat(ALNUM, 43)}`, // Doppler
+      `NRAK-${repeat('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', 27)}`, // New Relic
+      `AGE-SECRET-KEY-1${repeat('QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L', 58)}`, // age
+      `${'1234567890'}:AA${repeat(ALNUM, 33)}`, // Telegram bot
+      `LTAI${repeat(ALNUM, 20)}`, // Alibaba Cloud
+      `hv${'s'}.${repeat(ALNUM, 90)}`, // Vault
+      `dt0c01.${repeat(upper, 24)}.${repeat(upper, 64)}`, // Dynatrace
+      `PMAK-${repeat('0123456789abcdef', 24)}-${repeat('0123456789abcdef', 34)}`, // Postman
+    ];
+    for (const token of tokens) expect(await found(`the value ${token} was leaked`), token).toEqual([['SECRET', token]]);
+  });
+
+  it('SECRET: environment-style password names and "the passphrase for … is"', async () => {
+    expect(await found('PGPASSWORD=Tr0ub4dor&3x psql -h db')).toEqual([['SECRET', 'Tr0ub4dor&3x']]);
+    expect(await found('The wifi passphrase for the guest network is Harbor-2291! until Monday.')).toEqual([['SECRET', 'Harbor-2291!']]);
+    expect(await found('The password for the guest network is printed on the router.')).toEqual([]);
+  });
+
+  it('PHONE: a Brazilian CEP is a postcode, not a number to call', async () => {
+    expect(await found('Av. Paulista, 1578 - Bela Vista, São Paulo - SP, 01310-200')).toEqual([]);
+  });
+});
+
 describe('aggressive detectors', () => {
+  it('LOCATION: CLDR region and time-zone city names, accent-folded; movement and meeting cues; street words', async () => {
+    const places = async (text: string): Promise<string[]> => (await found(text, 'aggressive')).filter(([g]) => g === 'LOCATION').map(([, v]) => v);
+    expect(await places('He flew on to Kigali and then Bujumbura.')).toEqual(expect.arrayContaining(['Kigali', 'Bujumbura']));
+    expect(await places('Sie wohnt jetzt in Krakow, nicht in Österreich.')).toEqual(expect.arrayContaining(['Krakow', 'Österreich']));
+    expect(await places('We met in Valparaíso during the workshop.')).toContain('Valparaíso');
+    expect(await places('The site visit to Mombasa is next month.')).toContain('Mombasa');
+    expect((await places('The hotel is on Jalan Sudirman near the station.')).some((v) => v.includes('Jalan Sudirman'))).toBe(true);
+  });
+
+  it('LOCATION hard negatives: places naming treaties, themes and versions', async () => {
+    const places = (await found('The Paris Agreement, the Geneva Conventions, the Tokyo theme and Berlin-2 were discussed.', 'aggressive')).filter(([g]) => g === 'LOCATION');
+    expect(places).toEqual([]);
+    // A table-of-contents line (pdf-bench 01030000000016): "from … to …" in a title is no journey.
+    expect((await found('7. LEGO Toys: from Wooden Blocks to Plastic Bricks 50', 'aggressive')).filter(([g]) => g === 'LOCATION')).toEqual([]);
+    expect(await found('Flights from Nairobi to Kigali leave daily.', 'aggressive')).toEqual(expect.arrayContaining([['LOCATION', 'Nairobi'], ['LOCATION', 'Kigali']]));
+  });
+
+  it('PERSON: "<verb> by" cues; a name does not run into a bracket', async () => {
+    const found1 = await found('Minutes taken by Chiamaka Obi.', 'aggressive');
+    expect(found1).toContainEqual(['PERSON', 'Chiamaka Obi']);
+    const found2 = await found('Tariq Aziz (India) won the prize.', 'aggressive');
+    expect(found2.some(([g, v]) => g === 'PERSON' && v.includes('('))).toBe(false);
+    expect(found2).toContainEqual(['LOCATION', 'India']);
+  });
+
   it('PERSON and LOCATION from NLP, cues and address patterns', async () => {
     const text = 'Dear Ms. Wanjiru Kamau,\nName: Oluwaseun Adeyemi\nAddress: 12 rue de la Paix, 75002 Paris\nWe met José García in Lyon near 221B Baker Street.';
     const groups = await found(text, 'aggressive');

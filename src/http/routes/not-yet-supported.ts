@@ -3,8 +3,7 @@
  * serve: a clear answer naming the feature and its status instead of the generic 404 "No route
  * matches". Two kinds (README "Firecrawl clients: what works", docs/compat.md):
  *
- *   planned, not built yet   400 NOT_YET_SUPPORTED   agent threads and snapshots, browser sessions, interact,
- *                                                    the queue-status and concurrency-check endpoints
+ *   planned, not built yet   400 NOT_YET_SUPPORTED   agent threads and snapshots, browser sessions, interact
  *   not part of folio        404 NOT_FOUND           Firecrawl's hosted services: monitors, the
  *                                                    research and developer indexes, feedback
  *                                                    refunds, the Alexandria catalogue
@@ -48,13 +47,6 @@ export const UNBUILT_PATHS: readonly Unbuilt[] = [
   {
     paths: ['/v2/scrape/:id/interact'],
     error: planned('Interact (`/v2/scrape/{id}/interact`, driving the page of a scrape in a browser)', 'Meanwhile send the steps as `actions` with POST /v2/scrape.'),
-  },
-  {
-    paths: ['/v2/team/queue-status', '/v2/concurrency-check'],
-    error: planned(
-      'Queue and concurrency usage (`/v2/team/queue-status`, `/v2/concurrency-check`)',
-      'Its limits are the operator’s settings (FOLIO_MAX_CONCURRENT_PARSES, FOLIO_MAX_QUEUED_PARSES); credit and token usage are at /v2/team/credit-usage and /v2/team/token-usage.',
-    ),
   },
   {
     paths: ['/v2/monitor', '/v2/monitor/*rest'],

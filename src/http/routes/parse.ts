@@ -17,6 +17,13 @@ import { UploadSpool } from '../upload-spool.ts';
 import { teamOwner } from './uploads.ts';
 import { setAuditInput } from '../../audit/index.ts';
 import { checkParseOptions } from '../billing.ts';
+import { teamOf } from '../../../auth/api-keys.ts';
+
+/** The caller's team for the runner's fair queue (src/limits/teams). */
+function teamIdOf(res: Response): { teamId?: string } {
+  const team = teamOf(res);
+  return team ? { teamId: team.teamId } : {};
+}
 
 export interface ParseRouteDeps {
   runner: ParseRunner;
@@ -53,7 +60,7 @@ export function parseRoute({ runner, spoolDir, uploads }: ParseRouteDeps) {
       const data = await runner(
         { bytes, filename: upload.filename, ...(upload.contentType ? { contentType: upload.contentType } : {}) },
         options,
-        { signal: clientGone.signal },
+        { signal: clientGone.signal, ...teamIdOf(res) },
       );
       res.status(200).json({ success: true, data });
     } finally {
@@ -92,7 +99,7 @@ function parseUploadRefRoute({ runner, uploads }: Pick<ParseRouteDeps, 'runner' 
       const data = await runner(
         { bytes: taken.bytes, filename: taken.filename, ...(taken.contentType ? { contentType: taken.contentType } : {}) },
         options,
-        { signal: clientGone.signal },
+        { signal: clientGone.signal, ...teamIdOf(res) },
       );
       // Deleted right after the parse, before the answer (and on every failure, below).
       await taken.release();

@@ -5,6 +5,7 @@
  */
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { ClientAbortedError } from '../multipart.ts';
+import { teamOf } from '../../../auth/api-keys.ts';
 import { scrape, type ScrapeDeps } from '../../web/scrape.ts';
 import { parseScrapeRequest } from '../../web/scrape-options.ts';
 
@@ -20,7 +21,8 @@ export function scrapeRoute(deps: ScrapeDeps): RequestHandler[] {
     };
     res.on('close', onClose);
     try {
-      const data = await scrape(request, deps, { signal: clientGone.signal });
+      const team = teamOf(res);
+      const data = await scrape(request, deps, { signal: clientGone.signal, ...(team ? { teamId: team.teamId } : {}) });
       res.status(200).json({ success: true, data });
     } finally {
       res.off('close', onClose);

@@ -136,6 +136,7 @@ export async function createBullmqCrawlQueue(deps: BullmqCrawlQueueDeps): Promis
         request,
         rules: crawlScopeRules(request),
         kind: record.kind,
+        owner: record.owner,
         ...(deps.events ? { events: deps.events } : {}),
         onError: (id, err) => deps.onError({ jobId: id, err }, 'crawl page failed unexpectedly'),
       },

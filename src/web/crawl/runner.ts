@@ -28,7 +28,8 @@ import { checkScope, type ScopeRules } from './scope.ts';
 import { HostGate, Slots } from './slots.ts';
 
 /** Scrapes one URL as POST /v2/scrape would; an upstream 4xx/5xx is data with metadata.error. */
-export type PageScraper = (url: string, options: CrawlRequest['scrapeOptions'], run: { signal: AbortSignal }) => Promise<ParseData>;
+/** `owner`: the job's owner (`team:<id>`), whose limits the page counts against (docs/limits.md). */
+export type PageScraper = (url: string, options: CrawlRequest['scrapeOptions'], run: { signal: AbortSignal; owner?: string }) => Promise<ParseData>;
 
 export interface CrawlProgress {
   jobId: string;
@@ -177,6 +178,8 @@ export interface CrawlPageContext {
   rules: ScopeRules;
   /** Default `crawl`; a `batch` follows no links. */
   kind?: JobKind;
+  /** The job's owner, handed to the page scraper. */
+  owner?: string;
   events?: JobEventSink;
   onError?: (jobId: string, err: unknown) => void;
 }
@@ -192,7 +195,7 @@ export async function crawlPage(ctx: CrawlPageContext, entry: CrawlUrlEntry, sig
   const batch = ctx.kind === 'batch';
   try {
     const { options, strip } = batch ? { options: request.scrapeOptions, strip: false } : withRawHtml(request.scrapeOptions);
-    const data = await ctx.scrapePage(entry.url, options, { signal });
+    const data = await ctx.scrapePage(entry.url, options, { signal, ...(ctx.owner ? { owner: ctx.owner } : {}) });
     const norm = { ignoreQueryParameters: request.ignoreQueryParameters };
     const links = batch || request.sitemap === 'only' || typeof data.rawHtml !== 'string' ? [] : extractLinks(data.rawHtml, data.metadata.url ?? entry.url, norm);
     if (strip) delete data.rawHtml;
@@ -248,6 +251,7 @@ export async function runCrawlJob(jobId: string, deps: CrawlRunnerDeps, signal: 
     request,
     rules,
     kind: job.kind,
+    owner: job.owner,
     ...(deps.events ? { events: deps.events } : {}),
     ...(deps.onError ? { onError: deps.onError } : {}),
   };

@@ -1,6 +1,11 @@
 /**
  * Small offline gazetteers for `aggressive`: given names from many cultures (compromise's lexicon
  * is mostly English), and countries and large cities. Lower-cased.
+ *
+ * The place list is completed from the Unicode CLDR data Node ships (maintained upstream, no
+ * dependency): every region's name in eight languages (Intl.DisplayNames) and the cities of the
+ * IANA time-zone database (`Europe/Tallinn`, `Africa/Kigali`; Intl.supportedValuesOf). Names
+ * that are also given names or common words ("Regina", "Darwin", "Easter", "Chad") are left out.
  */
 export const GIVEN_NAMES = new Set(`
 james john robert michael william david richard joseph thomas charles mary patricia jennifer linda elizabeth barbara susan jessica sarah karen
@@ -41,3 +46,57 @@ denver, atlanta, miami, austin, portland, detroit, minneapolis, nashville, balti
 monterrey, bogotá, bogota, lima, santiago, buenos aires, são paulo, sao paulo, rio de janeiro, brasília, caracas,
 quito, montevideo, havana
 `.split(',').map((s) => s.trim()).filter(Boolean));
+
+/** CLDR place names that are also given names, surnames or ordinary words. */
+const NOT_PLACES = new Set(`
+oral easter christmas wake midway phoenix regina stanley dawson darwin resolute chatham jersey wallis hobart kirov samara
+canary thule truk menominee lindeman creston nome chad guinea man maurice niger cocos comoro norfolk victoria
+`.split(/\s+/).filter(Boolean));
+
+const REGION_LANGUAGES = ['en', 'fr', 'de', 'es', 'it', 'pt', 'nl', 'pl'];
+/** Time-zone areas whose last part names a city or island; US county zones (Indiana/Knox, …) left out. */
+const CITY_ZONE = /^(?:Africa|America|Asia|Atlantic|Australia|Europe|Indian|Pacific)\/(?!(?:Indiana|Kentucky|North_Dakota)\/)/;
+
+/** Lower-case without diacritics: "Kraków" and "Krakow" are one place. */
+export function foldPlace(name: string): string {
+  return name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+function addCldrPlaces(places: Set<string>): void {
+  const add = (name: string): void => {
+    const lower = name.toLowerCase();
+    if (NOT_PLACES.has(lower) || GIVEN_NAMES.has(lower) || !/^\p{L}/u.test(name)) return;
+    places.add(lower);
+    places.add(foldPlace(name));
+  };
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  for (const language of REGION_LANGUAGES) {
+    let names: Intl.DisplayNames;
+    try {
+      names = new Intl.DisplayNames([language], { type: 'region', fallback: 'none' });
+    } catch {
+      continue; // a Node built without full ICU: the static list only
+    }
+    for (const a of letters) {
+      for (const b of letters) {
+        const code = a + b;
+        // Private-use and grouping codes (AA, QM–QZ, XA–XZ, ZZ, EU, EZ, UN) are not places.
+        if (/^(?:AA|Q[M-Z]|X[A-Z]|ZZ|EU|EZ|UN)$/.test(code) && code !== 'XK') continue;
+        const name = names.of(code);
+        if (name && name !== code) add(name);
+      }
+    }
+  }
+  let zones: string[] = [];
+  try {
+    zones = Intl.supportedValuesOf('timeZone');
+  } catch {
+    zones = [];
+  }
+  for (const zone of zones) {
+    if (CITY_ZONE.test(zone)) add((zone.split('/').pop() as string).replace(/_/g, ' '));
+  }
+}
+
+addCldrPlaces(PLACES);
+for (const place of [...PLACES]) PLACES.add(foldPlace(place));

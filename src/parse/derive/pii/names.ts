@@ -4,7 +4,7 @@
  * street-address and postcode patterns.
  */
 import nlp from 'compromise';
-import { GIVEN_NAMES, PLACES } from './gazetteer.ts';
+import { foldPlace, GIVEN_NAMES, PLACES } from './gazetteer.ts';
 import { linesMatching, regexSpans, type PiiGroup, type PiiSpan } from './spans.ts';
 
 /** A regex source matching `words` in any letter case, so the rest of the pattern can stay case-sensitive. */
@@ -23,7 +23,7 @@ const PERSON_CUES = [
   new RegExp(String.raw`\b(?:Dear|Hi|Hello|Hey|Bonjour|Hallo|Hola|Liebe|Lieber|Cher|Chère|Caro|Cara)\s+(?:${HONORIFIC}\s+)?(${NAME})`, 'gdu'),
   new RegExp(String.raw`\b${HONORIFIC}\s+(${NAME})`, 'gdu'),
   new RegExp(String.raw`\b(?:Regards|Sincerely|Best|Cheers|Thanks|Yours truly|Cordialement|Mit freundlichen Grüßen|Saludos),?\s*\n\s*(${NAME})`, 'gdu'),
-  new RegExp(String.raw`\b${caseless(String.raw`(?:my name is|i am|i'm|this is|named|called|signed|meet|met|met with|meeting with|ask|invite|thank|spoke with|spoke to|talked to|written by|according to|per)`)}\s+(${NAME})`, 'gdu'),
+  new RegExp(String.raw`\b${caseless(String.raw`(?:my name is|i am|i'm|this is|named|called|signed|meet|met|met with|meeting with|ask|invite|thank|spoke with|spoke to|talked to|according to|per|(?:written|taken|chaired|led|hosted|reported|reviewed|presented|organised|organized|sent|submitted|requested|created|filed|raised|approved|signed|translated|edited|interviewed|photographed|illustrated|managed|owned) by)`)}\s+(${NAME})`, 'gdu'),
 ];
 
 const STREET_TYPE = String.raw`(?:Street|St|Avenue|Ave|Road|Rd|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Square|Sq|Terrace|Crescent|Close|Highway|Hwy|Parkway|Pkwy|Circle|Row|Walk|Gardens|Grove|Mews)\.?`;
@@ -40,6 +40,21 @@ const LOCATION_PATTERNS = [
   // UK postcode; Japanese postal mark
   /\b(?:[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]?)\s\d[ABD-HJLNP-UW-Z]{2}\b/g,
   /〒\s?\d{3}-\d{4}[^\n。]{0,40}/gu,
+  // Street words that are never English: Jalan Sudirman, Jl. Thamrin, Soi Sukhumvit 11, Đường Lê Lợi, Rue Oberkampf, Calle Mayor
+  new RegExp(String.raw`\b(?:Jalan|Jl\.|Jln\.?|Lorong|Soi|Thanon|Đường|Phố|Ulitsa|Calle|Rua|Rue|Carrer|Strada|Avenida)\s+\p{Lu}[\p{L}\p{M}'’.-]*(?:\s+\p{Lu}[\p{L}\p{M}'’.-]*){0,2}(?:\s+\d{1,4}[A-Za-z]?)?`, 'gu'),
+];
+
+/** A capitalised place name of one to three words, particles allowed ("Ho Chi Minh City", "Rio de Janeiro"). */
+const PLACE_NAME = String.raw`\p{Lu}[\p{L}\p{M}'’-]*\p{Ll}[\p{L}\p{M}'’-]*(?:[ \u00a0](?:(?:de|do|da|del|di|la|le|el|al|of|upon|sur|am|an|im)[ \u00a0])?\p{Lu}[\p{L}\p{M}'’-]*\p{Ll}[\p{L}\p{M}'’-]*){0,2}`;
+/**
+ * Verbs and nouns of going, living and meeting followed by a place preposition: "we met in
+ * Valparaíso", "the site visit to Mombasa", "the depot in Ōsaka", "flew from Nairobi".
+ */
+const PLACE_CUES = [
+  new RegExp(String.raw`\b${caseless(String.raw`(?:met|meet|meeting|held|hosted|based|visit|visits|visited|visiting|trip|travel|travels|travelled|traveled|flew|fly|flying|flight|drove|drive|moved|move|relocated|relocating|grew up|raised|studied|study|stationed|headquartered|located|arrived|arriving|landed|stayed|staying|returned|live|lived|lives|living|work|works|worked|working|depot|office|offices|branch|branches|warehouse|factory|plant|campus|site|store|hotel|conference|summit|born|settled|holiday|vacation)`)}\s+(?:in|to|from|at|near|outside|around|via)\s+(${PLACE_NAME})`, 'gdu'),
+  // "from Nairobi to Kigali": both ends
+  new RegExp(String.raw`\bfrom\s+(${PLACE_NAME})\s+to\s+\p{Lu}`, 'gdu'),
+  new RegExp(String.raw`\bfrom\s+\p{Lu}[\p{L}\p{M}'’-]*(?:\s+\p{Lu}[\p{L}\p{M}'’-]*){0,2}\s+to\s+(${PLACE_NAME})`, 'gdu'),
 ];
 const LOCATION_CUE = new RegExp(
   String.raw`\b${caseless(String.raw`(?:(?:home |street |postal |mailing |shipping |billing |delivery |residential |work )?address|addr|adresse|anschrift|dirección|direccion|indirizzo|endereço|ship to|deliver to|located at|lives at|living at|resides at|born in|lives in|living in|moved to|based in|city|town|country|location|hometown|place of birth)`)}\s*:?\s+(\p{Lu}[^\n;()]{1,90}?|\d[^\n;()]{3,90}?)(?=[.!?]\s|[.!?]?$|\n|;|\(|\s-\s)`,
@@ -95,7 +110,10 @@ function compromiseSpans(text: string): PiiSpan[] {
       let i = starts.length - 1;
       while (i > 0 && (starts[i] ?? 0) > t.offset.start) i -= 1;
       const shift = (origins[i] ?? 0) - (starts[i] ?? 0);
-      out.push({ start: t.offset.start + shift, end: t.offset.start + t.offset.length + shift, group });
+      // compromise joins "Aziz (India" into one name: a span ends at a bracket.
+      const bracket = selected.slice(t.offset.start, t.offset.start + t.offset.length).search(/[()[\]]/);
+      const length = bracket > 0 ? bracket : t.offset.length;
+      out.push({ start: t.offset.start + shift, end: t.offset.start + length + shift, group });
     }
   };
   add(doc.people().out('offset') as Offset[], 'PERSON');
@@ -124,7 +142,7 @@ function gazetteerSpans(text: string): PiiSpan[] {
     const words = m[0].split(/[ \u00a0]/);
     for (let n = words.length; n >= 1; n -= 1) {
       const candidate = words.slice(0, n).join(' ');
-      if (PLACES.has(candidate.toLowerCase())) {
+      if (PLACES.has(candidate.toLowerCase()) || PLACES.has(foldPlace(candidate))) {
         out.push({ start: m.index, end: m.index + candidate.length, group: 'LOCATION' });
         break;
       }
@@ -133,16 +151,43 @@ function gazetteerSpans(text: string): PiiSpan[] {
   return out;
 }
 
+/**
+ * A line where most words are capitalised and that does not end as a sentence is a title or a
+ * table-of-contents entry ("LEGO Toys: from Wooden Blocks to Plastic Bricks 50"): its "from …
+ * to …" is not a journey.
+ */
+function inTitleCaseLine(text: string, at: number): boolean {
+  const start = text.lastIndexOf('\n', at) + 1;
+  const end = text.indexOf('\n', at);
+  const line = text.slice(start, end < 0 ? text.length : end).trim();
+  if (/[.!?]["'”’)]?$/u.test(line)) return false; // a sentence, however many names it holds
+  const words = line.split(/\s+/).filter((w) => /^\p{L}/u.test(w) && w.length > 3);
+  return words.length >= 3 && words.filter((w) => /^\p{Lu}/u.test(w)).length > words.length * 0.6;
+}
+
+/**
+ * A place name used as the name of something else: "the Paris Agreement", "the Geneva
+ * Conventions", "the Tokyo theme", "Berlin-2" (a version or model name).
+ */
+const NAMED_AFTER_PLACE = /^(?:[-_]?\d|\s+(?:agreements?|accords?|conventions?|treat(?:y|ies)|protocols?|declarations?|charter|consensus|principles|syndrome|rules|process|club|round|statute|theme|style|format|font|template|edition|release|model|variant|strain|cipher|method|opening|defen[cs]e|gambit)\b)/i;
+
+function namedAfterPlace(text: string, span: PiiSpan): boolean {
+  return span.group === 'LOCATION' && NAMED_AFTER_PLACE.test(text.slice(span.end, span.end + 16));
+}
+
 export function findNamesAndPlaces(text: string, groups: ReadonlySet<PiiGroup>): PiiSpan[] {
   const raw: PiiSpan[] = [...compromiseSpans(text), ...gazetteerSpans(text)];
   for (const re of PERSON_CUES) raw.push(...cueSpans(text, re, 'PERSON'));
   for (const re of LOCATION_PATTERNS) raw.push(...regexSpans(text, re, 'LOCATION'));
   raw.push(...cueSpans(text, LOCATION_CUE, 'LOCATION'));
+  for (const re of PLACE_CUES) {
+    raw.push(...regexSpans(text, re, 'LOCATION', (value, m) => !STOP_NAMES.has(value.split(/\s/)[0] ?? '') && !inTitleCaseLine(text, m.index), 1));
+  }
   const out: PiiSpan[] = [];
   for (const span of raw) {
     if (!groups.has(span.group)) continue;
     const trimmed = trimSpan(text, span);
-    if (trimmed) out.push(trimmed);
+    if (trimmed && !namedAfterPlace(text, trimmed)) out.push(trimmed);
   }
   return out;
 }

@@ -69,6 +69,7 @@ export function findPhones(text: string): PiiSpan[] {
       // North American "(415) 555-0132" / "415-555-0132" / "415.555.0132".
       const northAmerican = /^(?:\(\d{3}\) ?|\d{3}[-.])\d{3}[-.]\d{4}$/.test(value);
       if (!cued && !(phoneGrouping(value) && (/^\(?0/.test(value) || northAmerican))) continue;
+      if (!cued && /^\d{5}-\d{3}$/.test(value)) continue; // a Brazilian CEP (postcode), "01310-200"
       valid = northAmerican ? validNational(value, ['US', 'CA']) : validNational(value);
       if (valid && !cued && /^\d{1,3}(?:[ ,]\d{3})+$/.test(value)) valid = false; // "1 234 567" is a quantity
     }

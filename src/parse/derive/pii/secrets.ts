@@ -43,6 +43,40 @@ const PROVIDER_TOKENS: [string[], RegExp][] = [
   [['dapi'], /\bdapi[a-f0-9]{32}\b/g], // Databricks
   [['glc_'], /\bglc_[A-Za-z0-9+/]{32,}={0,2}/g], // Grafana
   [['pat'], /\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}\b/g], // Airtable
+  // More of gitleaks' rules (config/gitleaks.toml): prefixes each provider documents.
+  [['xapp-'], /\bxapp-\d-[A-Za-z0-9]{9,}-\d{9,}-[A-Za-z0-9]{32,}\b/g], // Slack app-level token
+  [['sq0atp-', 'sq0csp-'], /\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,43}\b/g], // Square
+  [['EAAA'], /\bEAAA[A-Za-z0-9_-]{60}\b/g],
+  [['pscale_'], /\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9=_.-]{32,64}/g], // PlanetScale
+  [['hvs.', 'hvb.', 'hvr.'], /\bhv[sbr]\.[A-Za-z0-9_-]{24,}/g], // HashiCorp Vault
+  [['.atlasv1.'], /\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9=_-]{60,70}/g], // Terraform Cloud
+  [['dp.pt.', 'dp.st.', 'dp.ct.', 'dp.sa.', 'dp.scim.', 'dp.audit.'], /\bdp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,44}\b/g], // Doppler
+  [['PMAK-'], /\bPMAK-[A-Fa-f0-9]{24}-[A-Fa-f0-9]{34}\b/g], // Postman
+  [['sntrys_', 'sntryu_'], /\bsntry[su]_[A-Za-z0-9+/=_-]{40,}/g], // Sentry
+  [['NRAK-', 'NRJS-', 'NRII-'], /\b(?:NRAK-[A-Z0-9]{27}|NRJS-[a-f0-9]{19}|NRII-[A-Za-z0-9-]{32})\b/g], // New Relic
+  [['dt0c01.'], /\bdt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}\b/g], // Dynatrace
+  [['AGE-SECRET-KEY-1'], /\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b/g], // age
+  [[':AA'], /\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b/g], // Telegram bot
+  [['LTAI'], /\bLTAI[A-Za-z0-9]{12,20}\b/g], // Alibaba Cloud
+  [['figd_', 'figh_'], /\bfig[dh]_[A-Za-z0-9_-]{40}\b/g], // Figma
+  [['sbp_'], /\bsbp_[a-f0-9]{40}\b/g], // Supabase
+  [['CFPAT-'], /\bCFPAT-[A-Za-z0-9_-]{43}\b/g], // Contentful
+  [['pul-'], /\bpul-[a-f0-9]{40}\b/g], // Pulumi
+  [['glsa_'], /\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b/g], // Grafana service account
+  [['fo1_'], /\bfo1_[\w-]{43}\b/g], // Fly.io
+  [['ntn_'], /\bntn_[A-Za-z0-9]{40,}\b/g], // Notion
+  [['rubygems_'], /\brubygems_[a-f0-9]{48}\b/g],
+  [['gsk_'], /\bgsk_[A-Za-z0-9]{52}\b/g], // Groq
+  [['r8_'], /\br8_[A-Za-z0-9]{37}\b/g], // Replicate
+  [['pplx-'], /\bpplx-[A-Za-z0-9]{48}\b/g], // Perplexity
+  [['bkua_'], /\bbkua_[a-f0-9]{40}\b/g], // Buildkite
+  [['FLWSECK'], /\bFLWSECK(?:_TEST)?-[a-h0-9]{32}-X\b/g], // Flutterwave
+  [['EZAK', 'EZTK'], /\bEZ[AT]K[A-Za-z0-9]{54}\b/g], // EasyPost
+  [['duffel_'], /\bduffel_(?:test|live)_[A-Za-z0-9_=-]{43}\b/g],
+  [['doo_v1_', 'dor_v1_'], /\bdo[or]_v1_[a-f0-9]{64}\b/g], // DigitalOcean OAuth
+  [['HRKU-'], /\bHRKU-[A-Za-z0-9_-]{60}\b/g], // Heroku
+  [['api_org_'], /\bapi_org_[A-Za-z]{34}\b/g], // Hugging Face organisation
+  [['Q~'], /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g], // Azure AD client secret
 ];
 
 /** One scan finds which provider literals occur; literals shorter than 3 characters are too common to scan for, so their patterns always run. */
@@ -57,8 +91,9 @@ const PROVIDER_LITERALS = new RegExp(
 const PRIVATE_KEY = /-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----/g;
 const JWT = /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g;
 const URL_PASSWORD = /:\/\/[^\s:/@<>"']{1,64}:([^\s@/<>"']{1,128})@/dg;
-const PASSWORD_ASSIGNMENT = /(?<![A-Za-z0-9])(?:password|passwd|passwort|mot de passe|contraseña|pwd|pass|passphrase|secret|passcode)["']?\s*(?:[:=]|=>)\s*["'`]?([^\s"'`,;<>]{4,128})/dgi;
-const PASSWORD_IS = /\b(?:password|passwd|passphrase|passcode|passwort|mot de passe)\s+(?:is|was|ist|est)\s*:?\s*["'`]?([^\s"'`,;<>]{4,128})/dgi;
+const PASSWORD_ASSIGNMENT = /(?<![A-Za-z0-9])(?:[A-Za-z0-9]*(?:password|passwd|passphrase)|passwort|mot de passe|contraseña|pwd|pass|secret|passcode)["']?\s*(?:[:=]|=>)\s*["'`]?([^\s"'`,;<>]{4,128})/dgi;
+/** "The password is X", "the wifi passphrase for the guest network is X" (up to five words between). */
+const PASSWORD_IS = /\b(?:password|passwd|passphrase|passcode|passwort|mot de passe)(?:\s+(?:for|of|to|on|für|pour|de)\s+[^\s.;:!?]+(?:\s+[^\s.;:!?]+){0,4}?)?\s+(?:is|was|ist|est)\s*:?\s*["'`]?([^\s"'`,;<>]{4,128})/dgi;
 const KEY_ASSIGNMENT = /(?<![A-Za-z0-9])(?:api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|secret[_-]?key|private[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|token|credentials?|signing[_-]?key|encryption[_-]?key|key)["']?\s*(?:[:=]|=>|\bis\b)\s*["'`]?([A-Za-z0-9_\-+/=.~]{16,256})/dgi;
 const BEARER = /\b(?:Bearer|Basic|token)\s+([A-Za-z0-9_\-+/=.~]{16,512})/dg;
 

@@ -20,5 +20,8 @@ export interface DerivedSummary {
 /** `markdown`: the document as the LLM reads it (the markdown writer's output of the redacted document). */
 export async function deriveSummary(read: ReadResult, markdown: string, llm: LlmRun | undefined): Promise<DerivedSummary> {
   if (llm) return { summary: await summarize(llm, markdown) };
-  return { summary: extractiveSummary(read, { maxChars: OFFLINE_MAX_CHARS }), warning: OFFLINE_SUMMARY_WARNING };
+  const summary = extractiveSummary(read, { maxChars: OFFLINE_MAX_CHARS });
+  // Tables, code or a few words only: nothing the offline ranking can quote.
+  if (summary === '') return { summary, warning: `summary: no LLM is configured and the document has no running-text sentence to quote, so the offline summary is empty. For an abstractive summary, the operator sets ${LLM_VARIABLES}.` };
+  return { summary, warning: OFFLINE_SUMMARY_WARNING };
 }

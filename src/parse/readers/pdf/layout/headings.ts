@@ -18,8 +18,11 @@ export interface HeadingContext {
 }
 
 const MAX_CHARS = 200;
-const CAPTION = /^(?:table|figure|fig\.|chart|graph|source|note|notes|exhibit|image|photo)\s*[\d:.]/iu;
+/** A caption's or note's label opening a block: "Table 3:", "Figure 2.", "Source:". */
+export const CAPTION = /^(?:table|figure|fig\.|chart|graph|source|note|notes|exhibit|image|photo)\s*[\d:.]/iu;
 const MAX_LINES = 4;
+/** A division's label and number alone: "Chapter 7.", "PART II", "Appendix B". */
+const DIVISION = /^(?:chapter|part|appendix|book|unit|lesson|module)\s+(?:\d{1,3}|[ivxlc]{1,6}|[a-z])\s*[.:]?$/iu;
 
 export function styleKey(block: Block): string {
   return `${Math.round(block.size * 2) / 2}|${block.bold ? 'b' : 'r'}`;
@@ -27,15 +30,20 @@ export function styleKey(block: Block): string {
 
 /** Whether the block reads as a heading. `text` is its plain text. */
 export function isHeading(block: Block, text: string, context: HeadingContext): boolean {
+  // A run of table-of-contents entries is a list, however its chapter entries are set.
+  if (block.contents) return false;
   const trimmed = text.trim();
   if (trimmed.length < 2 || trimmed.length > MAX_CHARS || block.lines.length > MAX_LINES) return false;
   if ((trimmed.match(/\p{L}/gu)?.length ?? 0) < 2) return false;
   const body = Math.max(context.documentBody, context.pageBody);
   const clearlyLarger = block.size >= 1.15 * body && block.lines.length <= 2;
+  // "CHAPTER 7.", "Part II", "Appendix B" alone on a line opens a division of the book, whatever
+  // its type (often the body face in capitals over a larger title); its period ends no sentence.
+  if (block.lines.length === 1 && DIVISION.test(trimmed) && block.size >= 0.95 * Math.min(context.documentBody, context.pageBody)) return true;
   // A sentence ends with a period; a heading does not, unless it is set clearly larger.
   if (/[,;]$/u.test(trimmed) || (/\.$/u.test(trimmed) && !clearlyLarger)) return false;
   // A cell of a row of several (a table row, a form) is not a heading.
-  if (block.lines.some((l) => l.rowSize >= 3)) return false;
+  if (block.lines.some((l) => l.rowSize >= 3 && l.rowCells >= 3)) return false;
   const marker = listMarker(trimmed);
   if (marker?.kind === 'ul') return false;
   // A table of contents entry: the title, then its page number across a gap on the same row.

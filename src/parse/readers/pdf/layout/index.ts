@@ -9,7 +9,7 @@ import type { PageModel } from '../page-model.ts';
 import type { Block } from './blocks.ts';
 import { isCodeBlock } from './code.ts';
 import { band, findFurniture, type Furniture } from './furniture.ts';
-import { headingLevels, isHeading, styleKey } from './headings.ts';
+import { CAPTION, headingLevels, isHeading, styleKey } from './headings.ts';
 import { plainText } from './inline.ts';
 import { layoutPage, mainFont, mainSize, type LayoutTable, type PageLayout } from './page.ts';
 import { renderPage, type Role } from './render.ts';
@@ -22,13 +22,28 @@ export type { LayoutTable } from './page.ts';
 export type TableFinder = (page: PageModel) => LayoutTable[];
 
 /**
- * Footnotes: a block set smaller than its page's body, in the lower part of the page, with no
- * body-size text below it in its column (the footnote area under the text, often under a short
- * rule). They are read after the page's body.
+ * Footnotes: a block set smaller than the running text, in the lower part of the page, with no
+ * text of the running size below it in its column (the footnote area under the text, often
+ * under a short rule). They are read after the page's body. The running text is the page's body
+ * size, or, where the notes carry more characters than the text (a page of long notes under a
+ * few lines), the text above the note in its column: the nearest block above set larger, when
+ * it has two rows or more.
+ * A caption ("Figure 3.", "Table 2:") under a figure at the foot of a column is no footnote.
  */
-function isFootnote(block: Block, layout: PageLayout, pageBody: number, blocks: readonly Block[]): boolean {
-  if (block.size > 0.88 * pageBody || block.y0 < 0.6 * layout.page.height) return false;
-  return !blocks.some((b) => b !== block && b.y0 > block.y1 && b.size > 0.95 * pageBody && Math.min(b.x1, block.x1) > Math.max(b.x0, block.x0));
+function isFootnote(block: Block, layout: PageLayout, pageBody: number, blocks: readonly Block[], text: string): boolean {
+  if (block.y0 < 0.6 * layout.page.height) return false;
+  const beside = (b: Block) => Math.min(b.x1, block.x1) > Math.max(b.x0, block.x0);
+  let running = pageBody;
+  if (block.size > 0.88 * pageBody) {
+    if (CAPTION.test(text.trim())) return false;
+    // The nearest larger type above in the column must be running text (two rows or more), not
+    // a heading over notes-sized text.
+    const above = blocks.filter((b) => b !== block && b.y1 <= block.y0 && beside(b) && b.size > block.size);
+    const nearest = above.reduce<Block | undefined>((n, b) => (n === undefined || b.y1 > n.y1 ? b : n), undefined);
+    if (!nearest || new Set(nearest.lines.map((l) => l.row)).size < 2 || block.size > 0.88 * nearest.size) return false;
+    running = nearest.size;
+  }
+  return !blocks.some((b) => b !== block && b.y0 > block.y1 && b.size > 0.95 * running && beside(b));
 }
 
 /** A tagged heading still needs a few letters and must not run on like a page of text. */
@@ -93,12 +108,12 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
         // …or says body text: a paragraph, a list item, a cell, a caption is no heading; nor is
         // an artifact in the top or bottom band (a running head left in an untagged document's
         // text; elsewhere producers mark display headings as artifacts too).
-        if (isFootnote(block, layout, pageBody, blocks)) pageRoles.set(block, { kind: 'footnote' });
+        if (isFootnote(block, layout, pageBody, blocks, text)) pageRoles.set(block, { kind: 'footnote' });
         else if (role === 'LI') pageRoles.set(block, { kind: 'item' });
       } else if (isHeading(block, text, { documentBody, pageBody, pageFont })) {
         pageRoles.set(block, { kind: 'heading', level: 0 });
         headings.push(block);
-      } else if (isFootnote(block, layout, pageBody, blocks)) pageRoles.set(block, { kind: 'footnote' });
+      } else if (isFootnote(block, layout, pageBody, blocks, text)) pageRoles.set(block, { kind: 'footnote' });
     });
   });
   const levels = headingLevels(headings);

@@ -10,6 +10,7 @@
  * labels) and read after the page's main text.
  */
 import type { Box, Word } from '../page-model.ts';
+import { joinDropCaps } from './drop-caps.ts';
 import { MARKER } from './markers.ts';
 import { otherStructure } from './roles.ts';
 
@@ -29,7 +30,15 @@ export interface Line extends Box {
   /** Lines on the same baseline band share a row number; `rowSize` is how many they are. */
   row: number;
   rowSize: number;
+  /**
+   * How many lines of the row are cell-sized (ROW_CELL_WORDS words or fewer): a row of cells
+   * (a table's, a form's) has several; a heading in one column of a three-column page stands
+   * beside lines of running text, which are not cells.
+   */
+  rowCells: number;
 }
+
+const ROW_CELL_WORDS = 3;
 
 /**
  * A gap wider than this many font sizes is not a word space when it is also clearly wider than
@@ -37,6 +46,8 @@ export interface Line extends Box {
  */
 const GUTTER_EM = 1.0;
 const WIDE_GUTTER_EM = 2.5;
+/** Evenly spaced words closer than this many font sizes are one justified line. */
+const EVEN_SPACE_EM = 4;
 /** Between fixed-pitch words (code): wider than this many font sizes is another column. */
 const CODE_GUTTER_EM = 8;
 
@@ -83,7 +94,7 @@ export function lineOf(words: Word[], row = 0): Line {
   let bestFont = 0;
   for (let i = 1; i < fonts.length; i++) if ((fontChars[i] as number) > (fontChars[bestFont] as number)) bestFont = i;
   const main = words.find((w) => Math.abs(w.size - size) <= 0.25) ?? (words[0] as Word);
-  return { x0, y0, x1, y1, words, size, baseline: main.baseline, bold, italic, monospace, font: fonts[bestFont] as string, row, rowSize: 1 };
+  return { x0, y0, x1, y1, words, size, baseline: main.baseline, bold, italic, monospace, font: fonts[bestFont] as string, row, rowSize: 1, rowCells: 1 };
 }
 
 /**
@@ -204,7 +215,7 @@ function splitBand(band: Word[], row: number, edges: ReadonlySet<number>, riverA
   let current: Word[] = [];
   // The gap before the current segment (Infinity at the band's start).
   let gapBefore = Infinity;
-  for (const w of band) {
+  band.forEach((w, index) => {
     const prev = current[current.length - 1];
     if (prev) {
       const gap = w.x0 - prev.x1;
@@ -216,9 +227,18 @@ function splitBand(band: Word[], row: number, edges: ReadonlySet<number>, riverA
       // Between two fixed-pitch words a wide space is alignment inside a code line (a comment
       // set to a tab stop), not a gutter: only a very wide one parts them.
       const code = prev.monospace === true && w.monospace === true;
+      const shared = gap >= NARROW_GUTTER_EM * em && (sharedEdge(edges, w.x0) || riverAt.some((x) => x > prev.x1 && x < w.x0));
+      // A justified line set loose (a short line beside a drop cap or a figure) spaces its words
+      // evenly, however wide: a gap as wide as the word space before it in the segment or the
+      // one after it, of one type, and no gutter others share, is a word space.
+      const next = band[index + 1];
+      const inside = current.length >= 2 ? prev.x0 - (current[current.length - 2] as Word).x1 : undefined;
+      const after = next ? next.x0 - w.x1 : undefined;
+      const evenly = (other: number | undefined) => other !== undefined && Math.abs(other - gap) <= 0.15 * gap;
+      const justified = !otherText && gap < EVEN_SPACE_EM * em && (evenly(inside) || evenly(after));
       const gutter = code
         ? gap > CODE_GUTTER_EM * em
-        : gap > WIDE_GUTTER_EM * em || (gap > GUTTER_EM * em && (gap >= 1.6 * space || otherText)) || (gap >= NARROW_GUTTER_EM * em && (sharedEdge(edges, w.x0) || riverAt.some((x) => x > prev.x1 && x < w.x0)));
+        : shared || (!justified && (gap > WIDE_GUTTER_EM * em || (gap > GUTTER_EM * em && (gap >= 1.6 * space || otherText))));
       // Tagged PDF: the words of two structure elements (a heading and the paragraph beside it,
       // a running head's artifact and the text) are two texts, however close they stand.
       if ((gutter && !(markerOnly && gap < 6 * em)) || otherStructure(prev, w)) {
@@ -228,9 +248,14 @@ function splitBand(band: Word[], row: number, edges: ReadonlySet<number>, riverA
       }
     }
     current.push(w);
-  }
+  });
   if (current.length > 0) out.push(lineOf(current, row));
-  for (let i = first; i < out.length; i++) (out[i] as Line).rowSize = out.length - first;
+  let cells = 0;
+  for (let i = first; i < out.length; i++) if ((out[i] as Line).words.length <= ROW_CELL_WORDS) cells++;
+  for (let i = first; i < out.length; i++) {
+    (out[i] as Line).rowSize = out.length - first;
+    (out[i] as Line).rowCells = cells;
+  }
 }
 
 export interface PageLines {
@@ -308,6 +333,34 @@ function interleavedLines(band: Word[]): Word[][] {
   return parts;
 }
 
+/** A leader dot drawn as a word of its own. */
+const LEADER_DOT = /^[.·]$/u;
+/** Dot leaders are at least this many dots. */
+const LEADER_DOTS = 4;
+
+/**
+ * Dot leaders set as spaced single dots (". . . . .", each a word) are one fill, not words: a run
+ * of LEADER_DOTS or more becomes one word of dots spanning them, as a leader drawn in one run
+ * reads. A band sorted by x in, the same band out.
+ */
+function joinLeaders(band: Word[]): Word[] {
+  if (!band.some((w) => LEADER_DOT.test(w.text))) return band;
+  const out: Word[] = [];
+  for (let i = 0; i < band.length; i++) {
+    const first = band[i] as Word;
+    let j = i;
+    if (LEADER_DOT.test(first.text)) {
+      while (j + 1 < band.length && LEADER_DOT.test((band[j + 1] as Word).text) && (band[j + 1] as Word).x0 - (band[j] as Word).x1 < (band[j] as Word).size) j++;
+    }
+    if (j - i + 1 >= LEADER_DOTS) {
+      const last = band[j] as Word;
+      out.push({ ...first, text: first.text.repeat(j - i + 1), x1: last.x1, y0: Math.min(first.y0, last.y0), y1: Math.max(first.y1, last.y1) });
+    } else out.push(...band.slice(i, j + 1));
+    i = j;
+  }
+  return out;
+}
+
 /**
  * Groups the words into lines. Words are taken by their vertical centre; a word joins the
  * band when it shares most of its height with the band's first (anchor) word of normal size,
@@ -316,7 +369,7 @@ function interleavedLines(band: Word[]): Word[][] {
 export function linesOf(words: readonly Word[]): PageLines {
   const rotated: Word[] = [];
   const upright: Word[] = [];
-  for (const w of words) (w.rotated ? rotated : upright).push(w);
+  for (const w of joinDropCaps(words)) (w.rotated ? rotated : upright).push(w);
   upright.sort((a, b) => emTop(a) + emBottom(a) - (emTop(b) + emBottom(b)) || a.x0 - b.x0);
   const bands: Word[][] = [];
   let band: Word[] = [];
@@ -337,6 +390,7 @@ export function linesOf(words: readonly Word[]): PageLines {
     anchor = w;
   }
   flush();
+  for (let b = 0; b < bands.length; b++) bands[b] = joinLeaders(bands[b] as Word[]);
   const edges = columnEdges(bands);
   const riverAt = rivers(bands);
   const lines: Line[] = [];

@@ -5,6 +5,7 @@
  */
 import type { Box, ImageBox, PageModel, Word } from '../page-model.ts';
 import { blocksOf, type Block } from './blocks.ts';
+import { contentsEntries } from './contents.ts';
 import { linesOf, type Line } from './lines.ts';
 import { readingOrder } from './reading-order.ts';
 
@@ -84,6 +85,7 @@ export function layoutPage(page: PageModel, tables: readonly LayoutTable[] = [])
   for (const t of tables) for (const i of t.words) consumed.add(i);
   const words = consumed.size === 0 ? page.words : page.words.filter((_, i) => !consumed.has(i));
   const { lines, rotated } = linesOf(words);
+  const entries = contentsEntries(lines);
   const items: Item[] = lines.map((line) => itemOf(line, { line }));
   for (const table of tables) items.push(itemOf(table, { table }));
   for (const image of page.images) {
@@ -105,7 +107,7 @@ export function layoutPage(page: PageModel, tables: readonly LayoutTable[] = [])
   const units: Unit[] = [];
   let run: Line[] = [];
   const flush = () => {
-    for (const block of blocksOf(run)) units.push({ kind: 'block', block });
+    for (const block of blocksOf(run, entries)) units.push({ kind: 'block', block });
     run = [];
   };
   for (const item of ordered) {

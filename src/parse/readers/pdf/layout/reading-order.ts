@@ -7,7 +7,9 @@
  *    regions — a title above the columns, a full-width figure or table between two column sets —
  *    and is cut first, so a spanning title reads before the columns under it;
  *  - otherwise a vertical valley (a gutter running the region's whole height) means columns:
- *    cut there, so a two- or three-column page reads column by column;
+ *    cut there, so a two- or three-column page reads column by column; a gutter that runs
+ *    between the lines of running text though a figure's labels cross it is one too
+ *    (textGutter);
  *  - otherwise the region is rows: cut at the widest horizontal valleys, top to bottom.
  * A region with no valley left is read top to bottom, left to right.
  */
@@ -149,6 +151,71 @@ function aroundSpanning<T extends Box>(items: T[], em: number): T[][] {
   return parts.filter((p) => p.length > 0);
 }
 
+/** A line of at least this many words is running text (a chart's labels and axis ticks are shorter). */
+const PROSE_WORDS = 4;
+/** Each column of running text beside a gutter holds at least this many lines. */
+const PROSE_LINES = 3;
+
+/**
+ * Columns interrupted by a figure: a chart in one column whose labels or ticks reach into the
+ * gutter closes the whitespace valley of the region, yet the gutter still runs between the lines
+ * of running text on both sides. So the gutter is looked for among the lines of running text
+ * only (PROSE_WORDS or more); it holds when each side has PROSE_LINES of them and the two sides
+ * stand side by side. What else crosses it (the figure's labels) belongs to the side where it
+ * sits in a hole of the running text, the space the figure took out of its column: the side
+ * whose nearest line of text is further away vertically. Anything crossing above or below the
+ * columns (a title, a footer), reaching well into both (a table across the page between
+ * them), or standing where both columns leave a hole (a heading centred across the page) is
+ * not a figure inside one: then no parts, and the other cuts decide.
+ */
+function textGutter<T extends Box>(items: T[], options: CutOptions): T[][] {
+  const prose = items.filter((b) => options.words(b) >= PROSE_WORDS);
+  if (prose.length < 2 * PROSE_LINES) return [];
+  const gutters = valleys(
+    prose.map((b) => [b.x0, b.x1]),
+    GUTTER_EM * options.em,
+  );
+  for (const gutter of gutters.sort((a, b) => b.width - a.width)) {
+    const lo = gutter.at - gutter.width / 2;
+    const hi = gutter.at + gutter.width / 2;
+    const left = prose.filter((b) => b.x1 <= lo);
+    const right = prose.filter((b) => b.x0 >= hi);
+    if (left.length < PROSE_LINES || right.length < PROSE_LINES) continue;
+    const top = Math.max(Math.min(...left.map((b) => b.y0)), Math.min(...right.map((b) => b.y0)));
+    const bottom = Math.min(Math.max(...left.map((b) => b.y1)), Math.max(...right.map((b) => b.y1)));
+    // Side by side: the two columns of text share a stretch of the page's height.
+    if (bottom - top < PROSE_LINES * options.em) continue;
+    const distance = (side: readonly T[], b: T) => side.reduce((d, l) => Math.min(d, Math.max(0, l.y0 - b.y1, b.y0 - l.y1)), Infinity);
+    const leftX0 = Math.min(...left.map((b) => b.x0));
+    const rightX1 = Math.max(...right.map((b) => b.x1));
+    // Reaching well into the text of both columns (a table or figure across the page): it parts
+    // the columns above it from those below, it does not belong to one of them.
+    const spans = (b: T) => Math.min(b.x1, lo) - Math.max(b.x0, leftX0) > 0.25 * (lo - leftX0) && Math.min(b.x1, rightX1) - Math.max(b.x0, hi) > 0.25 * (rightX1 - hi);
+    const parts: [T[], T[]] = [[], []];
+    let inside = true;
+    for (const b of items) {
+      if (b.x1 <= lo) parts[0].push(b);
+      else if (b.x0 >= hi) parts[1].push(b);
+      else if (spans(b) || b.y0 < top - options.em || b.y1 > bottom + options.em) {
+        inside = false;
+        break;
+      } else {
+        // One column's text runs on beside it, the other's leaves a hole: a figure in that
+        // column. Holes on both sides (a heading set across the page) belong to neither.
+        const dl = distance(left, b);
+        const dr = distance(right, b);
+        if (Math.min(dl, dr) > 0.5 * options.em || Math.max(dl, dr) < options.em) {
+          inside = false;
+          break;
+        }
+        parts[dl > dr ? 0 : 1].push(b);
+      }
+    }
+    if (inside) return parts.filter((p) => p.length > 0);
+  }
+  return [];
+}
+
 function cut<T extends Box>(items: T[], options: CutOptions, out: T[], depth: number): void {
   if (items.length <= 1 || depth > 60) {
     out.push(...items.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0));
@@ -171,11 +238,16 @@ function cut<T extends Box>(items: T[], options: CutOptions, out: T[], depth: nu
       rows.map((v) => v.at),
       'y',
     );
+  } else if (columns.length === 0 && widestRow < STACK_GAP_EM * em && (parts = textGutter(items, options)).length > 1) {
+    // Columns whose gutter a figure's labels cross: cut along the gutter of the running text.
   } else if (columns.length === 0 && widestRow < STACK_GAP_EM * em && (parts = columnsBeside(items, rows, em)).length > 1) {
     // Columns above (or below) a full-width line with no wider gap between: cut them off first.
   } else if (rows.length > 0 && (columns.length === 0 || widestRow >= STACK_GAP_EM * em)) {
-    // Stacked regions (or plain rows): cut at the valleys nearly as wide as the widest.
-    const cuts = rows.filter((v) => v.width >= widestRow * 0.7).map((v) => v.at);
+    // Stacked regions: cut only at the gaps wide enough to part regions (a paragraph gap that
+    // happens to line up across two columns is no region's edge). Plain rows: at the valleys
+    // nearly as wide as the widest.
+    const least = widestRow >= STACK_GAP_EM * em ? STACK_GAP_EM * em : widestRow * 0.7;
+    const cuts = rows.filter((v) => v.width >= least).map((v) => v.at);
     parts = splitAt(items, cuts, 'y');
   } else if (columns.length > 0) {
     parts = splitAt(

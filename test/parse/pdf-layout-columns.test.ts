@@ -1,0 +1,120 @@
+/**
+ * Columns interrupted by a figure (issue 16): a page built in the test — two justified columns
+ * of 10 pt Helvetica, a chart taking the middle of the right column whose percentage ticks
+ * (8 pt, right-aligned against the column) hang into the gutter. The ticks close the whitespace
+ * valley between the columns; the gutter still runs between the lines of running text, and the
+ * page must read column by column, the chart's labels where the chart stands. And the cases the
+ * gutter of running text must leave alone: a table across the page between two sets of columns,
+ * a heading centred across the page between them.
+ */
+import { describe, expect, it } from 'vitest';
+import { readPdf } from '../../src/parse/readers/pdf/index.ts';
+import { readInput } from '../helpers/read-input.ts';
+import { helveticaWidth, placedTextPdf, type PlacedText } from './pdf-placed-text.ts';
+
+const WORDS = 'the survey asked each person how often they had seen such content and what they made of it afterwards'.split(' ');
+
+/** `count` lines of running text filling `width` points, each opening with its tag and number ("L07"). */
+function prose(tag: string, count: number, width: number): string[] {
+  const lines: string[] = [];
+  let k = 0;
+  for (let i = 0; i < count; i++) {
+    let line = `${tag}${String(i + 1).padStart(2, '0')}`;
+    while (helveticaWidth(`${line} ${WORDS[k % WORDS.length]}`, 10) <= width - 4) line += ` ${WORDS[k++ % WORDS.length]}`;
+    lines.push(line);
+  }
+  return lines;
+}
+
+const LEADING = 14;
+const TOP = 80;
+const COLUMN = 246;
+
+/** Two columns at 50 and `rightX`; the right one breaks after line 10 for a chart and goes on 14 lines lower. */
+function figurePage(rightX: number): Buffer {
+  const runs: PlacedText[] = [];
+  prose('L', 40, COLUMN).forEach((text, i) => runs.push({ text, x: 50, y: TOP + i * LEADING, width: i % 8 === 7 ? undefined : COLUMN }));
+  const right = prose('R', 30, COLUMN);
+  right.slice(0, 10).forEach((text, i) => runs.push({ text, x: rightX, y: TOP + i * LEADING, width: COLUMN }));
+  // The chart: y-axis ticks right-aligned 3 pt left of the column, between the left column's lines.
+  ['100%', '75%', '50%', '25%', '0%'].forEach((text, i) =>
+    runs.push({ text, x: rightX - 3 - helveticaWidth(text, 8), y: TOP + 7 + 11 * LEADING + i * 2 * LEADING, size: 8 }),
+  );
+  ['2019', '2020', '2021', '2022'].forEach((text, i) => runs.push({ text, x: rightX + 16 + i * 55, y: TOP + 21 * LEADING, size: 8 }));
+  runs.push({ text: 'Figure 2: Share of respondents by year', x: rightX + 16, y: TOP + 22.5 * LEADING, size: 8 });
+  right.slice(10).forEach((text, i) => runs.push({ text, x: rightX, y: TOP + (i + 24) * LEADING, width: COLUMN }));
+  return placedTextPdf(runs);
+}
+
+async function paragraphs(bytes: Buffer): Promise<string[]> {
+  const result = await readPdf(readInput('pdf', bytes, { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+  return [...result.document.querySelectorAll('section p')].map((p) => (p.textContent ?? '').replace(/\s+/g, ' ').trim());
+}
+
+describe('pdf layout: columns interrupted by a figure', () => {
+  for (const [gutter, rightX] of [
+    ['18 pt', 314],
+    ['one em', 306],
+  ] as const) {
+    it(`reads the columns one after the other when a chart's ticks reach into a gutter of ${gutter}`, async () => {
+      const paras = await paragraphs(figurePage(rightX));
+      const text = paras.join('\n');
+      const at = (s: string) => {
+        const i = text.indexOf(s);
+        expect(i, s).toBeGreaterThanOrEqual(0);
+        return i;
+      };
+      // No paragraph holds lines of both columns, and no line joins a tick.
+      expect(paras.filter((p) => p.includes('L0') && p.includes('R0'))).toEqual([]);
+      expect(paras.filter((p) => /^[LR]\d\d/.test(p) && /\d+%/.test(p))).toEqual([]);
+      // The left column whole, then the right one, the chart where it stands in it.
+      expect(at('L12 ')).toBeLessThan(at('L13 '));
+      expect(at('L40 ')).toBeLessThan(at('R01 '));
+      expect(at('R10 ')).toBeLessThan(at('100%'));
+      expect(at('0%\n')).toBeLessThan(at('Figure 2: Share of respondents by year'));
+      expect(at('Figure 2: Share of respondents by year')).toBeLessThan(at('R11 '));
+      // The right column's text before and after the chart keeps its order.
+      expect(at('R11 ')).toBeLessThan(at('R30 '));
+    });
+  }
+
+  it('reads a table across the page between two sets of columns after the columns above it and before those below', async () => {
+    // The table reaches into the text of both columns: it is no figure inside one of them.
+    const runs: PlacedText[] = [];
+    const left = prose('L', 24, COLUMN);
+    const right = prose('R', 24, COLUMN);
+    const tableTop = TOP + 12 * LEADING + 8;
+    const belowTop = tableTop + 5 * LEADING + 8;
+    for (let i = 0; i < 24; i++) {
+      const y = i < 12 ? TOP + i * LEADING : belowTop + (i - 12) * LEADING;
+      runs.push({ text: left[i] as string, x: 50, y, width: COLUMN }, { text: right[i] as string, x: 314, y, width: COLUMN });
+    }
+    const rows = [
+      ['Country', 'Often', 'Sometimes', 'Never'],
+      ['Indonesia', '53%', '30%', '17%'],
+      ['Philippines', '41%', '38%', '21%'],
+      ['Thailand', '28%', '44%', '28%'],
+      ['Malaysia', '22%', '47%', '31%'],
+    ];
+    rows.forEach((row, i) => row.forEach((text, j) => runs.push({ text, x: 50 + 140 * j, y: tableTop + i * LEADING, bold: i === 0 })));
+    const result = await readPdf(readInput('pdf', placedTextPdf(runs), { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+    const order = [...(result.document.querySelector('section')?.children ?? [])].map((e) => (e.tagName === 'TABLE' ? 'table' : (e.textContent ?? '').slice(0, 3)));
+    expect(order).toEqual(['L01', 'R01', 'table', 'L13', 'R13']);
+  });
+
+  it('reads a heading centred across the page between two sets of columns after the columns above it', async () => {
+    // Both columns leave a hole at the heading's height: it belongs to neither column.
+    const runs: PlacedText[] = [];
+    const left = prose('L', 24, COLUMN);
+    const right = prose('R', 24, COLUMN);
+    const headingY = TOP + 12 * LEADING + 10;
+    for (let i = 0; i < 24; i++) {
+      const y = i < 12 ? TOP + i * LEADING : headingY + 24 + (i - 12) * LEADING;
+      runs.push({ text: left[i] as string, x: 50, y, width: COLUMN }, { text: right[i] as string, x: 314, y, width: COLUMN });
+    }
+    runs.push({ text: 'Results', x: 305 - helveticaWidth('Results', 12) / 2, y: headingY, size: 12 });
+    const result = await readPdf(readInput('pdf', placedTextPdf(runs), { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+    const order = [...(result.document.querySelector('section')?.children ?? [])].map((e) => (e.textContent ?? '').slice(0, 3));
+    expect(order).toEqual(['L01', 'R01', 'Res', 'L13', 'R13']);
+  });
+});

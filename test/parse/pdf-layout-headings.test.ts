@@ -1,0 +1,68 @@
+/**
+ * Headings on pages built in the test: one large bold title, then section heads set only a
+ * little larger than the text (11 pt regular over 10 pt, the body's face), each followed by a
+ * justified paragraph at ordinary spacing — the heads are headings, not the first lines of their
+ * paragraphs; and a bold head in the middle column of a three-column page.
+ */
+import { describe, expect, it } from 'vitest';
+import { readPdf } from '../../src/parse/readers/pdf/index.ts';
+import { readInput } from '../helpers/read-input.ts';
+import { helveticaWidth, placedTextPdf, type PlacedText } from './pdf-placed-text.ts';
+
+const WORDS = 'the survey asked each person how often they had seen such content and what they made of it afterwards'.split(' ');
+
+function page(headSize: number): Buffer {
+  const runs: PlacedText[] = [{ text: 'A Study of Online Content', x: 72, y: 90, size: 22, bold: true }];
+  let y = 130;
+  let k = 0;
+  for (const head of ['Background', 'Methods', 'Findings']) {
+    runs.push({ text: head, x: 72, y, size: headSize });
+    y += 18;
+    for (let i = 0; i < 6; i++) {
+      let line = WORDS[k++ % WORDS.length] as string;
+      while (helveticaWidth(`${line} ${WORDS[k % WORDS.length]}`, 10) <= 446) line += ` ${WORDS[k++ % WORDS.length]}`;
+      runs.push({ text: line, x: 72, y, width: i === 5 ? undefined : 450 });
+      y += 13;
+    }
+    y += 10;
+  }
+  return placedTextPdf(runs);
+}
+
+async function headings(bytes: Buffer): Promise<string[]> {
+  const result = await readPdf(readInput('pdf', bytes, { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+  return [...result.document.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((h) => `${h.tagName.toLowerCase()} ${h.textContent?.trim()}`);
+}
+
+describe('pdf layout: headings on built pages', () => {
+  it('finds section heads set 10 % larger than the text under a single large title', async () => {
+    expect(await headings(page(11))).toEqual(['h1 A Study of Online Content', 'h2 Background', 'h2 Methods', 'h2 Findings']);
+  });
+
+  it('leaves a first line set within 5 % of the text to its paragraph', async () => {
+    expect(await headings(page(10.4))).toEqual(['h1 A Study of Online Content']);
+  });
+
+  it('finds a bold head in the middle column of three, on a row with two lines of running text beside it', async () => {
+    // A row of three lines is a table's row only when its lines are cell-sized; here two are
+    // lines of running text in the other columns.
+    const width = 150;
+    const xs = [40, 40 + width + 14, 40 + 2 * (width + 14)];
+    const runs: PlacedText[] = [{ text: 'Quarterly Newsletter', x: 40, y: 60, size: 24, bold: true }];
+    let k = 0;
+    xs.forEach((x, column) => {
+      for (let i = 0; i < 40; i++) {
+        const y = 100 + i * 12;
+        if (column === 1 && i === 14) continue;
+        if (column === 1 && i === 15) {
+          runs.push({ text: 'Survey Results', x, y, size: 9, bold: true });
+          continue;
+        }
+        let line = WORDS[k++ % WORDS.length] as string;
+        while (helveticaWidth(`${line} ${WORDS[k % WORDS.length]}`, 9) <= width - 4) line += ` ${WORDS[k++ % WORDS.length]}`;
+        runs.push({ text: line, x, y, size: 9, width: i % 9 === 8 ? undefined : width });
+      }
+    });
+    expect(await headings(placedTextPdf(runs))).toEqual(['h1 Quarterly Newsletter', 'h2 Survey Results']);
+  });
+});
