@@ -92,6 +92,19 @@ export const ExtractRequestSchema = z
 
 export type ExtractRequest = Omit<z.output<typeof ExtractRequestSchema>, 'scrapeOptions'> & { scrapeOptions?: ScrapeOptions };
 
+/** Agent and extract jobs store their answer and trace for 24 hours: a ZDR request is refused, not half-honoured. */
+function refuseZdr(body: unknown, what: string): void {
+  if (typeof body !== 'object' || body === null) return;
+  const b = body as Record<string, unknown>;
+  const nested = typeof b.scrapeOptions === 'object' && b.scrapeOptions !== null && (b.scrapeOptions as Record<string, unknown>).zeroDataRetention === true;
+  if (b.zeroDataRetention === true || nested) {
+    throw new ServiceError(
+      'NOT_YET_SUPPORTED',
+      `\`zeroDataRetention\` is not supported for ${what} jobs yet: their answer and trace are stored for 24 hours. Send the request without it, or scrape the pages with \`zeroDataRetention\` and the \`json\` format instead.`,
+    );
+  }
+}
+
 function warningFor(body: unknown, known: string[]): string | undefined {
   const unknown = unknownFields(body, known).filter((f) => !IGNORED.includes(f));
   const ignored = typeof body === 'object' && body !== null ? IGNORED.filter((f) => f in body) : [];
@@ -100,6 +113,7 @@ function warningFor(body: unknown, known: string[]): string | undefined {
 }
 
 export function parseAgentRequest(body: unknown): { request: AgentRequest; warning?: string } {
+  refuseZdr(body, 'agent');
   const request = parseBody(AgentRequestSchema, body, 'agent');
   if (request.strictConstrainToURLs && (request.urls ?? []).length === 0) {
     throw new ServiceError('BAD_REQUEST', 'Invalid agent request: `strictConstrainToURLs` needs `urls` (the pages the agent may visit).');
@@ -109,6 +123,7 @@ export function parseAgentRequest(body: unknown): { request: AgentRequest; warni
 }
 
 export function parseExtractRequest(body: unknown): { request: ExtractRequest; warning?: string } {
+  refuseZdr(body, 'extract');
   const parsed = parseBody(ExtractRequestSchema, body, 'extract');
   const { scrapeOptions, ...rest } = parsed;
   const request: ExtractRequest = scrapeOptions === undefined ? rest : { ...rest, scrapeOptions: parseScrapeOptions(scrapeOptions) };

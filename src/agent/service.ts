@@ -158,7 +158,8 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
     const ops: AgentOperations = teamId ? { ...deps.ops, scrape: (url, o, s) => deps.ops.scrape(url, { ...o, teamId }, s) } : deps.ops;
     const run = {
       settings,
-      deadline: budgets.deadline,
+      // A second past the job's own limit: the job's timer ends a slow call first, with the job's message.
+      deadline: budgets.deadline + 1000,
       signal,
       onUsage: (u: LlmUsage) => {
         spent.tokens += u.promptTokens + u.completionTokens;

@@ -93,6 +93,9 @@ export async function startFakeServer(
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
+  // The client (undici) closes idle keep-alive sockets after 4 s; a server closing them at 5 s races
+  // a reuse (ECONNRESET, retried by folio), and a scripted reply could go to the dropped request.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
