@@ -11,8 +11,8 @@
  *   unlimited   this build, a team on the default unlimited plan (402 check, ledger row per request);
  *   finite      this build, a team with `folio teams set … --credits 1000000000` (balance read,
  *               402 check, ledger row and balance update per request);
- *   finite+siem only with `--siem=<file>`: a team with the same credits and `--siem <file>` — the
- *               SIEM file sink, measured once the audit events (src/audit) are wired in.
+ *   finite+siem a team with the same credits and `--siem <file>`: every request also writes its SIEM
+ *               audit event to a JSON lines file (src/audit; default file in the run's temp dir).
  *
  * Then, in this process, the accounting alone: µs per request of what a billed request adds (the
  * 402 check and the charge: a plan read, a ledger row and the balance update in one transaction)
@@ -37,7 +37,7 @@ const mainOf = (dir: string) => path.join(dir, 'dist', 'src', 'main.js');
 
 const quick = process.argv.includes('--quick');
 const baselineArg = process.argv.find((a) => a.startsWith('--baseline='))?.slice('--baseline='.length);
-const siemArg = process.argv.find((a) => a.startsWith('--siem='))?.slice('--siem='.length);
+const siemFlag = process.argv.find((a) => a.startsWith('--siem='))?.slice('--siem='.length);
 const DURATION_S = quick ? 2 : 4;
 const ROUNDS = quick ? 2 : 4;
 const CONNECTIONS = 16;
@@ -154,11 +154,9 @@ async function main(): Promise<void> {
     const unlimitedKey = keyOf(root, dataDir, 'unlimited');
     const finiteKey = keyOf(root, dataDir, 'finite');
     folio(root, dataDir, ['teams', 'set', 'finite', '--credits', '1000000000']);
-    let siemKey: string | undefined;
-    if (siemArg) {
-      siemKey = keyOf(root, dataDir, 'finite-siem');
-      folio(root, dataDir, ['teams', 'set', 'finite-siem', '--credits', '1000000000', '--siem', siemArg]);
-    }
+    const siemFile = siemFlag ?? path.join(dataDir, 'siem-events.jsonl');
+    const siemKey = keyOf(root, dataDir, 'finite-siem');
+    folio(root, dataDir, ['teams', 'set', 'finite-siem', '--credits', '1000000000', '--siem', siemFile]);
     const base = await startServer(mainOf(baseTree), baseTree, baseDataDir);
     servers.push(base);
     const current = await startServer(mainOf(root), root, dataDir);
@@ -167,7 +165,7 @@ async function main(): Promise<void> {
       { name: `base (${commit})`, url: base.url, key: baseKey, rps: [], p99: [], non2xx: 0 },
       { name: 'unlimited plan', url: current.url, key: unlimitedKey, rps: [], p99: [], non2xx: 0 },
       { name: 'finite plan', url: current.url, key: finiteKey, rps: [], p99: [], non2xx: 0 },
-      ...(siemKey ? [{ name: 'finite plan + SIEM file', url: current.url, key: siemKey, rps: [], p99: [], non2xx: 0 }] : []),
+      { name: 'finite plan + SIEM file', url: current.url, key: siemKey, rps: [], p99: [], non2xx: 0 },
     ];
     for (const side of sides) await load(side, 4 * CONNECTIONS);
     for (let round = 0; round < ROUNDS; round++) {
@@ -201,7 +199,6 @@ async function main(): Promise<void> {
       `  accounting alone, in-process: ${alone.finite.toFixed(0)} µs per request (finite plan), ${alone.unlimited.toFixed(0)} µs (unlimited) ` +
         `= ${((alone.finite / cpuPerRequestUs) * 100).toFixed(2)}% of the ${(cpuPerRequestUs / 1000).toFixed(1)} ms of CPU a parse request takes here`,
     );
-    if (!siemArg) console.log('  (SIEM file sink: run with --siem=<file> once the audit events are wired in)');
   } finally {
     for (const s of servers) {
       const exited = new Promise((r) => s.child.once('exit', r));

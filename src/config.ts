@@ -130,6 +130,12 @@ const EnvSchema = z.object({
   FOLIO_MAX_HTML_DEPTH: z.coerce.number().int().min(64).max(1_000_000).default(5_000),
   /** Crawl jobs on BullMQ queues in this Redis (redis://[user:pass@]host:port/db), shared by every folio process using it. Absent: in-process. */
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  /** Prometheus `/metrics` (docs/operations.md): `on` serves it to holders of FOLIO_METRICS_TOKEN only. */
+  FOLIO_METRICS: z.enum(['on', 'off']).default('off'),
+  /** The bearer token a scraper sends to `/metrics` (`Authorization: Bearer …`); required with FOLIO_METRICS=on. */
+  FOLIO_METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+  /** Seconds in-flight requests have to finish after SIGTERM/SIGINT before their connections are closed. */
+  FOLIO_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3_600).default(30),
   /** HMAC-SHA256 key signing webhook deliveries (X-Firecrawl-Signature). Absent: generated once into DATA_DIR/webhook-secret. */
   FOLIO_WEBHOOK_SECRET: z.string().min(16, 'at least 16 characters').optional(),
 
@@ -270,6 +276,12 @@ export interface Config {
   };
   /** Crawl jobs run on BullMQ over this Redis when set (docs/crawl.md); may hold a password. */
   readonly redisUrl: string | undefined;
+  /** Operations (docs/operations.md): `/metrics` (undefined: not served) and the shutdown grace. */
+  readonly operations: {
+    /** Holds the bearer token of `/metrics`; never logged. */
+    readonly metrics: { readonly token: string } | undefined;
+    readonly shutdownGraceSeconds: number;
+  };
   /** Signs webhook deliveries (docs/webhooks.md); undefined: the one generated in DATA_DIR. */
   readonly webhookSecret: string | undefined;
   /** The plan of a team with none of its own (src/accounts/plan.ts). */
@@ -332,6 +344,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid environment configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.FOLIO_METRICS === 'on' && e.FOLIO_METRICS_TOKEN === undefined) {
+    throw new Error('Invalid environment configuration:\n  FOLIO_METRICS_TOKEN: required when FOLIO_METRICS=on (the bearer token Prometheus sends; at least 16 characters, e.g. `openssl rand -hex 24`)');
+  }
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
@@ -407,6 +422,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     redisUrl: e.REDIS_URL,
     webhookSecret: e.FOLIO_WEBHOOK_SECRET,
+    operations: Object.freeze({
+      metrics: e.FOLIO_METRICS === 'on' && e.FOLIO_METRICS_TOKEN !== undefined ? Object.freeze({ token: e.FOLIO_METRICS_TOKEN }) : undefined,
+      shutdownGraceSeconds: e.FOLIO_SHUTDOWN_GRACE_SECONDS,
+    }),
     defaultPlan: Object.freeze({
       credits: e.FOLIO_DEFAULT_CREDITS,
       ratePerMinute: e.FOLIO_DEFAULT_RATE_PER_MINUTE,

@@ -46,6 +46,8 @@ export const ERROR_STATUS = {
   FETCH_FAILED: 502,
   /** The operation needs configuration this server does not have (e.g. no search backend). */
   NOT_CONFIGURED: 503,
+  /** This instance is stopping (SIGTERM): retry after `Retry-After`, another instance or the restarted one answers. */
+  SHUTTING_DOWN: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

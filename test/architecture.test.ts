@@ -174,6 +174,15 @@ describe('architecture', () => {
     expect(deep).toEqual([]);
   });
 
+  it('operations (src/ops) are reached through their entry file and import no door, store, web operation or limits', () => {
+    const inward = ['src', 'auth', 'tools', 'test', 'bench']
+      .flatMap(sourceFiles)
+      .filter((f) => !path.relative(root, f).startsWith('src/ops/'))
+      .flatMap((file) => importsOf(file).filter((t) => t.startsWith('src/ops/') && t !== 'src/ops/index.ts').map((t) => `${path.relative(root, file)} → ${t}`));
+    expect(inward).toEqual([]);
+    expect(violations('src/ops', ['src/http', 'src/mcp', 'src/cli', 'src/store', 'src/web', 'src/uploads', 'src/limits', 'src/llm', 'tools', 'auth'])).toEqual([]);
+  });
+
   it('only src/config.ts reads process.env', () => {
     const readers = ['src', 'auth', 'tools', '.well-known']
       .flatMap(sourceFiles)

@@ -1,7 +1,8 @@
 /**
  * `folio serve`: the HTTP service wired from its parts — config, logger, SQLite store, parse
- * pool, express app — with a graceful stop on SIGINT/SIGTERM: stop accepting, let in-flight
- * requests finish (up to a grace period), then close the pool and the store.
+ * pool, express app — with a graceful stop on SIGINT/SIGTERM (docs/operations.md): `/ready`
+ * turns 503 and new requests get 503 SHUTTING_DOWN with Retry-After, in-flight requests finish
+ * (up to FOLIO_SHUTDOWN_GRACE_SECONDS), crawl and batch jobs are handed back, the stores close.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -39,9 +40,7 @@ import { scrape } from '../web/scrape.ts';
 import { createSearch, searchBackendsFromConfig } from '../web/search/index.ts';
 import { createAudit } from '../audit/index.ts';
 import { startAgents } from '../agent/index.ts';
-
-/** How long in-flight requests may take to finish after a stop signal. */
-export const SHUTDOWN_GRACE_MS = 30_000;
+import { createDrain, createFolioMetrics, createReadiness, createRedisPing, meteredAccounts, NotReadyError, type ReadinessProbe } from '../ops/index.ts';
 
 export interface Service {
   url: string;
@@ -68,6 +67,7 @@ export interface ServiceOptions {
   logger?: Logger;
   /** Replaces the worker pool (tests that need a runner with known behaviour). */
   runner?: ParseRunner;
+  /** How long in-flight requests may take to finish after a stop signal. Default: FOLIO_SHUTDOWN_GRACE_SECONDS. */
   graceMs?: number;
   /** Replaces the authorization-code issuer the consent page calls (tests that inspect what was approved). */
   authorizationCodes?: AuthorizationCodeIssuer;
@@ -107,16 +107,24 @@ export async function startService(config: Config, options: ServiceOptions = {})
     await store.close();
     throw err;
   }
+  // Operations (docs/operations.md): metrics are collected always, served only with FOLIO_METRICS=on.
+  const metrics = createFolioMetrics();
+  const drain = createDrain();
+  metrics.readInFlight(() => drain.inFlight);
+  metrics.readPool(() => pool?.stats());
   // Plans, credits and token usage of teams (docs/billing.md); crawl and batch pages are charged as stored.
-  const teamAccounts = createTeamAccounts({ store, defaults: config.defaultPlan, prices: config.prices, onError: (err, message) => logger.warn({ err }, message) });
+  const teamAccounts = meteredAccounts(createTeamAccounts({ store, defaults: config.defaultPlan, prices: config.prices, onError: (err, message) => logger.warn({ err }, message) }), metrics);
   // Each team's plan (the store's, else FOLIO_DEFAULT_*); the fair queue per team sits in front of the pool (docs/limits.md).
   const limits = createTeamLimits({ plans: teamAccounts.plans, parseSlots: config.maxConcurrentParses, maxQueuedPerTeam: config.maxQueuedPerTeam, maxQueuedParses: config.maxQueuedParses });
   const pooled: ParseRunner = options.runner ?? ((input, opts, run) => (pool as NonNullable<typeof pool>).run(input, opts, run));
-  // LLM tokens a parse spends (summary, json, redactPII with a model) are recorded for its team (docs/billing.md).
+  // Every parse (HTTP, MCP, scrape, crawl) passes here: its LLM calls' tokens are counted once for
+  // the metrics and recorded for its team (docs/billing.md).
   const metered: ParseRunner = (input, opts, run = {}) =>
     pooled(input, opts, {
       ...run,
       onLlmUsage: (usage) => {
+        metrics.llmTokens.inc({ direction: 'input' }, Math.max(0, Math.round(usage.promptTokens)));
+        metrics.llmTokens.inc({ direction: 'output' }, Math.max(0, Math.round(usage.completionTokens)));
         run.onLlmUsage?.(usage);
         void teamAccounts.recordTokens(run.teamId === undefined ? undefined : { teamId: run.teamId }, { model: usage.model, inputTokens: usage.promptTokens, outputTokens: usage.completionTokens, operation: 'parse' });
       },
@@ -276,8 +284,19 @@ export async function startService(config: Config, options: ServiceOptions = {})
     },
     onError: (err, message) => logger.error({ err }, message),
   });
+  const redisPing = config.redisUrl ? createRedisPing(config.redisUrl) : undefined;
+  const probes: Record<string, ReadinessProbe> = {
+    store: () => store.ping(),
+    parseWorkers: () => {
+      const stats = pool?.stats();
+      // One process being replaced (a timeout, a recycle) does not take the instance out: none warm does.
+      if (stats && stats.ready === 0) throw new NotReadyError(`0 of ${stats.size} parse processes warm`);
+    },
+  };
+  if (redisPing) probes.redis = () => redisPing.ping();
+  const operations = { readiness: createReadiness(probes), drain, metrics, metricsToken: config.operations.metrics?.token };
   // The authorization endpoint issues codes with the token endpoint's store unless a test hands in its own issuer.
-  const app = createApp({ config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, browser, crawls, agents, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections, audit, plans: teamAccounts.plans, teamAccounts, limits });
+  const app = createApp({ operations, config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, browser, crawls, agents, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections, audit, plans: teamAccounts.plans, teamAccounts, limits });
   server.on('request', app);
   server.on('checkContinue', expectContinue(app));
   const watcher = attachJobWatcher(server, { keys: store, crawls, logger });
@@ -286,18 +305,24 @@ export async function startService(config: Config, options: ServiceOptions = {})
   let stopping: Promise<void> | undefined;
   const shutdown = (): Promise<void> => {
     stopping ??= (async () => {
-      logger.info('shutting down: no new connections, finishing in-flight requests');
+      // Still listening while draining: a load balancer sees /ready answer 503, and a request that
+      // arrives anyway gets 503 SHUTTING_DOWN with Retry-After instead of a refused connection.
+      drain.start();
+      const graceMs = options.graceMs ?? config.operations.shutdownGraceSeconds * 1000;
+      logger.info({ inFlight: drain.inFlight, graceSeconds: graceMs / 1000 }, 'shutting down: taking no new work, finishing in-flight requests');
       await watcher.close();
+      let graceTimer: NodeJS.Timeout | undefined;
+      const grace = new Promise<'timeout'>((resolve) => {
+        graceTimer = setTimeout(() => resolve('timeout'), graceMs);
+      });
+      const finished = await Promise.race([drain.idle().then(() => 'idle' as const), grace]);
+      clearTimeout(graceTimer);
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Keep-alive connections that go idle after their last response are closed too.
-      const idle = setInterval(() => server.closeIdleConnections(), 100);
-      const grace = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), options.graceMs ?? SHUTDOWN_GRACE_MS).unref());
-      if ((await Promise.race([closed, grace])) === 'timeout') {
-        logger.warn('in-flight requests did not finish within the grace period; closing their connections');
-        server.closeAllConnections();
-        await closed;
-      }
-      clearInterval(idle);
+      if (finished === 'timeout') logger.warn({ inFlight: drain.inFlight }, 'in-flight requests did not finish within the grace period; closing their connections');
+      // Idle keep-alive connections, and (past the grace) the connections of unfinished requests.
+      server.closeAllConnections();
+      await closed;
+      await redisPing?.close();
       await uploads.close();
       // Running agent jobs end failed (they cannot continue after a restart), before their tools close.
       await agents.close();

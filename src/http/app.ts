@@ -2,6 +2,8 @@
  * The express application: routes are thin (validate → call the core → shape the response).
  *
  *   GET  /health      unauthenticated liveness: { ok: true }
+ *   GET  /ready       unauthenticated readiness: stores reachable, parse processes warm, not draining (routes: operations.ts)
+ *   GET  /metrics     Prometheus text; only with FOLIO_METRICS=on and its bearer token (docs/operations.md)
  *   GET  /.well-known/oauth-protected-resource/v2/mcp-oauth, /.well-known/jwks.json   unauthenticated
  *   GET  /.well-known/oauth-authorization-server   unauthenticated RFC 8414 metadata
  *   POST /oauth/register  unauthenticated RFC 7591 client registration (routes/oauth-register.ts)
@@ -34,6 +36,7 @@ import type { PublicUrls } from '../public-urls.ts';
 import { errorHandler, notFound } from './error-handler.ts';
 import { connectionAdmission, uploadSlots, type ConnectionCap } from './connections/index.ts';
 import { requestLog } from './request-log.ts';
+import { operationsRoutes, refuseWhileDraining, requestMetrics, type OperationsRouteDeps } from './operations.ts';
 import { parseRoute } from './routes/parse.ts';
 import { searchRoute } from './routes/search.ts';
 import { wellKnownRoutes } from './routes/well-known.ts';
@@ -121,6 +124,8 @@ export interface AppDeps {
   teamAccounts?: TeamAccounts;
   /** Rate limit and fair queue per team (src/limits/teams), built over `plans` by serve; its runner wraps `runner`. */
   limits: TeamLimits;
+  /** Readiness, metrics and the drain of a graceful shutdown (serve); without it only /health. */
+  operations?: OperationsRouteDeps;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -130,14 +135,18 @@ export function createApp(deps: AppDeps): Express {
   app.set('query parser', 'simple');
   app.set('trust proxy', deps.config.trustProxy);
 
+  const ops = deps.operations;
+  if (ops) app.use(requestMetrics(ops.metrics, ops.drain));
   app.use(requestLog(deps.logger));
   if (deps.connections) app.use(connectionAdmission(deps.connections));
+  if (ops) app.use(refuseWhileDraining(ops.drain));
   // Upload bodies in flight per client address and per key (after the key check where there is one).
   const uploadSlot = uploadSlots({ perClient: deps.config.connections.maxUploadsPerClient, perKey: deps.config.connections.maxUploadsPerKey });
 
   app.get('/health', (_req, res) => {
     res.json({ ok: true });
   });
+  if (ops) app.use(operationsRoutes(ops));
 
   app.use(wellKnownRoutes({ urls: deps.urls, documentationUrl: deps.config.resourceDocumentationUrl, authMetadataUrl: deps.config.authMetadataUrl, signingKeys: deps.signingKeys }));
   if (deps.clients) app.use(oauthRegisterRoutes({ clients: deps.clients, logger: deps.logger, rate: { max: deps.config.oauthRegistrationsPerMinute, windowMs: 60_000 } }));

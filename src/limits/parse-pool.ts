@@ -77,7 +77,23 @@ export interface ParsePool {
   load(): { running: number; queued: number };
   /** The process ids of the live children (tests and benchmarks read their memory). */
   pids(): number[];
+  /** For /ready and /metrics: children warm, work running and waiting, replacements and kills since start. */
+  stats(): ParsePoolStats;
   close(): Promise<void>;
+}
+
+/** Why the pool killed a child: its job's timeout, its memory cap, or grown memory after a job (recycle). */
+export type KillReason = 'timeout' | 'memory' | 'recycle';
+
+export interface ParsePoolStats {
+  size: number;
+  /** Children that have loaded every reader. */
+  ready: number;
+  running: number;
+  queued: number;
+  /** Children started to replace one (killed, recycled or exited on its own). */
+  restarts: number;
+  kills: Record<KillReason, number>;
 }
 
 interface Job {
@@ -110,6 +126,8 @@ interface Slot {
   proc?: Proc;
   /** The child has loaded every reader and said so. */
   ready: boolean;
+  /** A child was started for this slot before (the next one is a restart). */
+  spawned?: boolean;
   job?: Job;
 }
 
@@ -206,6 +224,8 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
   let bootFailures = 0;
   /** Recent parse time (moving average), for Retry-After estimates. */
   let averageRunMs = 1000;
+  let restarts = 0;
+  const kills: Record<KillReason, number> = { timeout: 0, memory: 0, recycle: 0 };
   let sampler: NodeJS.Timeout | undefined;
   const readyWaiters: { resolve: () => void; reject: (err: Error) => void }[] = [];
 
@@ -219,6 +239,8 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
   }
 
   function spawn(slot: Slot): void {
+    if (slot.spawned) restarts++;
+    slot.spawned = true;
     const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), TEMP_PREFIX));
     const child = fork(workerPath, [JSON.stringify({ ocr: { ...opts.ocr, tempDir }, limits: opts.limits ?? {} })], {
       // The JS heap alone may not pass the cap either: a heap past it fails inside V8, not later.
@@ -328,7 +350,7 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
     // A child that grew during this job gives its memory back by being replaced.
     const pid = slot.proc?.child.pid;
     const rss = pid === undefined ? undefined : processRssMb(pid);
-    if (rss !== undefined && rss > recycleMb) replace(slot);
+    if (rss !== undefined && rss > recycleMb) replace(slot, 'recycle');
     dispatch();
   }
 
@@ -368,7 +390,8 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
   }
 
   /** Kills the slot's child and starts its replacement in the background. */
-  function replace(slot: Slot): void {
+  function replace(slot: Slot, reason: KillReason): void {
+    kills[reason]++;
     kill(slot);
     if (!closed) replenish();
   }
@@ -390,7 +413,7 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
       const rss = processTreeRssMb(pid);
       if (rss === undefined || rss <= capMb) continue;
       finish(slot, job);
-      replace(slot);
+      replace(slot, 'memory');
       job.reject(memoryError(capMb));
     }
     if (!busy && sampler) {
@@ -417,7 +440,7 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
     const slot = slots.find((s) => s.job === job);
     if (!slot) return;
     finish(slot, job);
-    replace(slot);
+    replace(slot, 'timeout');
     job.reject(timeoutError(job.timeoutMs, (job.startedAt ?? job.enqueuedAt) - job.enqueuedAt));
   }
 
@@ -502,6 +525,16 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
     },
     load() {
       return { running: slots.filter((s) => s.job).length, queued: queue.length };
+    },
+    stats() {
+      return {
+        size: opts.size,
+        ready: slots.filter((s) => s.ready).length,
+        running: slots.filter((s) => s.job).length,
+        queued: queue.length,
+        restarts,
+        kills: { ...kills },
+      };
     },
     pids() {
       return [...live].flatMap((p) => (p.child.pid === undefined || p.child.exitCode !== null || p.child.signalCode !== null ? [] : [p.child.pid]));

@@ -173,6 +173,10 @@ export function openSqliteStore(dataDir: string): SqliteStore {
     async touchApiKey(id, at) {
       q.touch.run(at.toISOString(), id);
     },
+    async ping() {
+      if (closed) throw new Error('the store is closed');
+      db.prepare('SELECT 1').get();
+    },
     async close() {
       if (closed) return;
       closed = true;

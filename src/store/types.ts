@@ -61,5 +61,7 @@ export interface Store extends AccountStore, OAuthStore, OAuthClientStore, OAuth
   /** Records a use of the key. */
   touchApiKey(id: string, at: Date): Promise<void>;
 
+  /** Resolves when the store answers a trivial query (`/ready`); throws when it cannot. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }

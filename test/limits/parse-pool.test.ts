@@ -39,6 +39,7 @@ describe('parse pool', () => {
     // 40 copies of a large page: far more than 5 ms of work.
     const big = Buffer.concat(Array.from({ length: 40 }, () => page));
     const started = Date.now();
+    const before = pool.stats();
     await expect(pool.run({ bytes: big, filename: 'big.html' }, parseOptions({ timeout: 5 }))).rejects.toMatchObject({
       code: 'SCRAPE_TIMEOUT',
       status: 408,
@@ -46,6 +47,11 @@ describe('parse pool', () => {
     expect(Date.now() - started).toBeLessThan(1000);
     const data = await pool.run({ bytes: page, filename: 'again.html' }, parseOptions({}));
     expect(data.markdown).toContain('Wikipedia');
+    // What /metrics reports: one kill for the timeout, one process started to replace it.
+    const after = pool.stats();
+    expect(after.kills.timeout).toBe(before.kills.timeout + 1);
+    expect(after.restarts).toBe(before.restarts + 1);
+    expect(after).toMatchObject({ size: 1, ready: 1, running: 0, queued: 0 });
   });
 
   it('marks a parse that waited for a slot as concurrency-limited', async () => {
@@ -154,6 +160,8 @@ describe('parse processes', () => {
       expect(recycling.pids()).toHaveLength(1);
       expect(recycling.pids()[0]).not.toBe(first);
       expect(fs.existsSync(firstDir as string)).toBe(false);
+      expect(recycling.stats().kills.recycle).toBeGreaterThanOrEqual(1);
+      expect(recycling.stats().kills.timeout).toBe(0);
     } finally {
       await recycling.close();
     }

@@ -24,6 +24,7 @@ function teamIdOf(res: Response): { teamId?: string } {
   const team = teamOf(res);
   return team ? { teamId: team.teamId } : {};
 }
+import { noteFormat } from '../operations.ts';
 
 export interface ParseRouteDeps {
   runner: ParseRunner;
@@ -51,6 +52,7 @@ export function parseRoute({ runner, spoolDir, uploads }: ParseRouteDeps) {
       const upload = await receiveUpload(req, { spool, readOptions: parseOptionsJson, inMemory: (o) => o?.zeroDataRetention === true });
       const options: ParseOptions = upload.options ?? parseOptions({});
       res.locals.zeroDataRetention = options.zeroDataRetention;
+      noteFormat(res, upload.filename);
       setAuditInput(res, { file: { name: upload.filename, size: upload.size, contentType: upload.contentType ?? null }, options });
       // Before the parse: ZDR refusal, 402 with the options' surcharges (src/http/billing.ts).
       await checkParseOptions(res, options);
@@ -92,6 +94,7 @@ function parseUploadRefRoute({ runner, uploads }: Pick<ParseRouteDeps, 'runner' 
     };
     res.on('close', onClose);
     const taken = await uploads.take(teamOwner(res), uploadRef);
+    noteFormat(res, taken.filename);
     setAuditInput(res, { file: { name: taken.filename, size: taken.bytes.length, contentType: taken.contentType ?? null }, options });
     try {
       // Zero Data Retention: the stored copy goes before the parse starts; the bytes are in memory.
