@@ -185,6 +185,17 @@ const EnvSchema = z.object({
   /** Whether the provider may see the text of `zeroDataRetention` requests; `false` refuses them. */
   LLM_ZDR: z.enum(['true', 'false']).default('true'),
 
+  /** Agent and extract jobs (docs/agent.md): tool calls (LLM turns) one agent job may take at most. */
+  FOLIO_AGENT_MAX_STEPS: z.coerce.number().int().min(1).max(500).default(20),
+  /** Wall-clock limit of one agent or extract job, in milliseconds. */
+  FOLIO_AGENT_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(600_000),
+  /** LLM tokens (prompt + completion) one job may spend at most. */
+  FOLIO_AGENT_MAX_TOKENS: z.coerce.number().int().min(1000).max(100_000_000).default(500_000),
+  /** Credits of a job when the request gives no `maxCredits` (and the most a request may ask for is 100×). */
+  FOLIO_AGENT_MAX_CREDITS: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  /** Characters of one tool result (page text, search results) the model is shown at most. */
+  FOLIO_AGENT_RESULT_CHARS: z.coerce.number().int().min(500).max(1_000_000).default(12_000),
+
   /** Prices in credits (docs/billing.md, Firecrawl's table): a scraped page or a parsed document that is not a PDF. */
   FOLIO_PRICE_PAGE: z.coerce.number().int().min(0).max(1_000_000).default(1),
   /** Per PDF page processed (a PDF costs this × its pages instead of FOLIO_PRICE_PAGE). */
@@ -265,6 +276,8 @@ export interface Config {
   /** Without a trailing slash. */
   readonly braveSearchUrl: string;
   readonly crawlConcurrency: number;
+  /** Budgets of agent and extract jobs (docs/agent.md). */
+  readonly agent: Readonly<{ maxSteps: number; timeoutMs: number; maxTokens: number; defaultCredits: number; resultChars: number }>;
   /** tesseract's `-l` for PDF OCR. */
   readonly ocrLanguages: string;
   /** Limits at the source, handed to every parse (the shape of src/parse/limits.ts's SourceLimits). */
@@ -413,6 +426,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     braveApiKey: e.BRAVE_API_KEY,
     braveSearchUrl: e.BRAVE_SEARCH_URL.replace(/\/+$/, ''),
     crawlConcurrency: e.FOLIO_CRAWL_CONCURRENCY,
+    agent: Object.freeze({
+      maxSteps: e.FOLIO_AGENT_MAX_STEPS,
+      timeoutMs: e.FOLIO_AGENT_TIMEOUT_MS,
+      maxTokens: e.FOLIO_AGENT_MAX_TOKENS,
+      defaultCredits: e.FOLIO_AGENT_MAX_CREDITS,
+      resultChars: e.FOLIO_AGENT_RESULT_CHARS,
+    }),
     ocrLanguages: e.FOLIO_OCR_LANGUAGES,
     sourceLimits: {
       maxUnzippedBytes: e.FOLIO_MAX_UNZIPPED_MB * 1024 * 1024,

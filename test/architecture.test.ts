@@ -129,6 +129,16 @@ describe('architecture', () => {
     expect([...inward, ...outward]).toEqual([]);
   });
 
+  it('the agent (src/agent) is reached through its entry file and imports no door or parse core (its tools are the web operations)', () => {
+    const entry = 'src/agent/index.ts';
+    const inward = ['src', 'auth', 'tools', 'bench']
+      .flatMap(sourceFiles)
+      .filter((f) => !path.relative(root, f).startsWith('src/agent/'))
+      .flatMap((file) => importsOf(file).filter((t) => t.startsWith('src/agent/') && t !== entry).map((t) => `${path.relative(root, file)} → ${t}`));
+    expect(inward).toEqual([]);
+    expect(violations('src/agent', ['src/http', 'src/mcp', 'src/cli', 'tools', 'src/parse', 'src/audit', 'auth', 'src/web/crawl', 'src/main.ts'])).toEqual([]);
+  });
+
   it('the offline summary and json (derive/summary, derive/json, all but their index.ts) read only the intermediate document: no LLM, no PII, no doors', () => {
     const offline = ['src/parse/derive/summary', 'src/parse/derive/json'].flatMap((dir) =>
       sourceFiles(dir)

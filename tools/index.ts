@@ -5,13 +5,18 @@
  * with an outbound fetcher; `search` with a search service; `crawl`, `crawl_status`,
  * `batch_scrape` and `batch_scrape_status` with the crawl service; with the browser engine,
  * `scrape` renders (actions, screenshot) for keyed callers and `interact`, `interact_stop`,
- * `browser_create`, `browser_execute`, `browser_list`, `browser_delete` are listed (keyed only).
+ * `browser_create`, `browser_execute`, `browser_list`, `browser_delete` are listed (keyed only); `agent`, `agent_status` and
+ * `extract` with the agent service.
  */
 import type { ParseRunner } from '../src/limits/runner.ts';
 import type { LocalFileReader, UploadRefService } from '../src/uploads/types.ts';
 import type { CrawlService } from '../src/web/crawl/index.ts';
 import type { Fetcher } from '../src/web/fetch/types.ts';
 import type { SearchOperation } from '../src/web/search/index.ts';
+import type { AgentService } from '../src/agent/index.ts';
+import { createAgentTool } from './agent.ts';
+import { createAgentStatusTool } from './agent-status.ts';
+import { createExtractTool } from './extract.ts';
 import { createBatchScrapeStatusTool } from './batch-scrape-status.ts';
 import { createBatchScrapeTool } from './batch-scrape.ts';
 import { createCrawlStatusTool } from './crawl-status.ts';
@@ -48,6 +53,8 @@ export interface ToolDeps {
   browser?: BrowserService;
   /** The public base URL (the browser sessions' cdpUrl). */
   publicUrl?: string;
+  /** Agent and extract jobs: `agent`, `agent_status`, `extract` (keyed only). */
+  agents?: AgentService;
 }
 
 export function buildTools(deps: ToolDeps): AnyToolDefinition[] {
@@ -78,6 +85,11 @@ export function buildTools(deps: ToolDeps): AnyToolDefinition[] {
     tools.push(createCrawlStatusTool({ crawls: deps.crawls }));
     tools.push(createBatchScrapeTool({ crawls: deps.crawls }));
     tools.push(createBatchScrapeStatusTool({ crawls: deps.crawls }));
+  }
+  if (deps.agents) {
+    tools.push(createAgentTool({ agents: deps.agents }));
+    tools.push(createAgentStatusTool({ agents: deps.agents }));
+    tools.push(createExtractTool({ agents: deps.agents }));
   }
   return tools;
 }

@@ -24,7 +24,7 @@ export interface Prices {
 }
 
 /** Operations that cost credits; MCP tool calls are billed as the operation they run. */
-export type Operation = 'parse' | 'scrape' | 'search' | 'map' | 'crawl' | 'batch_scrape';
+export type Operation = 'parse' | 'scrape' | 'search' | 'map' | 'crawl' | 'batch_scrape' | 'agent' | 'extract';
 
 /** The options that change a page's price. */
 export interface PageFactors {

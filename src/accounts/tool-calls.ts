@@ -2,7 +2,8 @@
  * MCP tool calls with a key or an OAuth token are billed as the operation they run
  * (docs/billing.md). Reading a kept result (`parse` with `resultId`) and the status tools cost
  * nothing; `crawl` and `batch_scrape` cost nothing themselves: their pages are charged as they
- * are stored (job-pages.ts).
+ * are stored (job-pages.ts); `agent` and `extract` neither: their jobs' credits are charged when
+ * they end (src/agent).
  */
 import { priceOf, type Operation, type PageFactors, type Prices } from './prices.ts';
 import { requestFactors } from './requests.ts';
@@ -27,6 +28,8 @@ export function toolBilling(toolName: string, input: unknown): ToolBilling | und
       return { operation: toolName, factors, startsJob: false };
     case 'crawl':
     case 'batch_scrape':
+    case 'agent':
+    case 'extract':
       return { operation: toolName, factors, startsJob: true };
     default:
       return undefined;

@@ -41,6 +41,7 @@ import { LLM_VARIABLES, planBrowserActions, type LlmSettings } from '../llm/inde
 import { scrape } from '../web/scrape.ts';
 import { createSearch, searchBackendsFromConfig } from '../web/search/index.ts';
 import { createAudit } from '../audit/index.ts';
+import { startAgents } from '../agent/index.ts';
 import { createDrain, createFolioMetrics, createReadiness, createRedisPing, meteredAccounts, NotReadyError, type ReadinessProbe } from '../ops/index.ts';
 
 export interface Service {
@@ -164,7 +165,13 @@ export async function startService(config: Config, options: ServiceOptions = {})
     secret: loadWebhookSecret(config.dataDir, config.webhookSecret),
     lookup: async (jobId) => {
       const job = await store.getCrawlJob(jobId);
-      if (!job) return undefined;
+      if (!job) {
+        // An agent or extract job (docs/agent.md): its webhook is in its stored request.
+        const agentJob = await store.getAgentJob(jobId);
+        if (!agentJob) return undefined;
+        const { webhook } = JSON.parse(agentJob.request) as { webhook?: WebhookConfig };
+        return { kind: agentJob.kind, ...(webhook ? { webhook } : {}) };
+      }
       const { webhook } = JSON.parse(job.options) as { webhook?: WebhookConfig };
       return { kind: job.kind, ...(webhook ? { webhook } : {}) };
     },
@@ -264,6 +271,38 @@ export async function startService(config: Config, options: ServiceOptions = {})
       : {}),
     onSessionClosed: (session, why) => logger.info({ sessionId: session.id, kind: session.kind, teamId: session.owner.teamId, why }, 'browser session ended'),
   });
+  // Agent and extract jobs (docs/agent.md): a job's credits are charged once when it ends, to the
+  // key or OAuth client whose start recorded the job id; jobs a killed process left running fail now.
+  const agents = await startAgents({
+    store,
+    fetcher,
+    runner,
+    browser,
+    search,
+    prices: teamAccounts.prices,
+    llm: config.llm,
+    limits: config.agent,
+    charge: async (job) => {
+      const team = /^team:(.+)$/.exec(job.owner)?.[1];
+      if (!team || job.credits <= 0) return;
+      try {
+        const spender = await store.spenderOfRequest(job.id);
+        await teamAccounts.charge({ teamId: team, ...spender }, { operation: job.kind, units: job.credits, requestId: job.id });
+      } catch (err) {
+        logger.error({ err, jobId: job.id }, 'could not charge an agent job');
+      }
+    },
+    onTokens: (job, usage) => {
+      const team = /^team:(.+)$/.exec(job.owner)?.[1];
+      if (team) void teamAccounts.recordTokens({ teamId: team }, { inputTokens: usage.promptTokens, outputTokens: usage.completionTokens, model: usage.model, operation: job.kind, requestId: job.id });
+    },
+    onStarted: (job) => webhooks.started(job.id),
+    // A cancelled job sends no event (the dispatcher's events are started, page, completed, failed).
+    onFinished: (job) => {
+      if (job.status === 'completed' || job.status === 'failed') webhooks.finished(job.id, job.status, job.error);
+    },
+    onError: (err, message) => logger.error({ err }, message),
+  });
   const redisPing = config.redisUrl ? createRedisPing(config.redisUrl) : undefined;
   const probes: Record<string, ReadinessProbe> = {
     store: () => store.ping(),
@@ -276,7 +315,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   if (redisPing) probes.redis = () => redisPing.ping();
   const operations = { readiness: createReadiness(probes), drain, metrics, metricsToken: config.operations.metrics?.token };
   // The authorization endpoint issues codes with the token endpoint's store unless a test hands in its own issuer.
-  const app = createApp({ operations, config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, browser, crawls, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections, audit, plans: teamAccounts.plans, teamAccounts, limits });
+  const app = createApp({ operations, config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, browser, crawls, agents, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections, audit, plans: teamAccounts.plans, teamAccounts, limits });
   server.on('request', app);
   server.on('checkContinue', expectContinue(app));
   const watcher = attachJobWatcher(server, { keys: store, crawls, logger });
@@ -306,6 +345,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
       await closed;
       await redisPing?.close();
       await uploads.close();
+      // Running agent jobs end failed (they cannot continue after a restart), before their tools close.
+      await agents.close();
       await browser.close();
       // Running crawl jobs stop where they are and stay `scraping`: the next start resumes them.
       await crawls.close();

@@ -22,7 +22,8 @@
  *   POST /v2/search   API key required; JSON → web/news/images search (docs/search.md)
  *   /v2/mcp, /v2/mcp-oauth, /{API_KEY}/v2/mcp   the MCP tool server (src/mcp/http.ts)
  *   GET  /v2/team/credit-usage, /v2/team/token-usage (+ /historical)   API key required (routes/team.ts)
- *   /v2/agent, /v2/extract, /v2/team/queue-status, /v2/monitor, …   Firecrawl paths not served:
+ *   /v2/agent…, /v2/extract…  API key required; agent and extract jobs on the configured LLM (routes/agent.ts, docs/agent.md)
+ *   /v2/agent/threads…, /v2/monitor, …   Firecrawl paths not served:
  *                     a clear NOT_YET_SUPPORTED or NOT_FOUND naming the feature (routes/not-yet-supported.ts)
  *   anything else     404 { success: false, code: 'NOT_FOUND', error }
  */
@@ -62,6 +63,8 @@ import type { BrowserService } from '../browser/index.ts';
 import { mapRoutes } from './routes/map.ts';
 import { crawlRoutes } from './routes/crawl.ts';
 import { batchRoutes } from './routes/batch.ts';
+import { agentRoutes } from './routes/agent.ts';
+import type { AgentService } from '../agent/index.ts';
 import type { CrawlService } from '../web/crawl/index.ts';
 import type { Fetcher } from '../web/fetch/types.ts';
 import type { SearchOperation } from '../web/search/index.ts';
@@ -90,6 +93,8 @@ export interface AppDeps {
   logger: Logger;
   /** Directory for upload spool files (`DATA_DIR/tmp`), already created. */
   spoolDir: string;
+  /** Agent and extract jobs (serve starts them); without it /v2/agent and /v2/extract answer 404. */
+  agents?: AgentService;
   /** Crawl jobs (serve starts them); without it the crawl routes are not mounted. */
   crawls?: CrawlService;
   /** Verifies folio's OAuth access tokens (for /v2/mcp and /v2/mcp-oauth). */
@@ -183,6 +188,8 @@ export function createApp(deps: AppDeps): Express {
       fetcher: deps.fetcher,
       limits: deps.limits,
       ...(deps.crawls ? { crawls: deps.crawls } : {}),
+      // Listed only with an LLM configured (HTTP answers 503 NOT_CONFIGURED naming the variables).
+      ...(deps.agents && deps.config.llm ? { agents: deps.agents } : {}),
       // The tool is listed only when a backend is configured (HTTP answers 503 saying what to set).
       ...(deps.search.backends.length > 0 ? { search: deps.search } : {}),
       ...(deps.browser ? { browser: deps.browser } : {}),
@@ -203,6 +210,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(teamQueueRoutes(deps.limits));
   if (deps.browser) app.use(browserRoutes({ browser: deps.browser, publicUrl: deps.urls.base }));
   // Firecrawl v2 paths folio does not serve: a clear NOT_YET_SUPPORTED / NOT_FOUND naming them.
+  if (deps.agents) app.use(agentRoutes({ agents: deps.agents, urls: deps.urls }));
   app.use(notYetSupportedRoutes());
   app.post('/v2/uploads', createUploadTicketRoute(deps.uploads));
   app.post('/v2/parse', uploadSlot, parseRoute({ runner: deps.runner, spoolDir: deps.spoolDir, uploads: deps.uploads }));

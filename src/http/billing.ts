@@ -139,6 +139,9 @@ const BILLED: Record<string, MeterOptions> = {
   '/v2/map': { operation: 'map', jsonLimit: '1mb' },
   '/v2/crawl': { operation: 'crawl', jsonLimit: '1mb', startsJob: true },
   '/v2/batch/scrape': { operation: 'batch_scrape', jsonLimit: '5mb', startsJob: true },
+  // The job's spent credits are charged once when it ends (src/agent, wired in src/cli/serve.ts).
+  '/v2/agent': { operation: 'agent', jsonLimit: '1mb', startsJob: true },
+  '/v2/extract': { operation: 'extract', jsonLimit: '1mb', startsJob: true },
 };
 
 /** One middleware for every billed route (POST on the paths above); mounted after the API-key check. */

@@ -11,13 +11,15 @@ import { ServiceError } from '../errors.ts';
 
 export type { LlmRun, LlmSettings, LlmUsage, StructuredOutputMode, StructuredStrategy, LlmProviderKind } from './settings.ts';
 export { summarize } from './summarize.ts';
-export { extractJson, mergeExtractions, type Extracted, type ExtractRequest } from './extract.ts';
+export { extractJson, mergeExtractions, withoutRequired, type Extracted, type ExtractRequest } from './extract.ts';
 export { estimateTokens, chunkText } from './tokens.ts';
 export { planBrowserActions, BROWSER_ACTIONS_SCHEMA, type PlannedActions } from './browser-actions.ts';
 export { findPiiEntities, locateEntities, type PiiEntity, type PiiTuning } from './pii.ts';
-export { forgetProbes } from './structured.ts';
+export { forgetProbes, checkAnswer, type Checked } from './structured.ts';
 export { llmCallsInFlight } from './semaphore.ts';
 export { providerMessage, retryAfterMs } from './transport.ts';
+export { chatWithTools, type ToolCall, type ToolChatMessage, type ToolSpec, type ToolTurn } from './tool-chat.ts';
+export { DATA_RULE, documentBlock } from './messages.ts';
 import type { LlmSettings } from './settings.ts';
 
 /** The variables that configure an LLM, for messages that tell an operator what to set. */

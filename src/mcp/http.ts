@@ -20,6 +20,7 @@ import { QUERY_KEY_PARAMS } from '../../auth/api-keys.ts';
 import type { AccessTokenVerifier } from '../../auth/access-token-types.ts';
 import { mcpResourceUrl, protectedResourceMetadataUrl } from '../../.well-known/urls.ts';
 import { buildTools } from '../../tools/index.ts';
+import type { AgentService } from '../agent/index.ts';
 import type { CrawlService } from '../web/crawl/index.ts';
 import type { Fetcher } from '../web/fetch/types.ts';
 import type { AnyToolDefinition, Caller } from '../../tools/types.ts';
@@ -63,6 +64,8 @@ export interface McpRoutesDeps {
   search?: SearchOperation;
   /** The browser engine: scrape's actions/screenshot for keyed callers, interact and browser_* tools. */
   browser?: BrowserService;
+  /** Agent and extract jobs (agent, agent_status, extract tools). */
+  agents?: AgentService;
   logger: Logger;
   /** The tool list; default `buildTools` over the services above. */
   tools?: readonly AnyToolDefinition[];
@@ -131,6 +134,7 @@ export function mcpRoutes(deps: McpRoutesDeps): Router {
       ...(deps.crawls ? { crawls: deps.crawls } : {}),
       ...(deps.search ? { search: deps.search } : {}),
       ...(deps.browser ? { browser: deps.browser, publicUrl: urls.base } : {}),
+      ...(deps.agents ? { agents: deps.agents } : {}),
     });
   const running = new RunningCalls();
   const limiter = new KeylessLimiter({ ratePerMinute: config.keyless.ratePerMinute, dailyQuota: config.keyless.dailyQuota, usage: deps.keys });

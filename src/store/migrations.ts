@@ -134,4 +134,36 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   { version: 10, description: 'team plans, the credits ledger and LLM token usage (issue 15)', sql: TEAM_PLANS_SQL + CREDIT_LEDGER_SQL },
+  {
+    version: 11,
+    description: 'agent and extract jobs and their traces (issue 19)',
+    sql: `
+      CREATE TABLE agent_jobs (
+        id            TEXT PRIMARY KEY,
+        kind          TEXT NOT NULL CHECK (kind IN ('agent', 'extract')),
+        owner         TEXT NOT NULL,
+        request       TEXT NOT NULL,
+        status        TEXT NOT NULL CHECK (status IN ('processing', 'completed', 'failed', 'cancelled')),
+        data          TEXT,
+        sources       TEXT,
+        warning       TEXT,
+        error         TEXT,
+        credits_used  INTEGER NOT NULL DEFAULT 0,
+        tokens_used   INTEGER NOT NULL DEFAULT 0,
+        steps         INTEGER NOT NULL DEFAULT 0,
+        created_at    TEXT NOT NULL,
+        updated_at    TEXT NOT NULL,
+        finished_at   TEXT,
+        expires_at    TEXT NOT NULL
+      );
+      CREATE INDEX agent_jobs_owner ON agent_jobs(owner, kind, created_at);
+      CREATE INDEX agent_jobs_status ON agent_jobs(status);
+      CREATE TABLE agent_events (
+        id      INTEGER PRIMARY KEY AUTOINCREMENT,
+        job_id  TEXT NOT NULL REFERENCES agent_jobs(id) ON DELETE CASCADE,
+        event   TEXT NOT NULL
+      );
+      CREATE INDEX agent_events_job ON agent_events(job_id, id);
+    `,
+  },
 ];

@@ -9,6 +9,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { sqliteCrawlJobStore } from './crawl-jobs.ts';
+import { sqliteAgentJobStore } from './agent-jobs.ts';
 import { sqliteOAuthStore } from './oauth.ts';
 import { sqliteAccountStore } from './accounts.ts';
 import { sqliteOAuthTokenStore } from './oauth-tokens.ts';
@@ -133,6 +134,7 @@ export function openSqliteStore(dataDir: string): SqliteStore {
     db,
     migrationsApplied,
     ...sqliteCrawlJobStore(db),
+    ...sqliteAgentJobStore(db),
     ...sqliteOAuthStore(db),
     ...sqliteAccountStore(db),
     ...sqliteOAuthTokenStore(db),

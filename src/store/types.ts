@@ -8,6 +8,7 @@
  */
 import type { AccountStore } from './accounts.ts';
 import type { CrawlJobStore } from './crawl-jobs.ts';
+import type { AgentJobStore } from './agent-jobs.ts';
 import type { KeylessUsageStore } from './keyless-usage.ts';
 import type { OAuthStore } from './oauth.ts';
 import type { OAuthTokenStore } from './oauth-tokens.ts';
@@ -42,7 +43,7 @@ export interface NewApiKey {
   prefix: string;
 }
 
-export interface Store extends AccountStore, OAuthStore, OAuthClientStore, OAuthTokenStore, UploadRefStore, KeylessUsageStore, CrawlJobStore, TeamPlanStore, CreditLedgerStore {
+export interface Store extends AccountStore, OAuthStore, OAuthClientStore, OAuthTokenStore, UploadRefStore, KeylessUsageStore, CrawlJobStore, AgentJobStore, TeamPlanStore, CreditLedgerStore {
   /** The team with this name, created when it does not exist yet. */
   ensureTeam(name: string): Promise<Team>;
   findTeamByName(name: string): Promise<Team | undefined>;

@@ -104,7 +104,10 @@ const CALLS: Record<string, { args: () => Record<string, unknown>; expect?: (tex
   },
   firecrawl_extract: { args: () => ({ urls: [article()], prompt: 'The peak kW per harbour' }) },
   firecrawl_agent: { args: () => ({ prompt: 'Which harbour has the highest peak output?', urls: [article()] }) },
-  firecrawl_agent_status: { args: () => ({ id: JOB }) },
+  firecrawl_agent_status: {
+    args: () => ({ id: agentId }),
+    expect: (text) => expect(text).toContain('Porthleven'),
+  },
   firecrawl_interact: {
     args: () => ({ scrapeId, code: 'return await page.title()', language: 'node' }),
     expect: (text) => expect(text).toContain('Tidal Energy in Small Harbours'),
@@ -137,6 +140,7 @@ const CALLS: Record<string, { args: () => Record<string, unknown>; expect?: (tex
 let crawlId = '';
 /** A scrape of the article, for firecrawl_interact. */
 let scrapeId = '';
+let agentId = '';
 let keyed: Client;
 let toolNames: string[] = [];
 const table = readmeTable('firecrawl-mcp-tools');
@@ -161,6 +165,13 @@ beforeAll(async () => {
     body: JSON.stringify({ url: article() }),
   });
   scrapeId = String(((await scraped.json()) as { data?: { metadata?: { scrapeId?: string } } }).data?.metadata?.scrapeId);
+  // A finished agent job for firecrawl_agent_status.
+  const agent = await fetch(`${world.service.url}/v2/agent`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${world.service.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ prompt: 'Which harbour has the highest peak output?' }),
+  });
+  agentId = String(((await agent.json()) as { id?: string }).id);
 });
 afterAll(async () => {
   for (const client of started) await client.close();

@@ -277,28 +277,34 @@ const CALLS: Record<string, () => Promise<void>> = {
     await client.startExtract({ urls: [article()], prompt: 'The peak kW per harbour' });
   },
   getExtractStatus: async () => {
-    await client.getExtractStatus(JOB);
+    const { id } = await client.startExtract({ urls: [article()], prompt: 'The peak kW per harbour' });
+    expect((await client.getExtractStatus(id ?? JOB)).success).toBe(true);
   },
   extract: async () => {
-    await client.extract({ urls: [article()], prompt: 'The peak kW per harbour', pollInterval: 1, timeout: 5 });
+    expect(await client.extract({ urls: [article()], prompt: 'The peak kW per harbour', pollInterval: 1, timeout: 30 })).toMatchObject({ status: 'completed', data: { peakKw: 42 } });
   },
   startAgent: async () => {
     await client.startAgent({ prompt: 'Which harbour has the highest peak output?', urls: [article()] });
   },
   getAgentStatus: async () => {
-    await client.getAgentStatus(JOB);
+    const { id } = await client.startAgent({ prompt: 'Which harbour has the highest peak output?', urls: [article()] });
+    expect((await client.getAgentStatus(id)).success).toBe(true);
   },
   listAgents: async () => {
     await client.listAgents();
   },
   agent: async () => {
-    await client.agent({ prompt: 'Which harbour has the highest peak output?', urls: [article()], pollInterval: 1, timeout: 5 });
+    expect(await client.agent({ prompt: 'Which harbour has the highest peak output?', urls: [article()], pollInterval: 1, timeout: 30 })).toMatchObject({ status: 'completed', data: { harbour: 'Porthleven' } });
   },
   cancelAgent: async () => {
-    await client.cancelAgent(JOB);
+    const { id } = await client.startAgent({ prompt: 'Which harbour has the highest peak output?' });
+    expect(await client.cancelAgent(id)).toBe(true);
   },
   getAgentTrace: async () => {
-    await client.getAgentTrace(JOB);
+    const done = await client.agent({ prompt: 'Which harbour has the highest peak output?', pollInterval: 1, timeout: 30 });
+    const { id } = (await client.listAgents()).agents?.[0] ?? { id: JOB };
+    expect(done.status).toBe('completed');
+    expect((await client.getAgentTrace(id)).events?.at(-1)).toMatchObject({ type: 'run.finished' });
   },
   getAgentSnapshot: async () => {
     await client.getAgentSnapshot(JOB, 'snapshot-1');

@@ -8,12 +8,15 @@ import type { AddressInfo } from 'node:net';
 import { inProcessRunner } from '../../src/limits/runner.ts';
 import { startTestService, type TestService } from '../http/helpers.ts';
 import { startFakeSearxng, type FakeServer } from '../web/fake-searxng.ts';
+import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fake-openai.ts';
 import { startSite, type TestSite } from '../web/site.ts';
 
 export interface World {
   service: TestService;
   site: TestSite;
   searxng: FakeServer;
+  /** The LLM of agent and extract: answers every turn at once with one JSON object (no tool calls). */
+  llm: FakeOpenAi;
   stop(): Promise<void>;
 }
 
@@ -22,13 +25,20 @@ export async function startWorld(): Promise<World> {
   const searxng = await startFakeSearxng();
   // Search results point at the local site, so search with scrapeOptions fetches real pages.
   searxng.webUrls = [`${site.url}/article.html`, `${site.url}/about.html`];
-  const service = await startTestService({ runner: inProcessRunner() }, { FOLIO_FETCH_ALLOW: site.hostPort, SEARXNG_ENDPOINT: searxng.url, FOLIO_CRAWL_CONCURRENCY: '4' });
+  const llm = await startFakeOpenAi();
+  llm.respond(() => ({ content: '{"harbour": "Porthleven", "peakKw": 42}' }));
+  const service = await startTestService(
+    { runner: inProcessRunner() },
+    { FOLIO_FETCH_ALLOW: site.hostPort, SEARXNG_ENDPOINT: searxng.url, FOLIO_CRAWL_CONCURRENCY: '4', OPENAI_BASE_URL: llm.baseUrl, MODEL_NAME: 'fake-model', LLM_STRUCTURED_OUTPUT: 'json_schema' },
+  );
   return {
     service,
     site,
     searxng,
+    llm,
     async stop() {
       await service.stop();
+      await llm.close();
       await searxng.close();
       await site.close();
     },

@@ -12,8 +12,10 @@ export interface RecordedRequest {
 }
 
 export interface ScriptedReply {
-  /** Assistant text (for the tool strategy: sent as the tool call's arguments when tools were offered). */
+  /** Assistant text (for the tool strategy: sent as the tool call's arguments when a tool call was forced). */
   content?: string;
+  /** Tool calls the assistant makes (the agent's loop): `arguments` as JSON text, or an object (sent as its JSON). */
+  toolCalls?: { name: string; arguments: string | Record<string, unknown> }[];
   /** HTTP status of an error reply. */
   status?: number;
   /** Error message of an error reply. */
@@ -91,6 +93,9 @@ export async function startFakeServer(
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
+  // The client (undici) closes idle keep-alive sockets after 4 s; a server closing them at 5 s races
+  // a reuse (ECONNRESET, retried by folio), and a scripted reply could go to the dropped request.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {

@@ -37,7 +37,14 @@ export async function startFakeOllama(): Promise<FakeOllama> {
       send(res, 200, {
         model: body.model,
         created_at: new Date().toISOString(),
-        message: { role: 'assistant', content },
+        // Ollama's tool calls: `function.arguments` is an object, and there is no call id.
+        message: {
+          role: 'assistant',
+          content,
+          ...(reply.toolCalls && reply.toolCalls.length > 0
+            ? { tool_calls: reply.toolCalls.map((c) => ({ function: { name: c.name, arguments: typeof c.arguments === 'string' ? (JSON.parse(c.arguments) as unknown) : c.arguments } })) }
+            : {}),
+        },
         done_reason: 'stop',
         done: true,
         total_duration: 1_000_000,

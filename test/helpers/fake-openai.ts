@@ -67,11 +67,20 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       }
       const content = reply.content ?? '';
       const tools = body.tools as { function?: { name?: string } }[] | undefined;
-      const toolName = tools?.[0]?.function?.name;
+      // A forced function (`tool_choice: {type: 'function', …}`, the structured-output tool strategy) is answered with it.
+      const forced = typeof body.tool_choice === 'object' && body.tool_choice !== null ? tools?.[0]?.function?.name : undefined;
+      const scripted = reply.toolCalls?.map((c, i) => ({
+        id: `call_${nextId}_${i}`,
+        type: 'function',
+        function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
+      }));
+      const toolName = scripted && scripted.length > 0 ? scripted[0]?.function.name : forced;
       const message =
-        toolName !== undefined
-          ? { role: 'assistant', content: null, tool_calls: [{ id: `call_${nextId}`, type: 'function', function: { name: toolName, arguments: content } }], refusal: null }
-          : { role: 'assistant', content, refusal: null };
+        scripted && scripted.length > 0
+          ? { role: 'assistant', content: reply.content ?? null, tool_calls: scripted, refusal: null }
+          : forced !== undefined
+            ? { role: 'assistant', content: null, tool_calls: [{ id: `call_${nextId}`, type: 'function', function: { name: forced, arguments: content } }], refusal: null }
+            : { role: 'assistant', content, refusal: null };
       const promptTokens = reply.promptTokens ?? Math.ceil(req.text.length / 4);
       const completionTokens = reply.completionTokens ?? Math.ceil(content.length / 4);
       send(

@@ -33,6 +33,43 @@ describe.each(ENGINES)('store on $name', (engine) => {
     return { key, record };
   }
 
+  describe('agent and extract jobs', () => {
+    it('create, list by owner (newest first), progress, one finish of two racing handles, trace in order, expiry', async () => {
+      const soon = new Date(Date.now() + 3_600_000);
+      const a = await store.createAgentJob({ id: `agent_${hex()}`, kind: 'agent', owner: 'team:t1', request: '{"prompt":"a"}', expiresAt: soon });
+      const b = await store.createAgentJob({ id: `agent_${hex()}`, kind: 'agent', owner: 'team:t1', request: '{"prompt":"b"}', expiresAt: soon });
+      await store.createAgentJob({ id: `extract_${hex()}`, kind: 'extract', owner: 'team:t1', request: '{}', expiresAt: soon });
+      expect(a).toMatchObject({ status: 'processing', creditsUsed: 0, steps: 0, data: null });
+      const listed = await store.listAgentJobs({ owner: 'team:t1', kind: 'agent' });
+      expect(listed.map((j) => j.id)).toEqual([b.id, a.id]);
+      expect(await store.listAgentJobs({ owner: 'team:t2', kind: 'agent' })).toEqual([]);
+
+      await store.progressAgentJob(a.id, { credits: 3, tokens: 120, steps: 2 });
+      await store.appendAgentEvent(a.id, '{"step":1}');
+      await store.appendAgentEvent(a.id, '{"step":2}');
+      const other = await t.another();
+      // A cancel on one instance and the loop's end on another: exactly one finishes the job.
+      const [x, y] = await Promise.all([
+        store.finishAgentJob(a.id, { status: 'completed', data: '{"answer":1}', expiresAt: new Date(Date.now() - 1000) }),
+        other.finishAgentJob(a.id, { status: 'cancelled', expiresAt: new Date(Date.now() - 1000) }),
+      ]);
+      expect([x, y].filter(Boolean)).toHaveLength(1);
+      const finished = await other.getAgentJob(a.id);
+      expect(finished).toMatchObject({ creditsUsed: 3, tokensUsed: 120, steps: 2 });
+      expect(['completed', 'cancelled']).toContain(finished?.status);
+      // Progress after the end changes nothing.
+      await store.progressAgentJob(a.id, { credits: 9, tokens: 9, steps: 9 });
+      expect((await store.getAgentJob(a.id))?.creditsUsed).toBe(3);
+      expect(await other.agentEvents(a.id)).toEqual(['{"step":1}', '{"step":2}']);
+      expect((await store.listAgentJobs({ status: 'processing' })).map((j) => j.id)).not.toContain(a.id);
+
+      expect(await store.deleteExpiredAgentJobs(new Date())).toBe(1);
+      expect(await store.getAgentJob(a.id)).toBeUndefined();
+      expect(await store.agentEvents(a.id)).toEqual([]);
+      expect(await store.getAgentJob(b.id)).toBeDefined();
+    });
+  });
+
   describe('schema', () => {
     it('a second handle on migrated storage applies nothing again and sees the data', async () => {
       await newKey();

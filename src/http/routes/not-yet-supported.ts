@@ -3,7 +3,7 @@
  * serve: a clear answer naming the feature and its status instead of the generic 404 "No route
  * matches". Two kinds (README "Firecrawl clients: what works", docs/compat.md):
  *
- *   planned, not built yet   400 NOT_YET_SUPPORTED   agent, extract
+ *   planned, not built yet   400 NOT_YET_SUPPORTED   agent threads and snapshots
  *   not part of folio        404 NOT_FOUND           Firecrawl's hosted services: monitors, the
  *                                                    research and developer indexes, feedback
  *                                                    refunds, the Alexandria catalogue
@@ -34,12 +34,11 @@ const notProvided = (feature: string, instead: string) => () =>
 /** Every method on these paths. */
 export const UNBUILT_PATHS: readonly Unbuilt[] = [
   {
-    paths: ['/v2/agent', '/v2/agent/*rest'],
-    error: planned('The agent (`/v2/agent`, autonomous data gathering with an LLM)', 'Use search, map and scrape yourself meanwhile.'),
-  },
-  {
-    paths: ['/v2/extract', '/v2/extract/*rest'],
-    error: planned('Extract (`/v2/extract`, structured data from pages with an LLM)', 'Scrape the pages and extract from the markdown meanwhile.'),
+    paths: ['/v2/agent/threads', '/v2/agent/threads/*rest', '/v2/agent/:id/snapshots', '/v2/agent/:id/snapshots/*rest'],
+    error: planned(
+      'Agent threads and snapshots (`/v2/agent/threads`, `/v2/agent/{id}/snapshots`)',
+      'Each agent run stands alone: read its answer with GET /v2/agent/{id} and its steps with GET /v2/agent/{id}/trace.',
+    ),
   },
   {
     paths: ['/v2/monitor', '/v2/monitor/*rest'],

@@ -5,6 +5,7 @@
  *
  * The entry file of src/store/postgres/: nothing outside this folder imports the others.
  */
+import { postgresAgentJobStore } from './agent-jobs.ts';
 import pg from 'pg';
 import type { Store } from '../types.ts';
 import { postgresAccountStore } from './accounts.ts';
@@ -77,6 +78,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     ...postgresCrawlJobStore(pool),
     ...postgresTeamPlanStore(pool),
     ...postgresCreditLedgerStore(pool),
+    ...postgresAgentJobStore(pool),
     schemaVersion: () => postgresSchemaVersion(pool),
     // /ready (docs/operations.md): one round trip through the pool, or the error saying why not.
     async ping() {

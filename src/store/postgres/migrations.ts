@@ -231,8 +231,40 @@ const SCHEMA_V1 = `
   CREATE INDEX token_usage_team ON token_usage(team_id, at);
 `;
 
+/** SQLite's migration 11: agent and extract jobs and their traces (docs/agent.md). */
+const AGENT_JOBS_V2 = `
+  CREATE TABLE agent_jobs (
+    id            TEXT PRIMARY KEY,
+    seq           BIGINT GENERATED ALWAYS AS IDENTITY,
+    kind          TEXT NOT NULL CHECK (kind IN ('agent', 'extract')),
+    owner         TEXT NOT NULL,
+    request       TEXT NOT NULL,
+    status        TEXT NOT NULL CHECK (status IN ('processing', 'completed', 'failed', 'cancelled')),
+    data          TEXT,
+    sources       TEXT,
+    warning       TEXT,
+    error         TEXT,
+    credits_used  INTEGER NOT NULL DEFAULT 0,
+    tokens_used   INTEGER NOT NULL DEFAULT 0,
+    steps         INTEGER NOT NULL DEFAULT 0,
+    created_at    TEXT NOT NULL,
+    updated_at    TEXT NOT NULL,
+    finished_at   TEXT,
+    expires_at    TEXT NOT NULL
+  );
+  CREATE INDEX agent_jobs_owner ON agent_jobs(owner, kind, created_at);
+  CREATE INDEX agent_jobs_status ON agent_jobs(status);
+  CREATE TABLE agent_events (
+    id      BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    job_id  TEXT NOT NULL REFERENCES agent_jobs(id) ON DELETE CASCADE,
+    event   TEXT NOT NULL
+  );
+  CREATE INDEX agent_events_job ON agent_events(job_id, id);
+`;
+
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 1, description: 'teams, keys, upload refs, OAuth, keyless usage, crawl jobs, accounts, plans and the credits ledger (SQLite 1–10)', sql: SCHEMA_V1 },
+  { version: 2, description: 'agent and extract jobs and their traces (SQLite 11)', sql: AGENT_JOBS_V2 },
 ];
 
 /**

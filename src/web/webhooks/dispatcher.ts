@@ -30,7 +30,8 @@ export interface JobEventSink {
 }
 
 export interface WebhookTarget {
-  kind: JobKind;
+  /** Crawl and batch jobs, and the agent's jobs (src/agent): the event type's prefix. */
+  kind: JobKind | 'agent' | 'extract';
   webhook?: WebhookConfig;
 }
 
@@ -109,7 +110,7 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
       const target = await targetOf(jobId);
       const webhook = target?.webhook;
       if (!target || !webhook || !webhook.events.includes(event)) return;
-      const type = `${target.kind === 'batch' ? 'batch_scrape' : 'crawl'}.${event}`;
+      const type = `${target.kind === 'batch' ? 'batch_scrape' : target.kind}.${event}`;
       const { data, success = true, error } = make();
       await deliver(jobId, webhook, type, {
         success,

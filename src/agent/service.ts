@@ -1,0 +1,326 @@
+/**
+ * Agent and extract jobs (docs/agent.md): start (validate, refuse without an LLM, persist, run in
+ * the background), status, cancel, list, trace. Jobs are owner-bound: another owner's id answers
+ * as unknown. Budgets (steps, tokens, credits, wall clock) are the request's and the operator's
+ * (FOLIO_AGENT_*); what a job spent is persisted after every step, charged to its team once when it
+ * ends (whatever the end), and its trace is kept with it. A job a stopped process left
+ * `processing` is failed cleanly at the next start (its partial work is not resumable: the LLM
+ * conversation is not persisted). Finished jobs are kept `resultTtlMs` (24 h).
+ */
+import { randomUUID } from 'node:crypto';
+import { ServiceError } from '../errors.ts';
+import { LLM_VARIABLES, type LlmSettings, type LlmUsage } from '../llm/index.ts';
+import type { AgentJobKind, AgentJobRecord, AgentJobStatus, AgentJobStore } from '../store/agent-jobs.ts';
+import { runExtract } from './extract.ts';
+import { runAgentLoop } from './loop.ts';
+import type { AgentOperations } from './operations.ts';
+import { parseAgentRequest, parseExtractRequest, type AgentRequest, type ExtractRequest } from './request.ts';
+import { Trace, type Budgets, type Spent, type TraceEvent } from './trace.ts';
+
+export const AGENT_RESULT_TTL_MS = 24 * 60 * 60 * 1000;
+const LIST_PAGE = 50;
+const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const RESTART_ERROR = 'The server stopped while this job ran, and an agent job cannot continue where it was: start it again.';
+
+export interface AgentLimits {
+  maxSteps: number;
+  timeoutMs: number;
+  maxTokens: number;
+  /** Credits of a job without `maxCredits`. */
+  defaultCredits: number;
+  resultChars: number;
+}
+
+export interface AgentServiceDeps {
+  store: AgentJobStore;
+  ops: AgentOperations;
+  llm: LlmSettings | undefined;
+  limits: AgentLimits;
+  /** The `json` surcharge per extracted page. */
+  jsonPrice: number;
+  resultTtlMs?: number;
+  /** Charges a finished job's credits to its owner (once); never throws. */
+  charge?: (job: { id: string; owner: string; kind: AgentJobKind; credits: number }) => Promise<void>;
+  /** LLM token usage of a job, for its team. */
+  onTokens?: (job: { id: string; owner: string; kind: AgentJobKind }, usage: LlmUsage) => void;
+  /** A job started and ended (webhooks). */
+  onStarted?: (job: AgentJobRecord) => void;
+  onFinished?: (job: AgentJobRecord) => void;
+  onError: (err: unknown, message: string) => void;
+}
+
+export interface AgentStatusView {
+  status: AgentJobStatus;
+  data?: unknown;
+  sources?: unknown;
+  warning?: string;
+  error?: string;
+  creditsUsed: number;
+  expiresAt: string;
+  model: string;
+  steps: number;
+  tokensUsed: number;
+}
+
+export interface AgentListItemView {
+  id: string;
+  createdAt: string;
+  status: AgentJobStatus;
+  options: { prompt: string; urls?: string[]; schema?: unknown; model: string };
+}
+
+export interface AgentService {
+  start(owner: string, kind: AgentJobKind, body: unknown): Promise<{ id: string; warning?: string }>;
+  status(owner: string, kind: AgentJobKind, id: string): Promise<AgentStatusView>;
+  cancel(owner: string, kind: AgentJobKind, id: string): Promise<AgentJobStatus>;
+  list(owner: string, before?: number): Promise<{ agents: AgentListItemView[]; nextBefore?: number }>;
+  trace(owner: string, kind: AgentJobKind, id: string): Promise<{ events: TraceEvent[]; creditsUsed: number }>;
+  /** Listens for a job's progress (steps, credits); returns the unsubscribe function. */
+  onProgress(id: string, listener: (spent: Spent) => void): () => void;
+  /** Fails the jobs a previous process left `processing`; returns how many. */
+  failUnfinished(): Promise<number>;
+  sweepExpired(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Why a job's signal was aborted. */
+class Stop extends Error {
+  readonly reason: 'cancelled' | 'shutdown' | 'timeout';
+  constructor(reason: 'cancelled' | 'shutdown' | 'timeout', message: string) {
+    super(message);
+    this.reason = reason;
+  }
+}
+
+function notConfigured(): ServiceError {
+  return new ServiceError('NOT_CONFIGURED', `The agent and extract need an LLM, and none is configured on this server. The operator sets ${LLM_VARIABLES} (docs/llm.md).`);
+}
+
+function notFound(kind: AgentJobKind): ServiceError {
+  return new ServiceError('NOT_FOUND', `No ${kind} job with this id for your team. Results are kept 24 hours after a job ends.`);
+}
+
+function parseJson(text: string | null): unknown {
+  return text === null ? undefined : (JSON.parse(text) as unknown);
+}
+
+export function createAgentService(deps: AgentServiceDeps): AgentService {
+  const ttl = deps.resultTtlMs ?? AGENT_RESULT_TTL_MS;
+  const running = new Map<string, AbortController>();
+  const listeners = new Map<string, Set<(spent: Spent) => void>>();
+  const tasks = new Set<Promise<void>>();
+
+  const owned = async (owner: string, kind: AgentJobKind, id: string): Promise<AgentJobRecord> => {
+    if (!ID_PATTERN.test(id)) throw notFound(kind);
+    const job = await deps.store.getAgentJob(id);
+    if (!job || job.owner !== owner || job.kind !== kind) throw notFound(kind);
+    if (job.status !== 'processing' && Date.parse(job.expiresAt) < Date.now()) throw notFound(kind);
+    return job;
+  };
+
+  const end = async (job: { id: string; owner: string; kind: AgentJobKind }, spent: Spent, trace: Trace, outcome: Parameters<AgentJobStore['finishAgentJob']>[1]) => {
+    await deps.store.progressAgentJob(job.id, spent);
+    const moved = await deps.store.finishAgentJob(job.id, outcome);
+    const runOutcome = outcome.status === 'completed' ? 'succeeded' : outcome.status;
+    trace.emit({
+      type: 'run.finished',
+      outcome: runOutcome,
+      error: outcome.error ? { code: outcome.status === 'cancelled' ? 'cancelled' : 'internal', source: 'agent', retryable: false, message: outcome.error } : null,
+      steps: spent.steps,
+      creditsUsed: spent.credits,
+      tokensUsed: spent.tokens,
+    });
+    await trace.flushed();
+    await deps.charge?.({ ...job, credits: spent.credits });
+    if (moved) {
+      const record = await deps.store.getAgentJob(job.id);
+      if (record) deps.onFinished?.(record);
+    }
+  };
+
+  const execute = async (record: AgentJobRecord, request: AgentRequest | ExtractRequest, settings: LlmSettings, controller: AbortController) => {
+    const job = { id: record.id, owner: record.owner, kind: record.kind };
+    const spent: Spent = { credits: 0, tokens: 0, steps: 0 };
+    const trace = new Trace(record.id, (event) => deps.store.appendAgentEvent(record.id, event));
+    const maxCredits = 'maxCredits' in request && request.maxCredits !== undefined ? request.maxCredits : deps.limits.defaultCredits;
+    const budgets: Budgets = {
+      maxSteps: deps.limits.maxSteps,
+      deadline: Date.now() + deps.limits.timeoutMs,
+      maxTokens: deps.limits.maxTokens,
+      maxCredits,
+      resultChars: deps.limits.resultChars,
+    };
+    const timer = setTimeout(() => controller.abort(new Stop('timeout', `The job ran past its wall-clock limit (${deps.limits.timeoutMs} ms, FOLIO_AGENT_TIMEOUT_MS); what it gathered is in the trace.`)), deps.limits.timeoutMs);
+    timer.unref();
+    const signal = controller.signal;
+    const teamId = /^team:(.+)$/.exec(record.owner)?.[1];
+    const ops: AgentOperations = teamId ? { ...deps.ops, scrape: (url, o, s) => deps.ops.scrape(url, { ...o, teamId }, s) } : deps.ops;
+    const run = {
+      settings,
+      // A second past the job's own limit: the job's timer ends a slow call first, with the job's message.
+      deadline: budgets.deadline + 1000,
+      signal,
+      onUsage: (u: LlmUsage) => {
+        spent.tokens += u.promptTokens + u.completionTokens;
+        deps.onTokens?.(job, u);
+      },
+    };
+    const onStep = async () => {
+      await deps.store.progressAgentJob(record.id, spent);
+      for (const l of listeners.get(record.id) ?? []) l({ ...spent });
+    };
+    trace.emit({ type: 'run.started', kind: record.kind, budgets: { maxSteps: budgets.maxSteps, maxTokens: budgets.maxTokens, maxCredits, timeoutMs: deps.limits.timeoutMs, resultChars: budgets.resultChars } });
+    try {
+      const result =
+        record.kind === 'agent'
+          ? await runAgentLoop(
+              { prompt: (request as AgentRequest).prompt, urls: (request as AgentRequest).urls ?? [], ...((request as AgentRequest).schema ? { schema: (request as AgentRequest).schema } : {}) },
+              {
+                run,
+                ops,
+                constraints: { strict: (request as AgentRequest).strictConstrainToURLs, allowed: (request as AgentRequest).urls ?? [] },
+                budgets,
+                spent,
+                trace,
+                signal,
+                onStep,
+              },
+            )
+          : await runExtract(request as ExtractRequest, { run, ops, budgets, spent, trace, signal, jsonPrice: deps.jsonPrice, onStep });
+      await end(job, spent, trace, {
+        status: 'completed',
+        data: JSON.stringify(result.data ?? null),
+        sources: 'sources' in result && result.sources ? JSON.stringify(result.sources) : null,
+        warning: result.warning ?? null,
+        expiresAt: new Date(Date.now() + ttl),
+      });
+    } catch (err) {
+      const reason: unknown = signal.aborted ? signal.reason : err;
+      const cancelled = reason instanceof Stop && reason.reason === 'cancelled';
+      const known = reason instanceof Stop || reason instanceof ServiceError;
+      const message = known ? reason.message : 'The job stopped on an unexpected error; it has been logged.';
+      if (!known) deps.onError(reason, `${record.kind} job failed unexpectedly`);
+      trace.emit({ type: 'error.occurred', error: { code: cancelled ? 'cancelled' : 'internal', source: 'agent', retryable: false, message } });
+      await end(job, spent, trace, { status: cancelled ? 'cancelled' : 'failed', error: cancelled ? null : message, expiresAt: new Date(Date.now() + ttl) });
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  const sweepExpired = () => deps.store.deleteExpiredAgentJobs(new Date());
+  const sweeper = setInterval(() => {
+    sweepExpired().catch((err: unknown) => deps.onError(err, 'agent job expiry sweep failed'));
+  }, SWEEP_INTERVAL_MS);
+  sweeper.unref();
+
+  return {
+    async start(owner, kind, body) {
+      const parsed = kind === 'agent' ? parseAgentRequest(body) : parseExtractRequest(body);
+      const settings = deps.llm;
+      if (!settings) throw notConfigured();
+      const id = randomUUID();
+      const record = await deps.store.createAgentJob({ id, kind, owner, request: JSON.stringify(parsed.request), expiresAt: new Date(Date.now() + ttl) });
+      deps.onStarted?.(record);
+      const controller = new AbortController();
+      running.set(id, controller);
+      const task = execute(record, parsed.request, settings, controller)
+        .catch((err: unknown) => deps.onError(err, `${kind} job could not be finished`))
+        .finally(() => {
+          running.delete(id);
+          listeners.delete(id);
+          tasks.delete(task);
+        });
+      tasks.add(task);
+      return parsed.warning ? { id, warning: parsed.warning } : { id };
+    },
+
+    async status(owner, kind, id) {
+      const job = await owned(owner, kind, id);
+      const data = parseJson(job.data);
+      const sources = parseJson(job.sources);
+      return {
+        status: job.status,
+        ...(data !== undefined ? { data } : {}),
+        ...(sources !== undefined ? { sources } : {}),
+        ...(job.warning ? { warning: job.warning } : {}),
+        ...(job.error ? { error: job.error } : {}),
+        creditsUsed: job.creditsUsed,
+        expiresAt: job.expiresAt,
+        model: deps.llm?.model ?? 'none',
+        steps: job.steps,
+        tokensUsed: job.tokensUsed,
+      };
+    },
+
+    async cancel(owner, kind, id) {
+      const job = await owned(owner, kind, id);
+      if (job.status !== 'processing') return job.status;
+      const controller = running.get(id);
+      if (controller) {
+        await deps.store.appendAgentEvent(id, JSON.stringify({ schemaVersion: 1, type: 'run.cancel_requested', reason: 'user', runId: id, occurredAt: new Date().toISOString() }));
+        controller.abort(new Stop('cancelled', 'The job was cancelled.'));
+        return 'cancelled';
+      }
+      // Not running in this process (another instance, or a restart): ended here.
+      await deps.store.finishAgentJob(id, { status: 'cancelled', expiresAt: new Date(Date.now() + ttl) });
+      return 'cancelled';
+    },
+
+    async list(owner, before) {
+      const beforeIso = before !== undefined ? new Date(before).toISOString() : undefined;
+      const jobs = await deps.store.listAgentJobs({ owner, kind: 'agent', ...(beforeIso ? { before: beforeIso } : {}), limit: LIST_PAGE + 1 });
+      const page = jobs.slice(0, LIST_PAGE);
+      const agents = page.map((j) => {
+        const r = JSON.parse(j.request) as AgentRequest;
+        return {
+          id: j.id,
+          createdAt: j.createdAt,
+          status: j.status,
+          options: { prompt: r.prompt, ...(r.urls ? { urls: r.urls } : {}), ...(r.schema ? { schema: r.schema } : {}), model: deps.llm?.model ?? r.model ?? 'none' },
+        };
+      });
+      const last = page.at(-1);
+      return jobs.length > LIST_PAGE && last ? { agents, nextBefore: Date.parse(last.createdAt) } : { agents };
+    },
+
+    async trace(owner, kind, id) {
+      const job = await owned(owner, kind, id);
+      const events = (await deps.store.agentEvents(id)).map((e) => JSON.parse(e) as TraceEvent);
+      return { events, creditsUsed: job.creditsUsed };
+    },
+
+    onProgress(id, listener) {
+      let set = listeners.get(id);
+      if (!set) {
+        set = new Set();
+        listeners.set(id, set);
+      }
+      set.add(listener);
+      return () => set.delete(listener);
+    },
+
+    async failUnfinished() {
+      const jobs = await deps.store.listAgentJobs({ status: 'processing' });
+      let n = 0;
+      for (const j of jobs) {
+        if (running.has(j.id)) continue;
+        await deps.store.appendAgentEvent(j.id, JSON.stringify({ schemaVersion: 1, type: 'run.finished', outcome: 'failed', runId: j.id, occurredAt: new Date().toISOString(), error: { code: 'internal', source: 'system', retryable: true, message: RESTART_ERROR } }));
+        if (await deps.store.finishAgentJob(j.id, { status: 'failed', error: RESTART_ERROR, expiresAt: new Date(Date.now() + ttl) })) {
+          n++;
+          await deps.charge?.({ id: j.id, owner: j.owner, kind: j.kind, credits: j.creditsUsed });
+        }
+      }
+      return n;
+    },
+
+    sweepExpired,
+
+    async close() {
+      clearInterval(sweeper);
+      // Running jobs stop here and end failed (a job killed without this is failed at the next start).
+      for (const c of running.values()) c.abort(new Stop('shutdown', RESTART_ERROR));
+      await Promise.allSettled([...tasks]);
+    },
+  };
+}
