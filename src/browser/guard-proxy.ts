@@ -217,6 +217,23 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
   });
 
   // https://, wss:// and Chromium's tunnelled ws://.
+  /** Both directions of an open tunnel, each end closing the other. */
+  const splice = (socket: Duplex, client: Duplex): void => {
+    socket.pipe(client);
+    client.pipe(socket);
+    socket.on('close', () => client.destroy());
+    client.on('close', () => socket.destroy());
+  };
+  /** A target the address rule refused (403, counted, its reason in a header) or could not reach (502). */
+  const refuseTunnel = (client: Duplex, target: Target, err: unknown): void => {
+    const blocked = blockedCause(err);
+    if (blocked) {
+      client.end(`HTTP/1.1 403 Forbidden\r\n${BLOCKED_HEADER}: ${refused(target, blocked)}\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n');
+  };
+
   server.on('connect', (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
     track(client);
     const target = parseAuthority(req.url);
@@ -228,20 +245,9 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
       (socket) => {
         client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
         if (head.length > 0) socket.write(head);
-        socket.pipe(client);
-        client.pipe(socket);
-        socket.on('close', () => client.destroy());
-        client.on('close', () => socket.destroy());
+        splice(socket, client);
       },
-      (err: unknown) => {
-        const blocked = blockedCause(err);
-        if (blocked) {
-          const reason = refused(target, blocked);
-          client.end(`HTTP/1.1 403 Forbidden\r\n${BLOCKED_HEADER}: ${reason}\r\nContent-Length: 0\r\n\r\n`);
-          return;
-        }
-        client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n');
-      },
+      (err: unknown) => refuseTunnel(client, target, err),
     );
   });
 
@@ -265,20 +271,9 @@ export async function startGuardProxy(options: GuardProxyOptions): Promise<Guard
         }
         socket.write(`${lines.join('\r\n')}\r\n\r\n`);
         if (head.length > 0) socket.write(head);
-        socket.pipe(client);
-        client.pipe(socket);
-        socket.on('close', () => client.destroy());
-        client.on('close', () => socket.destroy());
+        splice(socket, client);
       },
-      (err: unknown) => {
-        const blocked = blockedCause(err);
-        if (blocked) {
-          const reason = refused(target, blocked);
-          client.end(`HTTP/1.1 403 Forbidden\r\n${BLOCKED_HEADER}: ${reason}\r\nContent-Length: 0\r\n\r\n`);
-          return;
-        }
-        client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n');
-      },
+      (err: unknown) => refuseTunnel(client, target, err),
     );
   });
 
