@@ -62,7 +62,6 @@ describe('health and routing', () => {
   it('Firecrawl paths folio does not serve get an answer naming the feature, not "No route matches" (docs/compat.md)', async () => {
     const auth = { authorization: `Bearer ${service.key}` };
     expectError(await request(`${service.url}/v2/agent/threads/abc`, { headers: auth }), 400, 'NOT_YET_SUPPORTED', 'Agent threads', 'planned for folio');
-    expectError(await request(`${service.url}/v2/browser`, { method: 'POST', headers: auth }), 400, 'NOT_YET_SUPPORTED', 'Browser sessions', 'planned for folio');
     expectError(await request(`${service.url}/v2/monitor/abc/checks`, { headers: auth }), 404, 'NOT_FOUND', 'Monitors', 'folio does not provide');
     expectError(await request(`${service.url}/exchange/discover`), 404, 'NOT_FOUND', 'Alexandria');
     // Without a key: the 401 every /v2 path gives.
