@@ -184,7 +184,10 @@ export function createTeamLimits(options: TeamLimitsOptions): TeamLimits {
         let data: ParseData;
         let ok = false;
         try {
-          data = await inner(input, { ...parseOptions, timeout: Math.max(1, remainingMs - (now() - started)) }, run);
+          // A parse that waited has what is left of its timeout; one that did not keeps its options as
+          // the client sent them (the queue's bookkeeping takes well under a millisecond).
+          const waited = place.waited || slot.waited;
+          data = await inner(input, waited ? { ...parseOptions, timeout: Math.max(1, remainingMs - (now() - started)) } : parseOptions, run);
           ok = true;
         } catch (err) {
           // The timeout the client set, with the time it spent waiting, not the remainder.
