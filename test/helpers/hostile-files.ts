@@ -197,6 +197,26 @@ export interface ZipBombOptions {
 
 const W_NS = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 
+/** The content types and package relationships a .docx needs around its `word/document.xml`. */
+export function docxPackageParts(method: 0 | 8 = 8): ZipEntry[] {
+  return [
+    zipEntry(
+      '[Content_Types].xml',
+      '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+        '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+        '<Default Extension="xml" ContentType="application/xml"/>' +
+        '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+      method,
+    ),
+    zipEntry(
+      '_rels/.rels',
+      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+        '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+      method,
+    ),
+  ];
+}
+
 /** A .docx whose `word/document.xml` declares ~200 KB and really inflates to `inflatedBytes` (one paragraph of 'a's, in one deflate block). */
 export function docxZipBomb(options: ZipBombOptions = {}): Buffer {
   const inflated = options.inflatedBytes ?? 1024 * MiB;
@@ -208,18 +228,7 @@ export function docxZipBomb(options: ZipBombOptions = {}): Buffer {
     '</w:t></w:r></w:p></w:body></w:document>',
   );
   return buildZip([
-    zipEntry(
-      '[Content_Types].xml',
-      '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
-        '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
-        '<Default Extension="xml" ContentType="application/xml"/>' +
-        '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
-    ),
-    zipEntry(
-      '_rels/.rels',
-      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
-        '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
-    ),
+    ...docxPackageParts(),
     { name: 'word/document.xml', data: body, method: 8, declaredSize: declared },
   ]);
 }

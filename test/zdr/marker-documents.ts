@@ -5,7 +5,7 @@
  * for the marker then finds the uploaded file itself, not only the text extracted from it.
  */
 import XLSX from 'xlsx';
-import { buildZip, pdfRepeatedLine, zipEntry } from '../helpers/hostile-files.ts';
+import { buildZip, docxPackageParts, pdfRepeatedLine, zipEntry } from '../helpers/hostile-files.ts';
 import { buildWord6Doc } from '../helpers/word6.ts';
 
 export interface MarkerDocument {
@@ -17,20 +17,7 @@ export interface MarkerDocument {
 
 function docx(text: string): Buffer {
   return buildZip([
-    zipEntry(
-      '[Content_Types].xml',
-      '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
-        '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
-        '<Default Extension="xml" ContentType="application/xml"/>' +
-        '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
-      0,
-    ),
-    zipEntry(
-      '_rels/.rels',
-      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
-        '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
-      0,
-    ),
+    ...docxPackageParts(0),
     zipEntry(
       'word/document.xml',
       `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:body></w:document>`,
