@@ -18,13 +18,13 @@ import { teamOwner } from './uploads.ts';
 import { setAuditInput } from '../../audit/index.ts';
 import { checkParseOptions } from '../billing.ts';
 import { teamOf } from '../../../auth/api-keys.ts';
+import { noteFormat } from '../operations.ts';
 
 /** The caller's team for the runner's fair queue (src/limits/teams). */
 function teamIdOf(res: Response): { teamId?: string } {
   const team = teamOf(res);
   return team ? { teamId: team.teamId } : {};
 }
-import { noteFormat } from '../operations.ts';
 
 export interface ParseRouteDeps {
   runner: ParseRunner;
