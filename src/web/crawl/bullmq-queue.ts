@@ -24,7 +24,7 @@ import { RobotsCache } from '../robots.ts';
 import type { JobEventSink } from '../webhooks/index.ts';
 import { CancelledError, ShutdownError, type CrawlQueue } from './queue.ts';
 import { deserializeCrawlRequest, type CrawlRequest } from './request.ts';
-import { checkRedisReachable, openRedis, redactRedisUrl } from './redis-connection.ts';
+import { checkRedisReachable, openRedis, redactRedisUrl } from '../../redis/index.ts';
 import { CrawlGates } from './redis-gates.ts';
 import {
   crawlPage,

@@ -1,7 +1,8 @@
 /**
- * Redis connections for crawl jobs (REDIS_URL). The start checks once that Redis answers and
- * fails with a message naming REDIS_URL (its password redacted); later connection losses are
- * reported to `onError` and retried by ioredis, with commands waiting meanwhile.
+ * Redis connections (REDIS_URL): crawl and batch queues, and the shared state of several
+ * instances. The start checks once that Redis answers and fails with a message naming REDIS_URL
+ * (its password redacted); later connection losses are reported to `onError` and retried by
+ * ioredis, with commands waiting meanwhile.
  */
 import { Redis } from 'ioredis';
 
@@ -38,7 +39,7 @@ export async function checkRedisReachable(url: string): Promise<void> {
     await probe.ping();
   } catch (err) {
     const reason = err instanceof Error ? err.message.replaceAll(url, redactRedisUrl(url)) : 'no answer';
-    throw new Error(`Cannot reach Redis at REDIS_URL=${redactRedisUrl(url)} (${reason}). Start Redis or fix REDIS_URL; unset it to run crawl jobs in-process.`);
+    throw new Error(`Cannot reach Redis at REDIS_URL=${redactRedisUrl(url)} (${reason}). Start Redis or fix REDIS_URL; unset it to run on one instance (crawl jobs in-process, limits in memory).`);
   } finally {
     probe.disconnect();
   }
