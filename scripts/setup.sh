@@ -10,6 +10,8 @@
 #     throw-away cluster with its initdb and pg_ctl (Debian keeps them in /usr/lib/postgresql/<v>/bin,
 #     which the tests search); a deployment may use any PostgreSQL 13+ instead. The package's own
 #     cluster service is not needed.
+#     These two are the tests' own servers: a production install (`npm ci --omit=dev`, or
+#     NODE_ENV=production, where npm leaves the dev dependencies out) does not install them.
 #   - chromium: the browser engine (rendered scrape, screenshots, actions: docs/browser.md) and the
 #     sign-in and consent page tests drive it headless through playwright-core.
 #   - tesseract-ocr, tesseract-ocr-eng, poppler-utils: PDF OCR (`mode: auto|ocr`) rasterizes pages
@@ -22,9 +24,16 @@ needed=()
 command -v python3 >/dev/null 2>&1 || needed+=(python3)
 command -v make >/dev/null 2>&1 || needed+=(make)
 command -v g++ >/dev/null 2>&1 || needed+=(g++)
-command -v redis-server >/dev/null 2>&1 || needed+=(redis-server)
-# initdb on PATH (a source build) or in Debian's per-version directory.
-{ command -v initdb >/dev/null 2>&1 || [ -n "$(ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null)" ]; } || needed+=(postgresql)
+# npm passes `--omit=dev` as npm_config_omit ("dev", or "dev optional"); NODE_ENV=production omits
+# the dev dependencies without setting it.
+with_tests=yes
+case " ${npm_config_omit:-} " in *" dev "*) with_tests=no ;; esac
+[ "${NODE_ENV:-}" = production ] && with_tests=no
+if [ "$with_tests" = yes ]; then
+  command -v redis-server >/dev/null 2>&1 || needed+=(redis-server)
+  # initdb on PATH (a source build) or in Debian's per-version directory.
+  { command -v initdb >/dev/null 2>&1 || [ -n "$(ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null)" ]; } || needed+=(postgresql)
+fi
 command -v chromium >/dev/null 2>&1 || needed+=(chromium)
 command -v tesseract >/dev/null 2>&1 || needed+=(tesseract-ocr)
 [ -n "$(ls /usr/share/tesseract-ocr/*/tessdata/eng.traineddata 2>/dev/null)" ] || needed+=(tesseract-ocr-eng)
