@@ -218,7 +218,8 @@ describe.concurrent('usage', () => {
 describe('serve', () => {
   it('logs its URL, serves with a CLI-made key, and on SIGTERM finishes the in-flight request before exiting', async () => {
     const key = (await folio(['keys', 'create', '--team', 'served'])).stdout.trim();
-    const child = spawn(tsx, ['src/main.ts', 'serve'], { cwd: root, env: env({ PORT: '0', HOST: '127.0.0.1' }) });
+    // One process (`node --import tsx`): the tsx launcher would SIGKILL a server slow to acknowledge the relayed SIGTERM.
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], { cwd: root, env: env({ PORT: '0', HOST: '127.0.0.1' }) });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));

@@ -18,7 +18,11 @@ import { BOUNDARY, multipartBody, postParse, request, upload } from '../http/hel
 import { startSite, type TestSite } from '../web/site.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+/**
+ * `node --import tsx`, one process: the `tsx` launcher relays SIGTERM to its child and, when the
+ * child does not acknowledge within 30 ms (a loaded machine), SIGKILLs it and exits 143.
+ */
+const fromSource = (...args: string[]) => [process.execPath, ['--import', 'tsx', 'src/main.ts', ...args]] as const;
 
 interface Served {
   child: ChildProcess;
@@ -42,7 +46,7 @@ function env(dataDir: string, extra: Record<string, string>): NodeJS.ProcessEnv 
 }
 
 async function createKey(dataDir: string): Promise<string> {
-  const child = spawn(tsx, ['src/main.ts', 'keys', 'create', '--team', 'ops'], { cwd: root, env: env(dataDir, {}) });
+  const child = spawn(...fromSource('keys', 'create', '--team', 'ops'), { cwd: root, env: env(dataDir, {}) });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -51,7 +55,7 @@ async function createKey(dataDir: string): Promise<string> {
 }
 
 async function serve(dataDir: string, extra: Record<string, string> = {}): Promise<Served> {
-  const child = spawn(tsx, ['src/main.ts', 'serve'], { cwd: root, env: env(dataDir, extra) });
+  const child = spawn(...fromSource('serve'), { cwd: root, env: env(dataDir, extra) });
   children.push(child);
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
