@@ -2,13 +2,17 @@
  * The MCP state in Redis (src/mcp/redis) against a real redis-server: the continuation store's
  * owner check, expiry (Redis's own PX), shared budget and eviction of the oldest; the cancellation
  * relay between two "instances" (two states on one Redis, each with its RunningCalls registry),
- * its owner check, and messages it drops.
+ * its owner check, and messages it drops; a Redis that stops answering (the parse tool then
+ * answers its first slice without a resultId).
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMcpRedisState, CANCEL_CHANNEL, RESULT_KEY_PREFIX, RESULTS_USED_KEY, type McpRedisState } from '../../src/mcp/redis/index.ts';
 import { CancelledByClientError, RunningCalls } from '../../src/mcp/running-calls.ts';
 import { startRedis, type TestRedis } from '../helpers/redis.ts';
+import { inProcessRunner } from '../../src/limits/runner.ts';
+import { parseTool } from '../../tools/parse.ts';
+import { corpusReader } from './helpers.ts';
 
 let redis: TestRedis;
 let raw: Redis;
@@ -90,6 +94,33 @@ describe('continuation store in Redis', () => {
     expect(Number(await raw.get(RESULTS_USED_KEY))).toBe(100);
     expect(await raw.zcard('folio:mcp:results:index')).toBe(1);
   });
+});
+
+describe('when Redis stops answering', () => {
+  it('put and get give up after a bounded wait with a ServiceError that says what to do, and the error is reported', async () => {
+    const own = await startRedis();
+    const told: string[] = [];
+    const state = await openMcpRedisState({ url: own.url, onError: (_err, what) => told.push(what) });
+    try {
+      const kept = await state.results.put('team:t1', 'before', {});
+      await own.stop();
+      const started = Date.now();
+      await expect(state.results.put('team:t1', 'after', {})).rejects.toMatchObject({ name: 'ServiceError', message: expect.stringMatching(/not kept for continuation/) });
+      await expect(state.results.get('team:t1', kept?.resultId ?? '')).rejects.toMatchObject({ message: expect.stringMatching(/call `parse` again with the file and an `offset`/i) });
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(told).toEqual(expect.arrayContaining(['MCP continuation store: put failed', 'MCP continuation store: get failed']));
+      // The parse tool still answers its first slice, without a resultId, saying why.
+      const parse = parseTool({ runner: inProcessRunner(), localFiles: corpusReader, results: state.results });
+      const input = parse.inputSchema.parse({ filePath: 'html/markitdown/test_blog.html', maxChars: 500 });
+      const result = await parse.run(input, { caller: { kind: 'api-key', owner: 'team:t1' }, signal: new AbortController().signal, progress: () => undefined });
+      const continuation = result.structured.continuation as { resultId: string | null; nextOffset: number | null; nextCall: unknown };
+      expect(String(result.structured.markdown)).toHaveLength(500);
+      expect(continuation).toMatchObject({ resultId: null, nextOffset: 500, nextCall: null });
+      expect(result.text).toMatch(/not kept for continuation.*"offset": 500/s);
+    } finally {
+      await state.close();
+    }
+  }, 30_000);
 });
 
 describe('cancellation relay', () => {

@@ -36,8 +36,9 @@ export interface McpRedisOptions {
 export async function openMcpRedisState(options: McpRedisOptions): Promise<McpRedisState> {
   const commands = openRedis(options.url, 'folio-mcp', (err) => options.onError(err, 'MCP state: Redis connection'));
   const subscriber = openRedis(options.url, 'folio-mcp-cancel', (err) => options.onError(err, 'MCP cancellations: Redis connection'));
+  // QUIT where the connection is up; one that is reconnecting is dropped (a QUIT would wait for Redis).
   const close = async () => {
-    await Promise.allSettled([commands.quit(), subscriber.quit()]);
+    await Promise.allSettled([commands, subscriber].map((c) => (c.status === 'ready' ? c.quit() : Promise.resolve(c.disconnect()))));
     commands.disconnect();
     subscriber.disconnect();
   };
