@@ -5,8 +5,9 @@
  *
  * Stateless: every POST gets a new server and transport (`sessionIdGenerator: undefined`), and
  * the answer streams as SSE so that progress notifications reach the client while a tool runs.
- * No session is issued, so nothing has to be shared between instances: two folio instances
- * behind a load balancer serve one client, whichever instance each POST reaches. Hence:
+ * No session is issued, so no session has to be shared between instances: two folio instances
+ * behind a load balancer serve one client, whichever instance each POST reaches (no stickiness;
+ * what spans POSTs is below, shared through Redis with REDIS_URL: docs/scale-out.md). Hence:
  * - GET (a server-initiated SSE stream) and DELETE (ending a session) → 405 `Allow: POST`;
  * - a request carrying `Mcp-Session-Id` → 404, which tells a client to re-initialize (spec:
  *   "Session Management" ¶4);
