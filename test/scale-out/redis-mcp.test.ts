@@ -2,7 +2,8 @@
  * Two folio instances on one PostgreSQL (DATABASE_URL) and one Redis (REDIS_URL), through their
  * HTTP ports and the real MCP SDK client (docs/scale-out.md "MCP state in Redis"):
  * - a long parse result continued (`parse{resultId, offset}`) on the other instance, for its owner
- *   only, its entry in Redis with the documented key and TTL;
+ *   only, its entry in Redis with the documented key and TTL; under zeroDataRetention nothing is
+ *   written to Redis;
  * - a `notifications/cancelled` that a load balancer without stickiness sends to the other
  *   instance stops the call (Redis pub/sub);
  * - an upload ticket minted on one instance (a row of the shared store) taken by the other: its
@@ -139,6 +140,21 @@ describe('two instances on one PostgreSQL and one Redis: parse results and uploa
     expect(calls).toBeGreaterThan(2);
     expect(whole.length).toBe(c.totalChars);
     expect(whole).toContain('#');
+  });
+
+  it('under zeroDataRetention nothing reaches Redis: no result key, and the continuation asks for the file again', async () => {
+    await a.store.updateTeamPlan(a.teamId, { zdr: true }, new Date());
+    const onA = await client(a);
+    const upload = await ticket(onA);
+    await sh(upload.command);
+    const before = await inspect.keys(`${RESULT_KEY_PREFIX}*`);
+    const first = await onA.callTool({ name: 'parse', arguments: { uploadRef: upload.uploadRef, maxChars: 1000, zeroDataRetention: true } });
+    expect(first.isError, textOf(first)).toBeFalsy();
+    const c = structuredOf(first).continuation as Continuation;
+    expect(c.nextOffset).toBe(1000);
+    expect(c.resultId).toBeNull();
+    expect(textOf(first)).toMatch(/not kept because zeroDataRetention is on/);
+    expect((await inspect.keys(`${RESULT_KEY_PREFIX}*`)).sort()).toEqual(before.sort());
   });
 
   it('a ticket minted on one instance is uploaded to and parsed on the other (the ticket is a row of the shared store)', async () => {
