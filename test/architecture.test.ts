@@ -209,6 +209,22 @@ describe('architecture', () => {
     expect(violations('src/ops', ['src/http', 'src/mcp', 'src/cli', 'src/store', 'src/web', 'src/uploads', 'src/limits', 'src/llm', 'tools', 'auth'])).toEqual([]);
   });
 
+  it('the MCP state in Redis (src/mcp/redis) is reached through its entry file, opens connections only through src/redis, and knows no door but the MCP registry it relays for', () => {
+    const inward = ['src', 'auth', 'tools', 'test', 'bench']
+      .flatMap(sourceFiles)
+      .filter((f) => !path.relative(root, f).startsWith('src/mcp/redis/'))
+      .flatMap((file) => importsOf(file).filter((t) => t.startsWith('src/mcp/redis/') && t !== 'src/mcp/redis/index.ts').map((t) => `${path.relative(root, file)} → ${t}`));
+    expect(inward).toEqual([]);
+    const allowed = ['src/redis/index.ts', 'src/errors.ts', 'src/mcp/running-calls.ts', 'tools/parse-results.ts'];
+    const outward = sourceFiles('src/mcp/redis').flatMap((file) =>
+      importsOf(file).filter((t) => !t.startsWith('src/mcp/redis/') && !allowed.includes(t)).map((t) => `${path.relative(root, file)} → ${t}`),
+    );
+    expect(outward).toEqual([]);
+    // Connections are opened in src/redis only (one place for REDIS_URL handling and redaction).
+    const direct = sourceFiles('src/mcp/redis').filter((f) => /new Redis\(/.test(fs.readFileSync(f, 'utf8')));
+    expect(direct).toEqual([]);
+  });
+
   it('only src/config.ts reads process.env', () => {
     const readers = ['src', 'auth', 'tools', '.well-known']
       .flatMap(sourceFiles)

@@ -23,7 +23,7 @@ import { createCrawlStatusTool } from './crawl-status.ts';
 import { createCrawlTool } from './crawl.ts';
 import { createMapTool } from './map.ts';
 import { parseTool } from './parse.ts';
-import { ParseResultStore } from './parse-results.ts';
+import { ParseResultStore, type ParseResults } from './parse-results.ts';
 import { scrapeTool } from './scrape.ts';
 import { createSearchTool } from './search.ts';
 import type { AnyToolDefinition } from './types.ts';
@@ -41,8 +41,8 @@ export interface ToolDeps {
   uploads?: UploadRefService;
   /** The stdio server on the caller's machine: `parse{filePath}` reads the file directly. */
   localFiles?: LocalFileReader;
-  /** Results kept for `parse{resultId, offset}`; a fresh in-memory store when absent. */
-  results?: ParseResultStore;
+  /** Results kept for `parse{resultId, offset}`: Redis with REDIS_URL (src/mcp/redis); a fresh in-memory store when absent. */
+  results?: ParseResults;
   /** The SSRF-protected outbound fetcher: `scrape` and `map`. */
   fetcher?: Fetcher;
   /** Crawl and batch jobs: `crawl`, `crawl_status`, `batch_scrape`, `batch_scrape_status`. */

@@ -7,6 +7,8 @@
  * - Memory-capped: least recently used results are dropped first; a result larger than the whole
  *   budget is not kept at all (the caller is told to send the file again with an `offset`).
  * - In-process: another instance behind a load balancer does not see it (the same answer then).
+ *   With REDIS_URL the Redis implementation of `ParseResults` (src/mcp/redis) replaces this one and
+ *   every instance sees every result (docs/scale-out.md).
  * - Never used under zeroDataRetention: the caller does not store such results (tools/parse.ts).
  */
 import { randomBytes } from 'node:crypto';
@@ -27,13 +29,34 @@ interface Entry extends KeptResult {
   chars: number;
 }
 
+/**
+ * Where `parse{resultId, offset}` finds earlier results: this process's memory (ParseResultStore)
+ * or Redis (src/mcp/redis). Both are owner-bound, expire `ttlMs` after `put`, and keep nothing
+ * larger than their budget.
+ */
+export interface ParseResults {
+  readonly ttlMs: number;
+  /** Whether another instance behind the same load balancer finds a result put here (Redis). */
+  readonly sharedAcrossInstances: boolean;
+  /** Keeps a result; undefined when it is too large to keep. */
+  put(owner: string, markdown: string, data: Record<string, unknown>): Promise<{ resultId: string; expiresAt: Date } | undefined>;
+  /** The owner's unexpired result; undefined when unknown, expired, dropped or another owner's. */
+  get(owner: string, resultId: string): Promise<KeptResult | undefined>;
+}
+
+/** A new resultId: 144 random bits, URL-safe. */
+export function newResultId(): string {
+  return `res_${randomBytes(18).toString('base64url')}`;
+}
+
 export interface ParseResultStoreOptions {
   ttlMs?: number;
   budgetChars?: number;
   now?: () => number;
 }
 
-export class ParseResultStore {
+export class ParseResultStore implements ParseResults {
+  readonly sharedAcrossInstances = false;
   private readonly entries = new Map<string, Entry>();
   private used = 0;
   readonly ttlMs: number;
@@ -47,7 +70,16 @@ export class ParseResultStore {
   }
 
   /** Keeps a result; undefined when it is too large to keep. */
-  put(owner: string, markdown: string, data: Record<string, unknown>): { resultId: string; expiresAt: Date } | undefined {
+  put(owner: string, markdown: string, data: Record<string, unknown>): Promise<{ resultId: string; expiresAt: Date } | undefined> {
+    return Promise.resolve(this.putNow(owner, markdown, data));
+  }
+
+  /** The owner's unexpired result, marked as recently used; undefined otherwise. */
+  get(owner: string, resultId: string): Promise<KeptResult | undefined> {
+    return Promise.resolve(this.getNow(owner, resultId));
+  }
+
+  private putNow(owner: string, markdown: string, data: Record<string, unknown>): { resultId: string; expiresAt: Date } | undefined {
     const chars = markdown.length + JSON.stringify(data).length;
     if (chars > this.budget) return undefined;
     this.sweep();
@@ -56,15 +88,14 @@ export class ParseResultStore {
       if (oldest.done) break;
       this.drop(oldest.value);
     }
-    const resultId = `res_${randomBytes(18).toString('base64url')}`;
+    const resultId = newResultId();
     const expiresAt = new Date(this.now() + this.ttlMs);
     this.entries.set(resultId, { owner, markdown, data, expiresAt, chars });
     this.used += chars;
     return { resultId, expiresAt };
   }
 
-  /** The owner's unexpired result, marked as recently used; undefined otherwise. */
-  get(owner: string, resultId: string): KeptResult | undefined {
+  private getNow(owner: string, resultId: string): KeptResult | undefined {
     const entry = this.entries.get(resultId);
     if (!entry) return undefined;
     if (entry.expiresAt.getTime() <= this.now()) {

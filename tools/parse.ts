@@ -11,12 +11,12 @@
  * `maxChars` and `offset` slice the markdown, because long documents overflow a client's limits.
  */
 import { z } from 'zod';
-import { ServiceError } from '../src/errors.ts';
+import { isServiceError, ServiceError } from '../src/errors.ts';
 import type { ParseRunner } from '../src/limits/runner.ts';
 import type { ParseData } from '../src/parse/index.ts';
 import { PARSE_FORMAT_TYPES, ParseOptionsSchema, type ParseOptions } from '../src/parse/options.ts';
 import type { LocalFileReader, UploadRefService, UploadedFile } from '../src/uploads/types.ts';
-import { ParseResultStore } from './parse-results.ts';
+import type { ParseResults } from './parse-results.ts';
 import { DEFAULT_MAX_CHARS, maxCharsField, offsetField } from './text-budget.ts';
 import { defineTool, type AnyToolDefinition, type Caller, type ToolCallContext, type ToolResult } from './types.ts';
 import { baseName, curlUploadCommand } from '../src/uploads/command.ts';
@@ -26,7 +26,7 @@ export interface ParseToolDeps {
   runner: ParseRunner;
   uploads?: UploadRefService;
   localFiles?: LocalFileReader;
-  results: ParseResultStore;
+  results: ParseResults;
 }
 
 const SIMPLE_FORMATS = PARSE_FORMAT_TYPES.filter((t) => t !== 'json');
@@ -241,6 +241,7 @@ function exactlyOneSource(source: Pick<ParseToolInput, 'filePath' | 'uploadRef' 
 
 const ZDR_NOTE = 'The result was not kept because zeroDataRetention is on.';
 const TOO_LARGE_NOTE = 'The result is too large to keep on the server.';
+const STORE_FAILED_NOTE = 'The result could not be kept on the server.';
 
 export function parseTool(deps: ParseToolDeps): AnyToolDefinition {
   return defineTool({
@@ -260,11 +261,11 @@ export function parseTool(deps: ParseToolDeps): AnyToolDefinition {
       const owner = ctx.caller.owner;
 
       if (source.resultId !== undefined) {
-        const kept = deps.results.get(owner, source.resultId);
+        const kept = await deps.results.get(owner, source.resultId);
         if (!kept) {
           throw new ServiceError(
             'NOT_FOUND',
-            `The result '${source.resultId}' is unknown or has expired (results are kept ${Math.round(deps.results.ttlMs / 60_000)} minutes, by the server that produced them). Call \`parse\` again with the file and "offset": ${offset}.`,
+            `The result '${source.resultId}' is unknown or has expired (results are kept ${Math.round(deps.results.ttlMs / 60_000)} minutes${deps.results.sharedAcrossInstances ? '' : ', by the server that produced them'}). Call \`parse\` again with the file and "offset": ${offset}.`,
           );
         }
         return sliceResult(kept.markdown, kept.data, offset, maxChars, { resultId: source.resultId, expiresAt: kept.expiresAt }, undefined);
@@ -310,8 +311,13 @@ export function parseTool(deps: ParseToolDeps): AnyToolDefinition {
       let note: string | undefined;
       if (more && options.zeroDataRetention) note = ZDR_NOTE;
       else if (more) {
-        kept = deps.results.put(owner, markdown, keptData(data));
-        if (!kept) note = TOO_LARGE_NOTE;
+        try {
+          kept = await deps.results.put(owner, markdown, keptData(data));
+          if (!kept) note = TOO_LARGE_NOTE;
+        } catch (err) {
+          // The result store (Redis) did not answer: this slice is still the answer, without a resultId.
+          note = isServiceError(err) ? err.message : STORE_FAILED_NOTE;
+        }
       }
       return sliceResult(markdown, { ...rest }, offset, maxChars, kept, note);
     },

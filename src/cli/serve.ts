@@ -42,6 +42,7 @@ import { scrape } from '../web/scrape.ts';
 import { createSearch, searchBackendsFromConfig } from '../web/search/index.ts';
 import { createAudit } from '../audit/index.ts';
 import { startAgents } from '../agent/index.ts';
+import { openMcpRedisState } from '../mcp/redis/index.ts';
 import { createDrain, createFolioMetrics, createReadiness, createRedisPing, meteredAccounts, NotReadyError, type ReadinessProbe } from '../ops/index.ts';
 
 export interface Service {
@@ -313,9 +314,11 @@ export async function startService(config: Config, options: ServiceOptions = {})
     },
   };
   if (redisPing) probes.redis = () => redisPing.ping();
+  // The MCP continuation store and cancellations reach every instance through Redis (docs/scale-out.md).
+  const mcpShared = config.redisUrl ? await openMcpRedisState({ url: config.redisUrl, onError: (err, what) => logger.warn({ err }, what) }) : undefined;
   const operations = { readiness: createReadiness(probes), drain, metrics, metricsToken: config.operations.metrics?.token };
   // The authorization endpoint issues codes with the token endpoint's store unless a test hands in its own issuer.
-  const app = createApp({ operations, config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, browser, crawls, agents, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections, audit, plans: teamAccounts.plans, teamAccounts, limits });
+  const app = createApp({ operations, config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, browser, crawls, agents, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections, audit, plans: teamAccounts.plans, teamAccounts, limits, ...(mcpShared ? { mcpShared } : {}) });
   server.on('request', app);
   server.on('checkContinue', expectContinue(app));
   const watcher = attachJobWatcher(server, { keys: store, crawls, logger });
@@ -344,6 +347,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       server.closeAllConnections();
       await closed;
       await redisPing?.close();
+      await mcpShared?.close();
       await uploads.close();
       // Running agent jobs end failed (they cannot continue after a restart), before their tools close.
       await agents.close();

@@ -69,7 +69,7 @@ import type { CrawlService } from '../web/crawl/index.ts';
 import type { Fetcher } from '../web/fetch/types.ts';
 import type { SearchOperation } from '../web/search/index.ts';
 import type { ParseRunner } from '../limits/runner.ts';
-import { mcpRoutes } from '../mcp/http.ts';
+import { mcpRoutes, type McpRoutesDeps } from '../mcp/http.ts';
 import type { KeylessUsageStore } from '../store/keyless-usage.ts';
 import type { UploadRefs } from '../uploads/service.ts';
 import type { Audit } from '../audit/index.ts';
@@ -129,6 +129,8 @@ export interface AppDeps {
   limits: TeamLimits;
   /** Readiness, metrics and the drain of a graceful shutdown (serve); without it only /health. */
   operations?: OperationsRouteDeps;
+  /** The MCP continuation store and cancellation relay shared by the instances (REDIS_URL: src/mcp/redis); without it, in memory. */
+  mcpShared?: Pick<McpRoutesDeps, 'results' | 'cancels'>;
 }
 
 export function createApp(deps: AppDeps): Express {
@@ -195,6 +197,7 @@ export function createApp(deps: AppDeps): Express {
       ...(deps.browser ? { browser: deps.browser } : {}),
       ...(deps.audit ? { audit: deps.audit } : {}),
       ...(deps.teamAccounts ? { teamAccounts: deps.teamAccounts } : {}),
+      ...deps.mcpShared,
     }),
   );
 

@@ -5,13 +5,17 @@
  *
  * Stateless: every POST gets a new server and transport (`sessionIdGenerator: undefined`), and
  * the answer streams as SSE so that progress notifications reach the client while a tool runs.
- * No session is issued, so nothing has to be shared between instances: two folio instances
- * behind a load balancer serve one client, whichever instance each POST reaches. Hence:
+ * No session is issued, so no session has to be shared between instances: two folio instances
+ * behind a load balancer serve one client, whichever instance each POST reaches (no stickiness;
+ * what spans POSTs is below, shared through Redis with REDIS_URL: docs/scale-out.md). Hence:
  * - GET (a server-initiated SSE stream) and DELETE (ending a session) → 405 `Allow: POST`;
  * - a request carrying `Mcp-Session-Id` → 404, which tells a client to re-initialize (spec:
  *   "Session Management" ¶4);
- * - cancellation (`notifications/cancelled`, its own POST) goes through the in-process
- *   RunningCalls registry, and a client that closes the connection aborts its call.
+ * - cancellation (`notifications/cancelled`, its own POST) goes through the RunningCalls
+ *   registry (with REDIS_URL relayed to every instance: src/mcp/redis), and a client that closes
+ *   the connection aborts its call;
+ * - a long result's continuation (`parse{resultId}`) is read from the shared store with REDIS_URL,
+ *   from this process's memory without.
  */
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -36,7 +40,8 @@ import type { KeylessUsageStore } from '../store/keyless-usage.ts';
 import type { UploadRefService } from '../uploads/types.ts';
 import { authenticate, type AuthDeps, type McpEndpoint } from './http-auth.ts';
 import { transportHygiene } from './http-hygiene.ts';
-import { RunningCalls, type JsonRpcId } from './running-calls.ts';
+import { RunningCalls, type CancelRelay, type JsonRpcId } from './running-calls.ts';
+import type { ParseResults } from '../../tools/parse-results.ts';
 import { createMcpServer } from './server.ts';
 import type { Audit } from '../audit/index.ts';
 import { toolMetering } from './billing.ts';
@@ -76,6 +81,10 @@ export interface McpRoutesDeps {
   teamAccounts?: TeamAccounts;
   /** The team limits (src/limits/teams): tool calls of a key or OAuth token count against the team's rate; web tools wait in its fair queue. */
   limits?: Pick<TeamLimits, 'admit' | 'job'>;
+  /** Continuation store of `parse{resultId}` shared by the instances (REDIS_URL: src/mcp/redis); absent: in memory. */
+  results?: ParseResults;
+  /** Carries `notifications/cancelled` to the instance running the call (REDIS_URL: src/mcp/redis); absent: this process only. */
+  cancels?: CancelRelay;
 }
 
 /** A JSON-RPC error response body (JSON-RPC 2.0 §5.1) for transport-level refusals. */
@@ -135,8 +144,9 @@ export function mcpRoutes(deps: McpRoutesDeps): Router {
       ...(deps.search ? { search: deps.search } : {}),
       ...(deps.browser ? { browser: deps.browser, publicUrl: urls.base } : {}),
       ...(deps.agents ? { agents: deps.agents } : {}),
+      ...(deps.results ? { results: deps.results } : {}),
     });
-  const running = new RunningCalls();
+  const running = new RunningCalls(deps.cancels ? { relay: deps.cancels } : {});
   const limiter = new KeylessLimiter({ ratePerMinute: config.keyless.ratePerMinute, dailyQuota: config.keyless.dailyQuota, usage: deps.keys });
   const metering = deps.teamAccounts ? toolMetering(deps.teamAccounts, logger) : undefined;
   const admit = async (tool: AnyToolDefinition, caller: Caller, input: unknown) => {
