@@ -14,7 +14,7 @@ import { createRedisCancelRelay } from './cancel-relay.ts';
 import { createRedisParseResults } from './result-store.ts';
 
 export { CANCEL_CHANNEL } from './cancel-relay.ts';
-export { RESULT_KEY_PREFIX, RESULTS_CHARS_KEY, RESULTS_INDEX_KEY, RESULTS_USED_KEY } from './result-store.ts';
+export { RESULT_KEY_PREFIX, RESULTS_CHARS_KEY, RESULTS_INDEX_KEY, RESULTS_ORDER_KEY, RESULTS_SEQUENCE_KEY, RESULTS_USED_KEY } from './result-store.ts';
 
 export interface McpRedisState {
   results: ParseResults;

@@ -7,13 +7,14 @@
  *   finds nothing, exactly like an unknown id;
  * - expiring: each entry is a Redis string with `PX ttlMs`, so Redis itself removes it;
  * - size-bounded: one budget (characters, as in memory) for all instances together. A put first
- *   drops expired index rows, then the entries that expire first (the oldest: every entry lives
- *   ttlMs) until the new one fits, atomically in one Lua script; a result over the whole budget is
- *   not kept.
+ *   drops expired index rows, then the oldest entries (in the order they were put, a sequence
+ *   number: expiries tie within a millisecond) until the new one fits, atomically in one Lua
+ *   script; a result over the whole budget is not kept.
  *
  * Keys (prefix `folio:mcp:`): `result:{resultId}` (JSON: owner digest, markdown, data, expiry),
  * `results:index` (sorted set resultId → expiry ms), `results:chars` (hash resultId → size),
- * `results:used` (the sum of sizes). The script touches entry keys it derives from the index, so
+ * `results:used` (the sum of sizes), `results:order` (sorted set resultId → put sequence) and
+ * `results:sequence` (its counter). The script touches entry keys it derives from the index, so
  * it needs one Redis (a primary, with replicas if wanted), not Redis Cluster — as BullMQ does.
  */
 import { createHash } from 'node:crypto';
@@ -25,15 +26,19 @@ export const RESULT_KEY_PREFIX = 'folio:mcp:result:';
 export const RESULTS_INDEX_KEY = 'folio:mcp:results:index';
 export const RESULTS_CHARS_KEY = 'folio:mcp:results:chars';
 export const RESULTS_USED_KEY = 'folio:mcp:results:used';
+/** Sorted set resultId → put sequence: the eviction order (expiries tie within a millisecond). */
+export const RESULTS_ORDER_KEY = 'folio:mcp:results:order';
+export const RESULTS_SEQUENCE_KEY = 'folio:mcp:results:sequence';
 /** How long a tool call waits for Redis before it goes on without it. */
 export const REDIS_ANSWER_MS = 3_000;
 
-/** KEYS: index, chars, used, entry. ARGV: now, expiresAt, chars, budget, id, payload, ttlMs, entry prefix. */
+/** KEYS: index, chars, used, entry, order, sequence. ARGV: now, expiresAt, chars, budget, id, payload, ttlMs, entry prefix. */
 const PUT_SCRIPT = `
 local function drop(id)
   local size = tonumber(redis.call('HGET', KEYS[2], id) or '0')
   redis.call('HDEL', KEYS[2], id)
   redis.call('ZREM', KEYS[1], id)
+  redis.call('ZREM', KEYS[5], id)
   redis.call('DEL', ARGV[8] .. id)
   if size > 0 then redis.call('DECRBY', KEYS[3], size) end
 end
@@ -42,7 +47,7 @@ local chars = tonumber(ARGV[3])
 local budget = tonumber(ARGV[4])
 local used = tonumber(redis.call('GET', KEYS[3]) or '0')
 while used + chars > budget do
-  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0)
+  local oldest = redis.call('ZRANGE', KEYS[5], 0, 0)
   if #oldest == 0 then break end
   drop(oldest[1])
   used = tonumber(redis.call('GET', KEYS[3]) or '0')
@@ -50,6 +55,7 @@ end
 if used < 0 then redis.call('SET', KEYS[3], 0) end
 redis.call('SET', KEYS[4], ARGV[6], 'PX', ARGV[7])
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[5])
+redis.call('ZADD', KEYS[5], redis.call('INCR', KEYS[6]), ARGV[5])
 redis.call('HSET', KEYS[2], ARGV[5], chars)
 redis.call('INCRBY', KEYS[3], chars)
 return 1
@@ -105,7 +111,7 @@ export function createRedisParseResults(options: RedisParseResultsOptions): Pars
       const stored: StoredResult = { o: ownerDigest(owner), m: markdown, d: data, e: expiresAt };
       try {
         await answered(
-          redis.eval(PUT_SCRIPT, 4, RESULTS_INDEX_KEY, RESULTS_CHARS_KEY, RESULTS_USED_KEY, RESULT_KEY_PREFIX + resultId, at, expiresAt, chars, budget, resultId, JSON.stringify(stored), ttlMs, RESULT_KEY_PREFIX),
+          redis.eval(PUT_SCRIPT, 6, RESULTS_INDEX_KEY, RESULTS_CHARS_KEY, RESULTS_USED_KEY, RESULT_KEY_PREFIX + resultId, RESULTS_ORDER_KEY, RESULTS_SEQUENCE_KEY, at, expiresAt, chars, budget, resultId, JSON.stringify(stored), ttlMs, RESULT_KEY_PREFIX),
         );
       } catch (err) {
         options.onError?.(err, 'put');
