@@ -52,6 +52,8 @@ export const AgentRequestSchema = z.object({
   webhook: AgentWebhookSchema,
   /** Any model name is accepted and mapped to the configured MODEL_NAME (docs/agent.md). */
   model: z.string().max(256).optional(),
+  /** extract's name (the SDK's agent types have none): `sources: {field: [page URLs]}` in the status. */
+  showSources: z.boolean().default(false),
 });
 export type AgentRequest = z.output<typeof AgentRequestSchema>;
 

@@ -47,7 +47,18 @@ export interface AgentServiceDeps {
   /** A job started and ended (webhooks). */
   onStarted?: (job: AgentJobRecord) => void;
   onFinished?: (job: AgentJobRecord) => void;
+  /**
+   * Runs a job of this team on one of the team's concurrent places (src/limits/teams `job`):
+   * waits its turn (never refused), aborted by `signal`; `fn` gets how long it waited.
+   */
+  place?: <T>(teamId: string, signal: AbortSignal, fn: (waitedMs: number) => Promise<T>) => Promise<T>;
   onError: (err: unknown, message: string) => void;
+}
+
+/** What a job's progress listeners get: what it spent so far and what it is doing now. */
+export interface AgentProgress extends Spent {
+  /** The step: "scrape https://…", "LLM turn 3: 2 tool call(s)", … */
+  message: string;
 }
 
 export interface AgentStatusView {
@@ -76,8 +87,8 @@ export interface AgentService {
   cancel(owner: string, kind: AgentJobKind, id: string): Promise<AgentJobStatus>;
   list(owner: string, before?: number): Promise<{ agents: AgentListItemView[]; nextBefore?: number }>;
   trace(owner: string, kind: AgentJobKind, id: string): Promise<{ events: TraceEvent[]; creditsUsed: number }>;
-  /** Listens for a job's progress (steps, credits); returns the unsubscribe function. */
-  onProgress(id: string, listener: (spent: Spent) => void): () => void;
+  /** Listens for a job's progress, one call per step; returns the unsubscribe function. */
+  onProgress(id: string, listener: (progress: AgentProgress) => void): () => void;
   /** Fails the jobs a previous process left `processing`; returns how many. */
   failUnfinished(): Promise<number>;
   sweepExpired(): Promise<number>;
@@ -108,7 +119,7 @@ function parseJson(text: string | null): unknown {
 export function createAgentService(deps: AgentServiceDeps): AgentService {
   const ttl = deps.resultTtlMs ?? AGENT_RESULT_TTL_MS;
   const running = new Map<string, AbortController>();
-  const listeners = new Map<string, Set<(spent: Spent) => void>>();
+  const listeners = new Map<string, Set<(progress: AgentProgress) => void>>();
   const tasks = new Set<Promise<void>>();
 
   const owned = async (owner: string, kind: AgentJobKind, id: string): Promise<AgentJobRecord> => {
@@ -144,54 +155,59 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
     const spent: Spent = { credits: 0, tokens: 0, steps: 0 };
     const trace = new Trace(record.id, (event) => deps.store.appendAgentEvent(record.id, event));
     const maxCredits = 'maxCredits' in request && request.maxCredits !== undefined ? request.maxCredits : deps.limits.defaultCredits;
-    const budgets: Budgets = {
-      maxSteps: deps.limits.maxSteps,
-      deadline: Date.now() + deps.limits.timeoutMs,
-      maxTokens: deps.limits.maxTokens,
-      maxCredits,
-      resultChars: deps.limits.resultChars,
-    };
-    const timer = setTimeout(() => controller.abort(new Stop('timeout', `The job ran past its wall-clock limit (${deps.limits.timeoutMs} ms, FOLIO_AGENT_TIMEOUT_MS); what it gathered is in the trace.`)), deps.limits.timeoutMs);
-    timer.unref();
     const signal = controller.signal;
     const teamId = /^team:(.+)$/.exec(record.owner)?.[1];
     const ops: AgentOperations = teamId ? { ...deps.ops, scrape: (url, o, s) => deps.ops.scrape(url, { ...o, teamId }, s) } : deps.ops;
-    const run = {
-      settings,
-      // A second past the job's own limit: the job's timer ends a slow call first, with the job's message.
-      deadline: budgets.deadline + 1000,
-      signal,
-      onUsage: (u: LlmUsage) => {
-        spent.tokens += u.promptTokens + u.completionTokens;
-        deps.onTokens?.(job, u);
-      },
+    let timer: NodeJS.Timeout | undefined;
+    trace.emit({ type: 'run.started', kind: record.kind, budgets: { maxSteps: deps.limits.maxSteps, maxTokens: deps.limits.maxTokens, maxCredits, timeoutMs: deps.limits.timeoutMs, resultChars: deps.limits.resultChars } });
+    // The whole job runs on one of its team's concurrent places (docs/limits.md); its scrapes and
+    // their parses run on that place. The wall clock starts when the place is taken.
+    const report = (message: string) => {
+      for (const l of listeners.get(record.id) ?? []) l({ ...spent, message });
     };
-    const onStep = async () => {
-      await deps.store.progressAgentJob(record.id, spent);
-      for (const l of listeners.get(record.id) ?? []) l({ ...spent });
+    const onPlace = async (waitedMs: number) => {
+      if (waitedMs > 0) {
+        const message = `waited ${Math.round(waitedMs)} ms for one of the team's concurrent places (its plan's maxConcurrent)`;
+        trace.emit({ type: 'progress.reported', phase: 'working', message, durationMs: Math.round(waitedMs) });
+        report(message);
+      }
+      const budgets: Budgets = {
+        maxSteps: deps.limits.maxSteps,
+        deadline: Date.now() + deps.limits.timeoutMs,
+        maxTokens: deps.limits.maxTokens,
+        maxCredits,
+        resultChars: deps.limits.resultChars,
+      };
+      timer = setTimeout(() => controller.abort(new Stop('timeout', `The job ran past its wall-clock limit (${deps.limits.timeoutMs} ms, FOLIO_AGENT_TIMEOUT_MS); what it gathered is in the trace.`)), deps.limits.timeoutMs);
+      timer.unref();
+      const run = {
+        settings,
+        // A second past the job's own limit: the job's timer ends a slow call first, with the job's message.
+        deadline: budgets.deadline + 1000,
+        signal,
+        onUsage: (u: LlmUsage) => {
+          spent.tokens += u.promptTokens + u.completionTokens;
+          deps.onTokens?.(job, u);
+        },
+      };
+      const onStep = async () => {
+        await deps.store.progressAgentJob(record.id, spent);
+      };
+      if (record.kind === 'agent') {
+        const agent = request as AgentRequest;
+        return runAgentLoop(
+          { prompt: agent.prompt, urls: agent.urls ?? [], ...(agent.schema ? { schema: agent.schema } : {}), showSources: agent.showSources },
+          { run, ops, constraints: { strict: agent.strictConstrainToURLs, allowed: agent.urls ?? [] }, budgets, spent, trace, signal, onStep, report },
+        );
+      }
+      return runExtract(request as ExtractRequest, { run, ops, budgets, spent, trace, signal, jsonPrice: deps.jsonPrice, onStep, report });
     };
-    trace.emit({ type: 'run.started', kind: record.kind, budgets: { maxSteps: budgets.maxSteps, maxTokens: budgets.maxTokens, maxCredits, timeoutMs: deps.limits.timeoutMs, resultChars: budgets.resultChars } });
     try {
-      const result =
-        record.kind === 'agent'
-          ? await runAgentLoop(
-              { prompt: (request as AgentRequest).prompt, urls: (request as AgentRequest).urls ?? [], ...((request as AgentRequest).schema ? { schema: (request as AgentRequest).schema } : {}) },
-              {
-                run,
-                ops,
-                constraints: { strict: (request as AgentRequest).strictConstrainToURLs, allowed: (request as AgentRequest).urls ?? [] },
-                budgets,
-                spent,
-                trace,
-                signal,
-                onStep,
-              },
-            )
-          : await runExtract(request as ExtractRequest, { run, ops, budgets, spent, trace, signal, jsonPrice: deps.jsonPrice, onStep });
+      const result = deps.place && teamId ? await deps.place(teamId, signal, onPlace) : await onPlace(0);
       await end(job, spent, trace, {
         status: 'completed',
         data: JSON.stringify(result.data ?? null),
-        sources: 'sources' in result && result.sources ? JSON.stringify(result.sources) : null,
+        sources: result.sources ? JSON.stringify(result.sources) : null,
         warning: result.warning ?? null,
         expiresAt: new Date(Date.now() + ttl),
       });
