@@ -17,6 +17,7 @@ const AgentInput = z.object({
   schema: z.record(z.string(), z.unknown()).optional().describe('A JSON Schema the answer must match.'),
   maxCredits: z.number().int().min(1).optional().describe('The most credits the job may spend.'),
   strictConstrainToURLs: z.boolean().optional().describe('Visit only `urls` and the pages under them.'),
+  showSources: z.boolean().optional().describe('Also say which of the pages read back each top-level field of the answer (`sources`).'),
 });
 
 export function createAgentTool(deps: AgentToolDeps): AnyToolDefinition {

@@ -230,6 +230,40 @@ describe('POST /v2/agent: the loop over folio’s own operations', () => {
   });
 });
 
+describe('sources per field (showSources)', () => {
+  it('the model names the pages behind each field; a URL the job did not read is dropped, and such a field falls back to the read pages holding its value', async () => {
+    llm.enqueue(
+      { toolCalls: [{ name: 'scrape', arguments: { url: `${site.url}/article.html` } }, { name: 'scrape', arguments: { url: `${site.url}/about.html` } }] },
+      { content: '{"title": "Tidal Energy in Small Harbours", "purpose": "A site that exists only for tests"}' },
+      // The citation turn: one true source, one address the job never read (a page could ask for that).
+      { content: JSON.stringify({ title: [`${site.url}/article.html`], purpose: ['http://evil.example/made-up'] }) },
+    );
+    const before = llm.chats().length;
+    const schema = { type: 'object', properties: { title: { type: 'string' }, purpose: { type: 'string' } }, required: ['title', 'purpose'] };
+    const started = await post(service, '/v2/agent', { prompt: 'The article title and the site purpose.', urls: [site.url], schema, showSources: true });
+    expect(started.json).toMatchObject({ success: true });
+    expect(started.json.warning).toBeUndefined();
+    const done = await waitDone(service, 'agent', started.json.id as string);
+    expect(done, JSON.stringify(done)).toMatchObject({
+      status: 'completed',
+      data: { title: 'Tidal Energy in Small Harbours', purpose: 'A site that exists only for tests' },
+      sources: { title: [`${site.url}/article.html`], purpose: [`${site.url}/about.html`] },
+      steps: 3,
+    });
+    // The citation turn is offered no tools and lists only the pages the job read.
+    const cite = llm.chats()[before + 2];
+    expect(cite?.body.tools).toBeUndefined();
+    const question = String(((cite?.body.messages ?? []) as Json[]).at(-1)?.content);
+    expect(question).toContain(`- ${site.url}/article.html\n- ${site.url}/about.html`);
+
+    // Without showSources: no citation turn, no sources.
+    llm.enqueue({ content: '{"plain": true}' });
+    const plain = await waitDone(service, 'agent', (await post(service, '/v2/agent', { prompt: 'Plain.' })).json.id as string);
+    expect(plain).toMatchObject({ status: 'completed', data: { plain: true }, steps: 1 });
+    expect(plain.sources).toBeUndefined();
+  });
+});
+
 describe('webhooks', () => {
   it('an agent job with a webhook sends agent.started and agent.completed, signed; unknown agent events are accepted', async () => {
     llm.enqueue({ content: '{"ok": true}' });
