@@ -22,6 +22,7 @@ const AgentInput = z.object({
   maxCredits: z.number().int().min(1).optional().describe('The most credits the job may spend.'),
   strictConstrainToURLs: z.boolean().optional().describe('Visit only `urls` and the pages under them.'),
   showSources: z.boolean().optional().describe('Also say which of the pages read back each top-level field of the answer (`sources`).'),
+  zeroDataRetention: z.boolean().optional().describe('Keep nothing of the job: its answer and trace stay in memory and are handed out once (the team needs ZDR, the server an LLM cleared for it).'),
   waitSeconds: z
     .number()
     .int()

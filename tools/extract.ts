@@ -19,6 +19,7 @@ const ExtractInput = z.object({
   schema: z.record(z.string(), z.unknown()).optional().describe('A JSON Schema the result must match.'),
   enableWebSearch: z.boolean().optional().describe('Also read pages the search backend finds for the prompt.'),
   showSources: z.boolean().optional().describe('Say which pages each field came from.'),
+  zeroDataRetention: z.boolean().optional().describe('Keep nothing of the job: its answer and trace stay in memory and are handed out once (the team needs ZDR, the server an LLM cleared for it).'),
 });
 
 export function createExtractTool(deps: ExtractToolDeps): AnyToolDefinition {

@@ -9,13 +9,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ServiceError } from '../errors.ts';
-import { LLM_VARIABLES, type LlmSettings, type LlmUsage } from '../llm/index.ts';
+import { assertZdrAllowed, LLM_VARIABLES, type LlmSettings, type LlmUsage } from '../llm/index.ts';
+import { errorForLog } from '../log.ts';
 import type { AgentJobKind, AgentJobRecord, AgentJobStatus, AgentJobStore } from '../store/agent-jobs.ts';
 import { runExtract } from './extract.ts';
 import { runAgentLoop } from './loop.ts';
 import type { AgentOperations } from './operations.ts';
 import { parseAgentRequest, parseExtractRequest, type AgentRequest, type ExtractRequest } from './request.ts';
 import { Trace, type Budgets, type Spent, type TraceEvent } from './trace.ts';
+import { isZeroRetention, ZDR_PROMPT, ZDR_RESULT_GONE, ZeroRetentionHold } from './zdr.ts';
 
 export const AGENT_RESULT_TTL_MS = 24 * 60 * 60 * 1000;
 const LIST_PAGE = 50;
@@ -153,11 +155,13 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
   const execute = async (record: AgentJobRecord, request: AgentRequest | ExtractRequest, settings: LlmSettings, controller: AbortController) => {
     const job = { id: record.id, owner: record.owner, kind: record.kind };
     const spent: Spent = { credits: 0, tokens: 0, steps: 0 };
-    const trace = new Trace(record.id, (event) => deps.store.appendAgentEvent(record.id, event));
+    const zdr = isZeroRetention(request);
+    // Under zeroDataRetention the trace (tool parameters, tool errors) stays in this process's memory.
+    const trace = new Trace(record.id, zdr ? async (event) => hold.appendEvent(record.id, event) : (event) => deps.store.appendAgentEvent(record.id, event));
     const maxCredits = 'maxCredits' in request && request.maxCredits !== undefined ? request.maxCredits : deps.limits.defaultCredits;
     const signal = controller.signal;
     const teamId = /^team:(.+)$/.exec(record.owner)?.[1];
-    const ops: AgentOperations = teamId ? { ...deps.ops, scrape: (url, o, s) => deps.ops.scrape(url, { ...o, teamId }, s) } : deps.ops;
+    const ops: AgentOperations = teamId || zdr ? { ...deps.ops, scrape: (url, o, s) => deps.ops.scrape(url, { ...o, ...(teamId ? { teamId } : {}), ...(zdr ? { zeroDataRetention: true } : {}) }, s) } : deps.ops;
     let timer: NodeJS.Timeout | undefined;
     trace.emit({ type: 'run.started', kind: record.kind, budgets: { maxSteps: deps.limits.maxSteps, maxTokens: deps.limits.maxTokens, maxCredits, timeoutMs: deps.limits.timeoutMs, resultChars: deps.limits.resultChars } });
     // The whole job runs on one of its team's concurrent places (docs/limits.md); its scrapes and
@@ -204,19 +208,17 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
     };
     try {
       const result = deps.place && teamId ? await deps.place(teamId, signal, onPlace) : await onPlace(0);
-      await end(job, spent, trace, {
-        status: 'completed',
-        data: JSON.stringify(result.data ?? null),
-        sources: result.sources ? JSON.stringify(result.sources) : null,
-        warning: result.warning ?? null,
-        expiresAt: new Date(Date.now() + ttl),
-      });
+      const answer = { data: JSON.stringify(result.data ?? null), sources: result.sources ? JSON.stringify(result.sources) : null, warning: result.warning ?? null };
+      const expiresAt = new Date(Date.now() + ttl);
+      if (zdr) hold.keepResult(record.id, answer, expiresAt);
+      await end(job, spent, trace, { status: 'completed', ...(zdr ? { data: null, sources: null, warning: null } : answer), expiresAt });
     } catch (err) {
       const reason: unknown = signal.aborted ? signal.reason : err;
       const cancelled = reason instanceof Stop && reason.reason === 'cancelled';
       const known = reason instanceof Stop || reason instanceof ServiceError;
-      const message = known ? reason.message : 'The job stopped on an unexpected error; it has been logged.';
-      if (!known) deps.onError(reason, `${record.kind} job failed unexpectedly`);
+      // Under zeroDataRetention a message from elsewhere (a provider's words) is not kept: its code is.
+      const message = reason instanceof Stop ? reason.message : reason instanceof ServiceError ? (zdr ? `${reason.code}: the job failed (under zeroDataRetention the detailed message is not kept).` : reason.message) : 'The job stopped on an unexpected error; it has been logged.';
+      if (!known) deps.onError(errorForLog(reason, zdr), `${record.kind} job failed unexpectedly`);
       trace.emit({ type: 'error.occurred', error: { code: cancelled ? 'cancelled' : 'internal', source: 'agent', retryable: false, message } });
       await end(job, spent, trace, { status: cancelled ? 'cancelled' : 'failed', error: cancelled ? null : message, expiresAt: new Date(Date.now() + ttl) });
     } finally {
@@ -224,7 +226,11 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
     }
   };
 
-  const sweepExpired = () => deps.store.deleteExpiredAgentJobs(new Date());
+  const hold = new ZeroRetentionHold();
+  const sweepExpired = () => {
+    hold.sweep(Date.now());
+    return deps.store.deleteExpiredAgentJobs(new Date());
+  };
   const sweeper = setInterval(() => {
     sweepExpired().catch((err: unknown) => deps.onError(err, 'agent job expiry sweep failed'));
   }, SWEEP_INTERVAL_MS);
@@ -235,13 +241,20 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       const parsed = kind === 'agent' ? parseAgentRequest(body) : parseExtractRequest(body);
       const settings = deps.llm;
       if (!settings) throw notConfigured();
+      const zdr = isZeroRetention(parsed.request);
+      assertZdrAllowed(settings, zdr, kind === 'agent' ? 'An agent job' : 'An extract job');
       const id = randomUUID();
-      const record = await deps.store.createAgentJob({ id, kind, owner, request: JSON.stringify(parsed.request), expiresAt: new Date(Date.now() + ttl) });
+      // Under zeroDataRetention the stored request keeps what the job needs to be listed and to send
+      // its webhooks (URLs, options), not the prompt or the schema.
+      const stored = zdr ? { ...parsed.request, prompt: ZDR_PROMPT, schema: undefined } : parsed.request;
+      const expiresAt = new Date(Date.now() + ttl);
+      if (zdr) hold.start(id, expiresAt);
+      const record = await deps.store.createAgentJob({ id, kind, owner, request: JSON.stringify(stored), expiresAt });
       deps.onStarted?.(record);
       const controller = new AbortController();
       running.set(id, controller);
       const task = execute(record, parsed.request, settings, controller)
-        .catch((err: unknown) => deps.onError(err, `${kind} job could not be finished`))
+        .catch((err: unknown) => deps.onError(errorForLog(err, zdr), `${kind} job could not be finished`))
         .finally(() => {
           running.delete(id);
           listeners.delete(id);
@@ -253,13 +266,19 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
 
     async status(owner, kind, id) {
       const job = await owned(owner, kind, id);
-      const data = parseJson(job.data);
-      const sources = parseJson(job.sources);
+      const zdr = isZeroRetention(JSON.parse(job.request) as Record<string, unknown>);
+      // A zeroDataRetention job's answer is handed out once, from memory (docs/agent.md).
+      const held = zdr && job.status === 'completed' ? hold.takeResult(id) : undefined;
+      const answer = held ?? job;
+      const data = parseJson(answer.data);
+      const sources = parseJson(answer.sources);
+      const warning = zdr && job.status === 'completed' && !held ? ZDR_RESULT_GONE : answer.warning;
+      if (zdr && job.status !== 'processing' && !held) hold.forget(id);
       return {
         status: job.status,
         ...(data !== undefined ? { data } : {}),
         ...(sources !== undefined ? { sources } : {}),
-        ...(job.warning ? { warning: job.warning } : {}),
+        ...(warning ? { warning } : {}),
         ...(job.error ? { error: job.error } : {}),
         creditsUsed: job.creditsUsed,
         expiresAt: job.expiresAt,
@@ -302,7 +321,9 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
 
     async trace(owner, kind, id) {
       const job = await owned(owner, kind, id);
-      const events = (await deps.store.agentEvents(id)).map((e) => JSON.parse(e) as TraceEvent);
+      // A zeroDataRetention job's trace is in memory until its answer is read; the store has only
+      // the events without content (a cancel, a restart).
+      const events = [...hold.events(id), ...(await deps.store.agentEvents(id))].map((e) => JSON.parse(e) as TraceEvent);
       return { events, creditsUsed: job.creditsUsed };
     },
 

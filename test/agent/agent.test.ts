@@ -83,7 +83,7 @@ beforeAll(async () => {
   hostile = await startHostileSite();
   receiver = await startReceiver();
   service = await startTestService({ runner: inProcessRunner() }, env());
-  limited = await startTestService({ runner: inProcessRunner() }, env({ FOLIO_AGENT_MAX_STEPS: '3', FOLIO_AGENT_TIMEOUT_MS: '2000', FOLIO_AGENT_MAX_TOKENS: '50000', FOLIO_DEFAULT_ZDR: 'on' }));
+  limited = await startTestService({ runner: inProcessRunner() }, env({ FOLIO_AGENT_MAX_STEPS: '3', FOLIO_AGENT_TIMEOUT_MS: '2000', FOLIO_AGENT_MAX_TOKENS: '50000' }));
   unconfigured = await startTestService({ runner: inProcessRunner() }, { FOLIO_FETCH_ALLOW: site.hostPort });
 }, 60_000);
 
@@ -371,11 +371,8 @@ describe('cancel, list, errors', () => {
     expect((await post(service, '/v2/agent', { urls: [site.url] })).json).toMatchObject({ success: false, code: 'BAD_REQUEST', error: expect.stringContaining('prompt') });
     expect((await post(service, '/v2/agent', { prompt: 'x', strictConstrainToURLs: true })).json).toMatchObject({ code: 'BAD_REQUEST', error: expect.stringContaining('strictConstrainToURLs') });
     expect((await post(service, '/v2/extract', { prompt: 'x' })).json).toMatchObject({ code: 'BAD_REQUEST', error: expect.stringContaining('urls') });
-    // Jobs store their answer and trace: zeroDataRetention is refused, not half-honoured.
-    // (A team without ZDR gets the 403 of every door first; `limited` runs with FOLIO_DEFAULT_ZDR=on.)
+    // zeroDataRetention from a team without ZDR: the 403 of every door (ZDR jobs: test/zdr/agent-retention.test.ts).
     expect((await post(service, '/v2/agent', { prompt: 'x', zeroDataRetention: true })).json).toMatchObject({ code: 'ZDR_NOT_ENABLED' });
-    expect((await post(limited, '/v2/agent', { prompt: 'x', zeroDataRetention: true })).json).toMatchObject({ code: 'NOT_YET_SUPPORTED', error: expect.stringContaining('answer and trace are stored') });
-    expect((await post(limited, '/v2/extract', { urls: [site.url], prompt: 'x', scrapeOptions: { zeroDataRetention: true } })).json).toMatchObject({ code: 'NOT_YET_SUPPORTED' });
     const none = await post(unconfigured, '/v2/agent', { prompt: 'Anything?' });
     expect(none.status).toBe(503);
     expect(none.json).toMatchObject({ success: false, code: 'NOT_CONFIGURED', error: expect.stringContaining('OPENAI_BASE_URL') });
