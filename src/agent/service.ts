@@ -5,7 +5,9 @@
  * (FOLIO_AGENT_*); what a job spent is persisted after every step, charged to its team once when it
  * ends (whatever the end), and its trace is kept with it. A job a stopped process left
  * `processing` is failed cleanly at the next start (its partial work is not resumable: the LLM
- * conversation is not persisted). Finished jobs are kept `resultTtlMs` (24 h).
+ * conversation is not persisted). Finished jobs are kept `resultTtlMs` (24 h). A running job holds
+ * one of its team's concurrent places (`place`); its progress listeners hear each step. A
+ * zeroDataRetention job keeps its answer and trace in memory only, the answer handed out once.
  */
 import { randomUUID } from 'node:crypto';
 import { ServiceError } from '../errors.ts';
@@ -123,6 +125,8 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
   const running = new Map<string, AbortController>();
   const listeners = new Map<string, Set<(progress: AgentProgress) => void>>();
   const tasks = new Set<Promise<void>>();
+  /** What zeroDataRetention jobs learn (answer, trace), in memory only (src/agent/zdr.ts). */
+  const hold = new ZeroRetentionHold();
 
   const owned = async (owner: string, kind: AgentJobKind, id: string): Promise<AgentJobRecord> => {
     if (!ID_PATTERN.test(id)) throw notFound(kind);
@@ -164,11 +168,11 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
     const ops: AgentOperations = teamId || zdr ? { ...deps.ops, scrape: (url, o, s) => deps.ops.scrape(url, { ...o, ...(teamId ? { teamId } : {}), ...(zdr ? { zeroDataRetention: true } : {}) }, s) } : deps.ops;
     let timer: NodeJS.Timeout | undefined;
     trace.emit({ type: 'run.started', kind: record.kind, budgets: { maxSteps: deps.limits.maxSteps, maxTokens: deps.limits.maxTokens, maxCredits, timeoutMs: deps.limits.timeoutMs, resultChars: deps.limits.resultChars } });
-    // The whole job runs on one of its team's concurrent places (docs/limits.md); its scrapes and
-    // their parses run on that place. The wall clock starts when the place is taken.
     const report = (message: string) => {
       for (const l of listeners.get(record.id) ?? []) l({ ...spent, message });
     };
+    // The whole job runs on one of its team's concurrent places (docs/limits.md); its scrapes and
+    // their parses run on that place. The wall clock starts when the place is taken.
     const onPlace = async (waitedMs: number) => {
       if (waitedMs > 0) {
         const message = `waited ${Math.round(waitedMs)} ms for one of the team's concurrent places (its plan's maxConcurrent)`;
@@ -226,7 +230,6 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
     }
   };
 
-  const hold = new ZeroRetentionHold();
   const sweepExpired = () => {
     hold.sweep(Date.now());
     return deps.store.deleteExpiredAgentJobs(new Date());
