@@ -30,7 +30,7 @@ export function createAgentStatusTool(deps: AgentStatusToolDeps): AnyToolDefinit
         view.status === 'processing'
           ? `Still working: call \`agent_status\` with {"id": "${input.id}"} again in a few seconds.`
           : view.status === 'completed'
-            ? `Answer:\n${JSON.stringify(view.data, null, 2)}`
+            ? `Answer:\n${JSON.stringify(view.data, null, 2)}${view.sources ? `\nSources:\n${JSON.stringify(view.sources, null, 2)}` : ''}`
             : (view.error ?? '');
       return { text: [head, view.warning ?? '', body].filter(Boolean).join('\n'), structured: { success: true, id: input.id, ...view } };
     },

@@ -1,10 +1,14 @@
 /**
  * The `agent` tool (firecrawl-mcp's firecrawl_agent): starts an agent job — a tool-calling LLM
  * loop over folio's search, map and scrape (docs/agent.md) — and returns its id at once; the
- * caller polls `agent_status`. Thin over the agent service (POST /v2/agent).
+ * caller polls `agent_status`. With `waitSeconds`, the call stays open until the job ends or the
+ * time is up, with an MCP progress notification per step; cancelling the call then cancels the
+ * job (as `crawl` does). Thin over the agent service (POST /v2/agent).
  */
 import { z } from 'zod';
 import type { AgentService } from '../src/agent/index.ts';
+import { waitForAgentJob } from './agent-wait.ts';
+import { MAX_WAIT_SECONDS } from './crawl.ts';
 import { defineTool, type AnyToolDefinition } from './types.ts';
 
 export interface AgentToolDeps {
@@ -17,6 +21,15 @@ const AgentInput = z.object({
   schema: z.record(z.string(), z.unknown()).optional().describe('A JSON Schema the answer must match.'),
   maxCredits: z.number().int().min(1).optional().describe('The most credits the job may spend.'),
   strictConstrainToURLs: z.boolean().optional().describe('Visit only `urls` and the pages under them.'),
+  showSources: z.boolean().optional().describe('Also say which of the pages read back each top-level field of the answer (`sources`).'),
+  zeroDataRetention: z.boolean().optional().describe('Keep nothing of the job: its answer and trace stay in memory and are handed out once (the team needs ZDR, the server an LLM cleared for it).'),
+  waitSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_WAIT_SECONDS)
+    .default(0)
+    .describe(`Keep the call open up to this many seconds (max ${MAX_WAIT_SECONDS}) while the job runs, with a progress notification per step, and return its answer if it ends in time; cancelling the call cancels the job. 0: return the job id at once.`),
 });
 
 export function createAgentTool(deps: AgentToolDeps): AnyToolDefinition {
@@ -24,13 +37,23 @@ export function createAgentTool(deps: AgentToolDeps): AnyToolDefinition {
     name: 'agent',
     title: 'Autonomous web research',
     description:
-      'Start an agent job that searches, maps and scrapes the web on its own to answer `prompt` (optionally as JSON matching `schema`). Returns a job id at once: call `agent_status` with it every few seconds until the status is completed or failed. Use it for open questions that need several pages; for one known page use `scrape`, for known pages and a schema use `extract`.',
+      'Start an agent job that searches, maps and scrapes the web on its own to answer `prompt` (optionally as JSON matching `schema`). Returns a job id at once (or, with `waitSeconds`, waits for the answer): call `agent_status` with the id every few seconds until the status is completed or failed. Use it for open questions that need several pages; for one known page use `scrape`, for known pages and a schema use `extract`.',
     inputSchema: AgentInput,
     annotations: { readOnlyHint: true, openWorldHint: true },
     keyless: false,
     async run(input, ctx) {
-      const { id, warning } = await deps.agents.start(ctx.caller.owner, 'agent', input);
-      const text = `Agent job started: ${id}. Call \`agent_status\` with {"id": "${id}"} in a few seconds to read its progress and, once completed, its answer.${warning ? ` ${warning}` : ''}`;
+      const { waitSeconds, ...request } = input;
+      const owner = ctx.caller.owner;
+      const { id, warning } = await deps.agents.start(owner, 'agent', request);
+      const view = waitSeconds > 0 ? await waitForAgentJob(deps.agents, owner, 'agent', id, waitSeconds * 1000, ctx) : undefined;
+      if (view) {
+        const warnings = [warning, view.warning].filter(Boolean).join(' ');
+        const body = view.status === 'completed' ? `Answer:\n${JSON.stringify(view.data, null, 2)}${view.sources ? `\nSources:\n${JSON.stringify(view.sources, null, 2)}` : ''}` : `Agent job ${view.status}: ${view.error ?? ''}`;
+        const text = [`Agent job ${id}: ${view.status} after ${view.steps} steps, ${view.creditsUsed} credits.`, warnings, body].filter(Boolean).join('\n');
+        return { text, structured: { success: view.status === 'completed', id, ...view, ...(warnings ? { warning: warnings } : {}) } };
+      }
+      const still = waitSeconds > 0 ? ` It is still running after ${waitSeconds} s.` : '';
+      const text = `Agent job started: ${id}.${still} Call \`agent_status\` with {"id": "${id}"} in a few seconds to read its progress and, once completed, its answer.${warning ? ` ${warning}` : ''}`;
       return { text, structured: { success: true, id, status: 'processing', ...(warning ? { warning } : {}) } };
     },
   });

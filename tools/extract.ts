@@ -1,11 +1,12 @@
 /**
  * The `extract` tool (firecrawl-mcp's firecrawl_extract): structured data from given pages (a URL
  * ending in `/*` takes the pages under it) with the configured LLM. Starts an extract job and
- * waits for it, sending progress notifications as pages are read. Thin over the agent service
+ * waits for it, sending a progress notification per step ("scrape https://…", "extracted from …"). Thin over the agent service
  * (POST /v2/extract).
  */
 import { z } from 'zod';
 import type { AgentService } from '../src/agent/index.ts';
+import { waitForAgentJob } from './agent-wait.ts';
 import { defineTool, type AnyToolDefinition } from './types.ts';
 
 export interface ExtractToolDeps {
@@ -18,9 +19,8 @@ const ExtractInput = z.object({
   schema: z.record(z.string(), z.unknown()).optional().describe('A JSON Schema the result must match.'),
   enableWebSearch: z.boolean().optional().describe('Also read pages the search backend finds for the prompt.'),
   showSources: z.boolean().optional().describe('Say which pages each field came from.'),
+  zeroDataRetention: z.boolean().optional().describe('Keep nothing of the job: its answer and trace stay in memory and are handed out once (the team needs ZDR, the server an LLM cleared for it).'),
 });
-
-const POLL_MS = 250;
 
 export function createExtractTool(deps: ExtractToolDeps): AnyToolDefinition {
   return defineTool({
@@ -34,24 +34,11 @@ export function createExtractTool(deps: ExtractToolDeps): AnyToolDefinition {
     async run(input, ctx) {
       const owner = ctx.caller.owner;
       const { id, warning } = await deps.agents.start(owner, 'extract', input);
-      const stop = deps.agents.onProgress(id, (spent) => ctx.progress({ progress: spent.steps, message: `${spent.steps} steps, ${spent.credits} credits` }));
-      const onAbort = () => void deps.agents.cancel(owner, 'extract', id).catch(() => undefined);
-      ctx.signal.addEventListener('abort', onAbort, { once: true });
-      try {
-        for (;;) {
-          const view = await deps.agents.status(owner, 'extract', id);
-          if (view.status !== 'processing') {
-            const warnings = [warning, view.warning].filter(Boolean).join(' ');
-            const text = view.status === 'completed' ? `${JSON.stringify(view.data, null, 2)}${warnings ? `\n\nWarning: ${warnings}` : ''}` : `Extract ${view.status}: ${view.error ?? ''}`;
-            return { text, structured: { success: view.status === 'completed', id, ...view, ...(warnings ? { warning: warnings } : {}) } };
-          }
-          ctx.signal.throwIfAborted();
-          await new Promise((r) => setTimeout(r, POLL_MS));
-        }
-      } finally {
-        stop();
-        ctx.signal.removeEventListener('abort', onAbort);
-      }
+      const view = await waitForAgentJob(deps.agents, owner, 'extract', id, Number.POSITIVE_INFINITY, ctx);
+      if (!view) throw new Error('an extract job without a wait limit cannot outlast its wait');
+      const warnings = [warning, view.warning].filter(Boolean).join(' ');
+      const text = view.status === 'completed' ? `${JSON.stringify(view.data, null, 2)}${warnings ? `\n\nWarning: ${warnings}` : ''}` : `Extract ${view.status}: ${view.error ?? ''}`;
+      return { text, structured: { success: view.status === 'completed', id, ...view, ...(warnings ? { warning: warnings } : {}) } };
     },
   });
 }

@@ -10,6 +10,8 @@ import { checkAnswer, extractJson, mergeExtractions, withoutRequired, type LlmRu
 import { isServiceError } from '../errors.ts';
 import type { AgentOperations } from './operations.ts';
 import type { ExtractRequest } from './request.ts';
+import { topFields } from './sources.ts';
+import { describeCall } from './tools.ts';
 import type { Budgets, Spent, Trace } from './trace.ts';
 
 /** Pages one `/*` URL expands to at most. */
@@ -27,6 +29,8 @@ export interface ExtractDeps {
   /** The `json` surcharge per page (FOLIO_PRICE_JSON). */
   jsonPrice: number;
   onStep(): Promise<void>;
+  /** What the job is doing now, for its progress listeners (MCP progress notifications). */
+  report(message: string): void;
 }
 
 export interface ExtractResult {
@@ -50,6 +54,7 @@ async function timed<T>(deps: ExtractDeps, tool: string, parameters: unknown, wo
   const id = `${tool}_${deps.spent.steps + 1}`;
   const t0 = Date.now();
   deps.trace.emit({ type: 'tool_call.started', toolCallId: id, toolName: tool, parameters });
+  deps.report(describeCall(tool, parameters));
   try {
     const r = await work();
     deps.spent.credits += r.credits;
@@ -65,13 +70,6 @@ async function timed<T>(deps: ExtractDeps, tool: string, parameters: unknown, wo
     await deps.onStep();
     return undefined;
   }
-}
-
-function topFields(value: unknown): string[] {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
-  return Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0))
-    .map(([k]) => k);
 }
 
 export async function runExtract(req: ExtractRequest, deps: ExtractDeps): Promise<ExtractResult> {
@@ -136,6 +134,7 @@ export async function runExtract(req: ExtractRequest, deps: ExtractDeps): Promis
     deps.spent.credits += deps.jsonPrice;
     deps.trace.emit({ type: 'progress.reported', phase: 'working', message: `extracted from ${url}`, url });
     await deps.onStep();
+    deps.report(`extracted from ${url}`);
     if (extracted.json === null || extracted.json === undefined) continue;
     merged = mergeExtractions(merged, extracted.json);
     for (const field of topFields(extracted.json)) (sources[field] ??= []).push(page.metadata.url ?? url);

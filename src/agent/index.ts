@@ -12,9 +12,9 @@ import type { AgentJobKind, AgentJobRecord, AgentJobStore } from '../store/agent
 import type { Fetcher } from '../web/fetch/types.ts';
 import type { SearchOperation } from '../web/search/index.ts';
 import { createOperations } from './operations.ts';
-import { createAgentService, type AgentLimits, type AgentService } from './service.ts';
+import { createAgentService, type AgentLimits, type AgentService, type AgentServiceDeps } from './service.ts';
 
-export type { AgentService, AgentStatusView, AgentListItemView, AgentLimits } from './service.ts';
+export type { AgentService, AgentStatusView, AgentListItemView, AgentLimits, AgentProgress } from './service.ts';
 export { RESTART_ERROR, AGENT_RESULT_TTL_MS } from './service.ts';
 export type { TraceEvent, Spent } from './trace.ts';
 export { parseAgentRequest, parseExtractRequest, AgentRequestSchema } from './request.ts';
@@ -33,6 +33,8 @@ export interface AgentDeps {
   onTokens?: (job: { id: string; owner: string; kind: AgentJobKind }, usage: LlmUsage) => void;
   onStarted?: (job: AgentJobRecord) => void;
   onFinished?: (job: AgentJobRecord) => void;
+  /** Runs a team's job on one of its concurrent places (src/limits/teams): see AgentServiceDeps.place. */
+  place?: AgentServiceDeps['place'];
   onError: (err: unknown, message: string) => void;
 }
 
@@ -57,6 +59,7 @@ export async function startAgents(deps: AgentDeps): Promise<AgentService> {
     ...(deps.onTokens ? { onTokens: deps.onTokens } : {}),
     ...(deps.onStarted ? { onStarted: deps.onStarted } : {}),
     ...(deps.onFinished ? { onFinished: deps.onFinished } : {}),
+    ...(deps.place ? { place: deps.place } : {}),
   });
   await service.sweepExpired();
   await service.failUnfinished();

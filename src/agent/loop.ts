@@ -9,13 +9,16 @@
 import { chatWithTools, checkAnswer, type LlmRun, type ToolChatMessage } from '../llm/index.ts';
 import type { UrlConstraints } from './constraints.ts';
 import type { AgentOperations } from './operations.ts';
-import { runTool, toolsFor } from './tools.ts';
+import { citeSources } from './sources.ts';
+import { describeCall, runTool, toolsFor } from './tools.ts';
 import type { Budgets, Spent, Trace } from './trace.ts';
 
 export interface LoopTask {
   prompt: string;
   urls: readonly string[];
   schema?: Record<string, unknown>;
+  /** `showSources`: the answer's `sources`, the pages read that back each top-level field. */
+  showSources?: boolean;
 }
 
 export interface LoopDeps {
@@ -28,10 +31,13 @@ export interface LoopDeps {
   signal: AbortSignal;
   /** After each step: persist what was spent. */
   onStep(): Promise<void>;
+  /** What the job is doing now, for its progress listeners (MCP progress notifications). */
+  report(message: string): void;
 }
 
 export interface LoopResult {
   data: unknown;
+  sources?: Record<string, string[]>;
   warning?: string;
 }
 
@@ -67,6 +73,8 @@ export async function runAgentLoop(task: LoopTask, deps: LoopDeps): Promise<Loop
   ];
   let stoppedBy: string | undefined;
   let answer: string | null = null;
+  /** The pages the job read (URL → the text the model was shown): where sources may point. */
+  const read = new Map<string, string>();
   // Each pass is one LLM turn (a step); the last is the one without tools.
   for (;;) {
     deps.signal.throwIfAborted();
@@ -78,8 +86,10 @@ export async function runAgentLoop(task: LoopTask, deps: LoopDeps): Promise<Loop
     const started = Date.now();
     const turn = await chatWithTools(run, messages, final ? [] : offered);
     spent.steps++;
-    trace.emit({ type: 'progress.reported', phase: final ? 'finalizing' : 'working', message: `LLM turn ${spent.steps}: ${turn.toolCalls.length} tool call(s), ${turn.promptTokens + turn.completionTokens} tokens`, durationMs: Date.now() - started, toolCalls: turn.toolCalls.length, tokens: turn.promptTokens + turn.completionTokens });
+    const turnMessage = `LLM turn ${spent.steps}: ${final || turn.toolCalls.length === 0 ? 'the answer' : `${turn.toolCalls.length} tool call(s)`}, ${turn.promptTokens + turn.completionTokens} tokens`;
+    trace.emit({ type: 'progress.reported', phase: final ? 'finalizing' : 'working', message: turnMessage, durationMs: Date.now() - started, toolCalls: turn.toolCalls.length, tokens: turn.promptTokens + turn.completionTokens });
     await deps.onStep();
+    deps.report(turnMessage);
     if (turn.toolCalls.length === 0 || final) {
       answer = turn.content ?? '';
       break;
@@ -88,9 +98,12 @@ export async function runAgentLoop(task: LoopTask, deps: LoopDeps): Promise<Loop
     for (const call of turn.toolCalls) {
       deps.signal.throwIfAborted();
       const t0 = Date.now();
-      trace.emit({ type: 'tool_call.started', toolCallId: call.id, toolName: call.name.slice(0, 64), parameters: safeParameters(call.arguments) });
+      const parameters = safeParameters(call.arguments);
+      trace.emit({ type: 'tool_call.started', toolCallId: call.id, toolName: call.name.slice(0, 64), parameters });
+      deps.report(describeCall(call.name, parameters));
       const outcome = await runTool(call.name, call.arguments, { ops: deps.ops, constraints: deps.constraints, budgets, spent, offered, signal: deps.signal });
       spent.credits += outcome.credits;
+      if (call.name === 'scrape' && outcome.ok) for (const u of outcome.urls) read.set(u, outcome.content);
       trace.emit({
         type: 'tool_call.finished',
         toolCallId: call.id,
@@ -109,7 +122,10 @@ export async function runAgentLoop(task: LoopTask, deps: LoopDeps): Promise<Loop
     }
     await deps.onStep();
   }
-  return finish(answer, task, deps, messages, stoppedBy);
+  const result = await finish(answer, task, deps, messages, stoppedBy);
+  if (!task.showSources) return result;
+  deps.report('sources: the pages behind each field');
+  return { ...result, sources: await citeSources(result.data, read, messages, deps) };
 }
 
 function safeParameters(args: string): unknown {

@@ -29,7 +29,7 @@ export interface AgentOperations {
   search?: (query: string, limit: number, signal: AbortSignal) => Promise<Priced<Found[]>>;
   map(url: string, search: string | undefined, limit: number, signal: AbortSignal): Promise<Priced<Found[]>>;
   /** `creditsLeft` bounds a PDF's pages to what is left to pay for them (parsers[pdf].maxPages). */
-  scrape(url: string, opts: { actions?: unknown[]; scrapeOptions?: ScrapeOptions; creditsLeft?: number; teamId?: string }, signal: AbortSignal): Promise<Priced<ScrapeData>>;
+  scrape(url: string, opts: { actions?: unknown[]; scrapeOptions?: ScrapeOptions; creditsLeft?: number; teamId?: string; zeroDataRetention?: boolean }, signal: AbortSignal): Promise<Priced<ScrapeData>>;
   /** The least a call of each costs: a tool whose least price exceeds what is left is not run. */
   minimum: { search: number; map: number; scrape: number };
 }
@@ -70,6 +70,8 @@ export function createOperations(deps: OperationDeps): AgentOperations {
       const base: Record<string, unknown> = { ...(opts.scrapeOptions ?? {}), url, formats: ['markdown', 'links'], timeout: opts.scrapeOptions?.timeout ?? SCRAPE_TIMEOUT_MS };
       delete base.ignoredFields;
       if (opts.actions && opts.actions.length > 0) base.actions = opts.actions;
+      // A zeroDataRetention job's pages are scraped under it (docs/zdr.md: nothing kept, logs without content).
+      if (opts.zeroDataRetention) base.zeroDataRetention = true;
       if (opts.creditsLeft !== undefined && prices.pdfPage > 0) {
         const affordable = Math.max(1, Math.floor(opts.creditsLeft / prices.pdfPage));
         const parsers = (opts.scrapeOptions?.parsers ?? [{ type: 'pdf', mode: 'auto' }]) as { type: string; maxPages?: number }[];
@@ -78,7 +80,8 @@ export function createOperations(deps: OperationDeps): AgentOperations {
       const request = parseScrapeRequest(base);
       // The job's team: its parses take their turn in that team's fair queue (docs/limits.md).
       const data = await scrape(request, { fetcher: deps.fetcher, runner: deps.runner, ...(deps.browser ? { browser: deps.browser } : {}) }, { signal, ...(opts.teamId ? { teamId: opts.teamId } : {}) });
-      return { value: data, credits: priceOfData(prices, NO_SURCHARGE, data) };
+      // Under zeroDataRetention each page carries the ZDR surcharge (FOLIO_PRICE_ZDR), as a ZDR scrape does.
+      return { value: data, credits: priceOfData(prices, opts.zeroDataRetention ? { ...NO_SURCHARGE, zdr: true } : NO_SURCHARGE, data) };
     },
     minimum: { search: prices.searchPer10, map: prices.map, scrape: Math.min(prices.page, prices.pdfPage) },
   };

@@ -52,6 +52,10 @@ export const AgentRequestSchema = z.object({
   webhook: AgentWebhookSchema,
   /** Any model name is accepted and mapped to the configured MODEL_NAME (docs/agent.md). */
   model: z.string().max(256).optional(),
+  /** extract's name (the SDK's agent types have none): `sources: {field: [page URLs]}` in the status. */
+  showSources: z.boolean().default(false),
+  /** docs/agent.md "Zero data retention": the answer and trace stay in memory and are handed out once. */
+  zeroDataRetention: z.boolean().default(false),
 });
 export type AgentRequest = z.output<typeof AgentRequestSchema>;
 
@@ -86,24 +90,12 @@ export const ExtractRequestSchema = z
     showSources: z.boolean().default(false),
     scrapeOptions: z.unknown().optional(),
     webhook: AgentWebhookSchema,
+    zeroDataRetention: z.boolean().default(false),
   })
   .refine((r) => r.urls.length > 0 || r.enableWebSearch, { message: 'give `urls`, or set `enableWebSearch: true` to find pages with the search backend', path: ['urls'] })
   .refine((r) => (r.prompt !== undefined && r.prompt !== '') || r.schema !== undefined, { message: 'give a `prompt`, a `schema`, or both', path: ['prompt'] });
 
 export type ExtractRequest = Omit<z.output<typeof ExtractRequestSchema>, 'scrapeOptions'> & { scrapeOptions?: ScrapeOptions };
-
-/** Agent and extract jobs store their answer and trace for 24 hours: a ZDR request is refused, not half-honoured. */
-function refuseZdr(body: unknown, what: string): void {
-  if (typeof body !== 'object' || body === null) return;
-  const b = body as Record<string, unknown>;
-  const nested = typeof b.scrapeOptions === 'object' && b.scrapeOptions !== null && (b.scrapeOptions as Record<string, unknown>).zeroDataRetention === true;
-  if (b.zeroDataRetention === true || nested) {
-    throw new ServiceError(
-      'NOT_YET_SUPPORTED',
-      `\`zeroDataRetention\` is not supported for ${what} jobs yet: their answer and trace are stored for 24 hours. Send the request without it, or scrape the pages with \`zeroDataRetention\` and the \`json\` format instead.`,
-    );
-  }
-}
 
 function warningFor(body: unknown, known: string[]): string | undefined {
   const unknown = unknownFields(body, known).filter((f) => !IGNORED.includes(f));
@@ -113,7 +105,6 @@ function warningFor(body: unknown, known: string[]): string | undefined {
 }
 
 export function parseAgentRequest(body: unknown): { request: AgentRequest; warning?: string } {
-  refuseZdr(body, 'agent');
   const request = parseBody(AgentRequestSchema, body, 'agent');
   if (request.strictConstrainToURLs && (request.urls ?? []).length === 0) {
     throw new ServiceError('BAD_REQUEST', 'Invalid agent request: `strictConstrainToURLs` needs `urls` (the pages the agent may visit).');
@@ -123,10 +114,9 @@ export function parseAgentRequest(body: unknown): { request: AgentRequest; warni
 }
 
 export function parseExtractRequest(body: unknown): { request: ExtractRequest; warning?: string } {
-  refuseZdr(body, 'extract');
   const parsed = parseBody(ExtractRequestSchema, body, 'extract');
   const { scrapeOptions, ...rest } = parsed;
   const request: ExtractRequest = scrapeOptions === undefined ? rest : { ...rest, scrapeOptions: parseScrapeOptions(scrapeOptions) };
-  const warning = warningFor(body, ['urls', 'prompt', 'schema', 'enableWebSearch', 'showSources', 'scrapeOptions', 'webhook']);
+  const warning = warningFor(body, ['urls', 'prompt', 'schema', 'enableWebSearch', 'showSources', 'scrapeOptions', 'webhook', 'zeroDataRetention']);
   return warning ? { request, warning } : { request };
 }

@@ -5,17 +5,21 @@
  * (FOLIO_AGENT_*); what a job spent is persisted after every step, charged to its team once when it
  * ends (whatever the end), and its trace is kept with it. A job a stopped process left
  * `processing` is failed cleanly at the next start (its partial work is not resumable: the LLM
- * conversation is not persisted). Finished jobs are kept `resultTtlMs` (24 h).
+ * conversation is not persisted). Finished jobs are kept `resultTtlMs` (24 h). A running job holds
+ * one of its team's concurrent places (`place`); its progress listeners hear each step. A
+ * zeroDataRetention job keeps its answer and trace in memory only, the answer handed out once.
  */
 import { randomUUID } from 'node:crypto';
 import { ServiceError } from '../errors.ts';
-import { LLM_VARIABLES, type LlmSettings, type LlmUsage } from '../llm/index.ts';
+import { assertZdrAllowed, LLM_VARIABLES, type LlmSettings, type LlmUsage } from '../llm/index.ts';
+import { errorForLog } from '../log.ts';
 import type { AgentJobKind, AgentJobRecord, AgentJobStatus, AgentJobStore } from '../store/agent-jobs.ts';
 import { runExtract } from './extract.ts';
 import { runAgentLoop } from './loop.ts';
 import type { AgentOperations } from './operations.ts';
 import { parseAgentRequest, parseExtractRequest, type AgentRequest, type ExtractRequest } from './request.ts';
 import { Trace, type Budgets, type Spent, type TraceEvent } from './trace.ts';
+import { isZeroRetention, ZDR_PROMPT, ZDR_RESULT_GONE, ZeroRetentionHold } from './zdr.ts';
 
 export const AGENT_RESULT_TTL_MS = 24 * 60 * 60 * 1000;
 const LIST_PAGE = 50;
@@ -47,7 +51,18 @@ export interface AgentServiceDeps {
   /** A job started and ended (webhooks). */
   onStarted?: (job: AgentJobRecord) => void;
   onFinished?: (job: AgentJobRecord) => void;
+  /**
+   * Runs a job of this team on one of the team's concurrent places (src/limits/teams `job`):
+   * waits its turn (never refused), aborted by `signal`; `fn` gets how long it waited.
+   */
+  place?: <T>(teamId: string, signal: AbortSignal, fn: (waitedMs: number) => Promise<T>) => Promise<T>;
   onError: (err: unknown, message: string) => void;
+}
+
+/** What a job's progress listeners get: what it spent so far and what it is doing now. */
+export interface AgentProgress extends Spent {
+  /** The step: "scrape https://…", "LLM turn 3: 2 tool call(s)", … */
+  message: string;
 }
 
 export interface AgentStatusView {
@@ -76,8 +91,8 @@ export interface AgentService {
   cancel(owner: string, kind: AgentJobKind, id: string): Promise<AgentJobStatus>;
   list(owner: string, before?: number): Promise<{ agents: AgentListItemView[]; nextBefore?: number }>;
   trace(owner: string, kind: AgentJobKind, id: string): Promise<{ events: TraceEvent[]; creditsUsed: number }>;
-  /** Listens for a job's progress (steps, credits); returns the unsubscribe function. */
-  onProgress(id: string, listener: (spent: Spent) => void): () => void;
+  /** Listens for a job's progress, one call per step; returns the unsubscribe function. */
+  onProgress(id: string, listener: (progress: AgentProgress) => void): () => void;
   /** Fails the jobs a previous process left `processing`; returns how many. */
   failUnfinished(): Promise<number>;
   sweepExpired(): Promise<number>;
@@ -108,8 +123,10 @@ function parseJson(text: string | null): unknown {
 export function createAgentService(deps: AgentServiceDeps): AgentService {
   const ttl = deps.resultTtlMs ?? AGENT_RESULT_TTL_MS;
   const running = new Map<string, AbortController>();
-  const listeners = new Map<string, Set<(spent: Spent) => void>>();
+  const listeners = new Map<string, Set<(progress: AgentProgress) => void>>();
   const tasks = new Set<Promise<void>>();
+  /** What zeroDataRetention jobs learn (answer, trace), in memory only (src/agent/zdr.ts). */
+  const hold = new ZeroRetentionHold();
 
   const owned = async (owner: string, kind: AgentJobKind, id: string): Promise<AgentJobRecord> => {
     if (!ID_PATTERN.test(id)) throw notFound(kind);
@@ -142,65 +159,70 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
   const execute = async (record: AgentJobRecord, request: AgentRequest | ExtractRequest, settings: LlmSettings, controller: AbortController) => {
     const job = { id: record.id, owner: record.owner, kind: record.kind };
     const spent: Spent = { credits: 0, tokens: 0, steps: 0 };
-    const trace = new Trace(record.id, (event) => deps.store.appendAgentEvent(record.id, event));
+    const zdr = isZeroRetention(request);
+    // Under zeroDataRetention the trace (tool parameters, tool errors) stays in this process's memory.
+    const trace = new Trace(record.id, zdr ? async (event) => hold.appendEvent(record.id, event) : (event) => deps.store.appendAgentEvent(record.id, event));
     const maxCredits = 'maxCredits' in request && request.maxCredits !== undefined ? request.maxCredits : deps.limits.defaultCredits;
-    const budgets: Budgets = {
-      maxSteps: deps.limits.maxSteps,
-      deadline: Date.now() + deps.limits.timeoutMs,
-      maxTokens: deps.limits.maxTokens,
-      maxCredits,
-      resultChars: deps.limits.resultChars,
-    };
-    const timer = setTimeout(() => controller.abort(new Stop('timeout', `The job ran past its wall-clock limit (${deps.limits.timeoutMs} ms, FOLIO_AGENT_TIMEOUT_MS); what it gathered is in the trace.`)), deps.limits.timeoutMs);
-    timer.unref();
     const signal = controller.signal;
     const teamId = /^team:(.+)$/.exec(record.owner)?.[1];
-    const ops: AgentOperations = teamId ? { ...deps.ops, scrape: (url, o, s) => deps.ops.scrape(url, { ...o, teamId }, s) } : deps.ops;
-    const run = {
-      settings,
-      // A second past the job's own limit: the job's timer ends a slow call first, with the job's message.
-      deadline: budgets.deadline + 1000,
-      signal,
-      onUsage: (u: LlmUsage) => {
-        spent.tokens += u.promptTokens + u.completionTokens;
-        deps.onTokens?.(job, u);
-      },
+    const ops: AgentOperations = teamId || zdr ? { ...deps.ops, scrape: (url, o, s) => deps.ops.scrape(url, { ...o, ...(teamId ? { teamId } : {}), ...(zdr ? { zeroDataRetention: true } : {}) }, s) } : deps.ops;
+    let timer: NodeJS.Timeout | undefined;
+    trace.emit({ type: 'run.started', kind: record.kind, budgets: { maxSteps: deps.limits.maxSteps, maxTokens: deps.limits.maxTokens, maxCredits, timeoutMs: deps.limits.timeoutMs, resultChars: deps.limits.resultChars } });
+    const report = (message: string) => {
+      for (const l of listeners.get(record.id) ?? []) l({ ...spent, message });
     };
-    const onStep = async () => {
-      await deps.store.progressAgentJob(record.id, spent);
-      for (const l of listeners.get(record.id) ?? []) l({ ...spent });
+    // The whole job runs on one of its team's concurrent places (docs/limits.md); its scrapes and
+    // their parses run on that place. The wall clock starts when the place is taken.
+    const onPlace = async (waitedMs: number) => {
+      if (waitedMs > 0) {
+        const message = `waited ${Math.round(waitedMs)} ms for one of the team's concurrent places (its plan's maxConcurrent)`;
+        trace.emit({ type: 'progress.reported', phase: 'working', message, durationMs: Math.round(waitedMs) });
+        report(message);
+      }
+      const budgets: Budgets = {
+        maxSteps: deps.limits.maxSteps,
+        deadline: Date.now() + deps.limits.timeoutMs,
+        maxTokens: deps.limits.maxTokens,
+        maxCredits,
+        resultChars: deps.limits.resultChars,
+      };
+      timer = setTimeout(() => controller.abort(new Stop('timeout', `The job ran past its wall-clock limit (${deps.limits.timeoutMs} ms, FOLIO_AGENT_TIMEOUT_MS); what it gathered is in the trace.`)), deps.limits.timeoutMs);
+      timer.unref();
+      const run = {
+        settings,
+        // A second past the job's own limit: the job's timer ends a slow call first, with the job's message.
+        deadline: budgets.deadline + 1000,
+        signal,
+        onUsage: (u: LlmUsage) => {
+          spent.tokens += u.promptTokens + u.completionTokens;
+          deps.onTokens?.(job, u);
+        },
+      };
+      const onStep = async () => {
+        await deps.store.progressAgentJob(record.id, spent);
+      };
+      if (record.kind === 'agent') {
+        const agent = request as AgentRequest;
+        return runAgentLoop(
+          { prompt: agent.prompt, urls: agent.urls ?? [], ...(agent.schema ? { schema: agent.schema } : {}), showSources: agent.showSources },
+          { run, ops, constraints: { strict: agent.strictConstrainToURLs, allowed: agent.urls ?? [] }, budgets, spent, trace, signal, onStep, report },
+        );
+      }
+      return runExtract(request as ExtractRequest, { run, ops, budgets, spent, trace, signal, jsonPrice: deps.jsonPrice, onStep, report });
     };
-    trace.emit({ type: 'run.started', kind: record.kind, budgets: { maxSteps: budgets.maxSteps, maxTokens: budgets.maxTokens, maxCredits, timeoutMs: deps.limits.timeoutMs, resultChars: budgets.resultChars } });
     try {
-      const result =
-        record.kind === 'agent'
-          ? await runAgentLoop(
-              { prompt: (request as AgentRequest).prompt, urls: (request as AgentRequest).urls ?? [], ...((request as AgentRequest).schema ? { schema: (request as AgentRequest).schema } : {}) },
-              {
-                run,
-                ops,
-                constraints: { strict: (request as AgentRequest).strictConstrainToURLs, allowed: (request as AgentRequest).urls ?? [] },
-                budgets,
-                spent,
-                trace,
-                signal,
-                onStep,
-              },
-            )
-          : await runExtract(request as ExtractRequest, { run, ops, budgets, spent, trace, signal, jsonPrice: deps.jsonPrice, onStep });
-      await end(job, spent, trace, {
-        status: 'completed',
-        data: JSON.stringify(result.data ?? null),
-        sources: 'sources' in result && result.sources ? JSON.stringify(result.sources) : null,
-        warning: result.warning ?? null,
-        expiresAt: new Date(Date.now() + ttl),
-      });
+      const result = deps.place && teamId ? await deps.place(teamId, signal, onPlace) : await onPlace(0);
+      const answer = { data: JSON.stringify(result.data ?? null), sources: result.sources ? JSON.stringify(result.sources) : null, warning: result.warning ?? null };
+      const expiresAt = new Date(Date.now() + ttl);
+      if (zdr) hold.keepResult(record.id, answer, expiresAt);
+      await end(job, spent, trace, { status: 'completed', ...(zdr ? { data: null, sources: null, warning: null } : answer), expiresAt });
     } catch (err) {
       const reason: unknown = signal.aborted ? signal.reason : err;
       const cancelled = reason instanceof Stop && reason.reason === 'cancelled';
       const known = reason instanceof Stop || reason instanceof ServiceError;
-      const message = known ? reason.message : 'The job stopped on an unexpected error; it has been logged.';
-      if (!known) deps.onError(reason, `${record.kind} job failed unexpectedly`);
+      // Under zeroDataRetention a message from elsewhere (a provider's words) is not kept: its code is.
+      const message = reason instanceof Stop ? reason.message : reason instanceof ServiceError ? (zdr ? `${reason.code}: the job failed (under zeroDataRetention the detailed message is not kept).` : reason.message) : 'The job stopped on an unexpected error; it has been logged.';
+      if (!known) deps.onError(errorForLog(reason, zdr), `${record.kind} job failed unexpectedly`);
       trace.emit({ type: 'error.occurred', error: { code: cancelled ? 'cancelled' : 'internal', source: 'agent', retryable: false, message } });
       await end(job, spent, trace, { status: cancelled ? 'cancelled' : 'failed', error: cancelled ? null : message, expiresAt: new Date(Date.now() + ttl) });
     } finally {
@@ -208,7 +230,10 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
     }
   };
 
-  const sweepExpired = () => deps.store.deleteExpiredAgentJobs(new Date());
+  const sweepExpired = () => {
+    hold.sweep(Date.now());
+    return deps.store.deleteExpiredAgentJobs(new Date());
+  };
   const sweeper = setInterval(() => {
     sweepExpired().catch((err: unknown) => deps.onError(err, 'agent job expiry sweep failed'));
   }, SWEEP_INTERVAL_MS);
@@ -219,13 +244,20 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       const parsed = kind === 'agent' ? parseAgentRequest(body) : parseExtractRequest(body);
       const settings = deps.llm;
       if (!settings) throw notConfigured();
+      const zdr = isZeroRetention(parsed.request);
+      assertZdrAllowed(settings, zdr, kind === 'agent' ? 'An agent job' : 'An extract job');
       const id = randomUUID();
-      const record = await deps.store.createAgentJob({ id, kind, owner, request: JSON.stringify(parsed.request), expiresAt: new Date(Date.now() + ttl) });
+      // Under zeroDataRetention the stored request keeps what the job needs to be listed and to send
+      // its webhooks (URLs, options), not the prompt or the schema.
+      const stored = zdr ? { ...parsed.request, prompt: ZDR_PROMPT, schema: undefined } : parsed.request;
+      const expiresAt = new Date(Date.now() + ttl);
+      if (zdr) hold.start(id, expiresAt);
+      const record = await deps.store.createAgentJob({ id, kind, owner, request: JSON.stringify(stored), expiresAt });
       deps.onStarted?.(record);
       const controller = new AbortController();
       running.set(id, controller);
       const task = execute(record, parsed.request, settings, controller)
-        .catch((err: unknown) => deps.onError(err, `${kind} job could not be finished`))
+        .catch((err: unknown) => deps.onError(errorForLog(err, zdr), `${kind} job could not be finished`))
         .finally(() => {
           running.delete(id);
           listeners.delete(id);
@@ -237,13 +269,19 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
 
     async status(owner, kind, id) {
       const job = await owned(owner, kind, id);
-      const data = parseJson(job.data);
-      const sources = parseJson(job.sources);
+      const zdr = isZeroRetention(JSON.parse(job.request) as Record<string, unknown>);
+      // A zeroDataRetention job's answer is handed out once, from memory (docs/agent.md).
+      const held = zdr && job.status === 'completed' ? hold.takeResult(id) : undefined;
+      const answer = held ?? job;
+      const data = parseJson(answer.data);
+      const sources = parseJson(answer.sources);
+      const warning = zdr && job.status === 'completed' && !held ? ZDR_RESULT_GONE : answer.warning;
+      if (zdr && job.status !== 'processing' && !held) hold.forget(id);
       return {
         status: job.status,
         ...(data !== undefined ? { data } : {}),
         ...(sources !== undefined ? { sources } : {}),
-        ...(job.warning ? { warning: job.warning } : {}),
+        ...(warning ? { warning } : {}),
         ...(job.error ? { error: job.error } : {}),
         creditsUsed: job.creditsUsed,
         expiresAt: job.expiresAt,
@@ -286,7 +324,9 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
 
     async trace(owner, kind, id) {
       const job = await owned(owner, kind, id);
-      const events = (await deps.store.agentEvents(id)).map((e) => JSON.parse(e) as TraceEvent);
+      // A zeroDataRetention job's trace is in memory until its answer is read; the store has only
+      // the events without content (a cancel, a restart).
+      const events = [...hold.events(id), ...(await deps.store.agentEvents(id))].map((e) => JSON.parse(e) as TraceEvent);
       return { events, creditsUsed: job.creditsUsed };
     },
 

@@ -103,6 +103,15 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** A tool call in a few words, for progress notifications: `scrape https://…`, `search "…"`. */
+export function describeCall(name: string, parameters: unknown): string {
+  const args = isRecord(parameters) ? parameters : {};
+  const tool = name.slice(0, 64);
+  if (typeof args.url === 'string') return `${tool} ${args.url.slice(0, 2048)}${Array.isArray(args.actions) && args.actions.length > 0 ? ` (${args.actions.length} browser action(s))` : ''}`;
+  if (typeof args.query === 'string') return `${tool} ${JSON.stringify(args.query.slice(0, 200))}`;
+  return tool;
+}
+
 /** Runs one tool call the model asked for, within the job's constraints and budgets. */
 export async function runTool(name: string, rawArgs: string, env: ToolEnv): Promise<ToolOutcome> {
   if (!env.offered.some((t) => t.name === name)) {

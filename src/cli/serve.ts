@@ -302,6 +302,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
     onFinished: (job) => {
       if (job.status === 'completed' || job.status === 'failed') webhooks.finished(job.id, job.status, job.error);
     },
+    // A running job holds one of its team's concurrent places; its scrapes and parses run on it (docs/limits.md).
+    place: (teamId, signal, fn) => limits.job(teamId, { timeoutMs: config.agent.timeoutMs, signal, what: 'agent job', background: true }, (_remainingMs, held) => fn(held.waitedMs)),
     onError: (err, message) => logger.error({ err }, message),
   });
   const redisPing = config.redisUrl ? createRedisPing(config.redisUrl) : undefined;

@@ -7,7 +7,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inProcessRunner } from '../../src/limits/runner.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fake-openai.ts';
-import { startTestService, type TestService } from '../http/helpers.ts';
+import { request, startTestService, type TestService } from '../http/helpers.ts';
 import { connectMcp, structuredOf, textOf } from '../mcp/helpers.ts';
 import { startSite, type TestSite } from '../web/site.ts';
 
@@ -75,10 +75,54 @@ describe('agent tools over /v2/mcp', () => {
       );
       expect(res.isError).toBeFalsy();
       expect(structuredOf(res)).toMatchObject({ status: 'completed', data: { title: 'Tidal Energy in Small Harbours' }, sources: { title: [`${site.url}/article.html`] } });
-      expect(progress.length).toBeGreaterThan(0);
+      const messages = (progress as { progress: number; message?: string }[]).map((p) => p.message ?? '');
+      expect(messages[0]).toMatch(new RegExp(`^scrape ${site.url}/article\\.html`));
+      expect(messages.some((m) => m.startsWith(`extracted from ${site.url}/article.html`))).toBe(true);
     } finally {
       llm.respond(() => ({ content: '{}' }));
     }
+  });
+
+  it('agent with waitSeconds stays open: one progress notification per step, naming it, then the answer', async () => {
+    llm.enqueue({ toolCalls: [{ name: 'scrape', arguments: { url: `${site.url}/about.html` } }] }, { content: '{"purpose": "tests"}' });
+    const progress: { progress: number; message?: string }[] = [];
+    const res = await keyed.callTool(
+      { name: 'agent', arguments: { prompt: 'What is the site for?', urls: [`${site.url}/about.html`], waitSeconds: 60 } },
+      undefined,
+      { onprogress: (p) => progress.push(p), timeout: 60_000 },
+    );
+    expect(res.isError).toBeFalsy();
+    expect(structuredOf(res)).toMatchObject({ status: 'completed', data: { purpose: 'tests' }, steps: 2, creditsUsed: 1 });
+    expect(textOf(res)).toContain('"purpose": "tests"');
+    const messages = progress.map((p) => p.message ?? '');
+    expect(messages).toHaveLength(3);
+    expect(messages[0]).toMatch(/^LLM turn 1: 1 tool call\(s\), \d+ tokens \(1 steps, 0 credits so far\)$/);
+    expect(messages[1]).toBe(`scrape ${site.url}/about.html (1 steps, 0 credits so far)`);
+    expect(messages[2]).toMatch(/^LLM turn 2: the answer, \d+ tokens \(2 steps, 1 credits so far\)$/);
+    // MCP: progress increases with each notification.
+    expect(progress.map((p) => p.progress)).toEqual([1, 2, 3]);
+  });
+
+  it('cancelling an agent call that waits cancels its job', async () => {
+    llm.enqueue({ content: '{"never": true}', delayMs: 10_000 });
+    const controller = new AbortController();
+    const call = keyed.callTool({ name: 'agent', arguments: { prompt: 'Slow.', waitSeconds: 60 } }, undefined, { signal: controller.signal, onprogress: () => undefined, timeout: 60_000 });
+    let id = '';
+    for (let i = 0; i < 200 && !id; i++) {
+      const list = await request(`${service.url}/v2/agent`, { headers: { authorization: `Bearer ${service.key}` } });
+      const latest = ((list.json as { agents: { id: string; status: string; options: { prompt: string } }[] }).agents).find((a) => a.options.prompt === 'Slow.' && a.status === 'processing');
+      if (latest) id = latest.id;
+      else await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(id).not.toBe('');
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    let status = '';
+    for (let i = 0; i < 200 && status !== 'cancelled'; i++) {
+      status = String(structuredOf(await keyed.callTool({ name: 'agent_status', arguments: { id } })).status);
+      if (status !== 'cancelled') await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(status).toBe('cancelled');
   });
 
   it('another team cannot read a job', async () => {

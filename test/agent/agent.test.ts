@@ -83,7 +83,7 @@ beforeAll(async () => {
   hostile = await startHostileSite();
   receiver = await startReceiver();
   service = await startTestService({ runner: inProcessRunner() }, env());
-  limited = await startTestService({ runner: inProcessRunner() }, env({ FOLIO_AGENT_MAX_STEPS: '3', FOLIO_AGENT_TIMEOUT_MS: '2000', FOLIO_AGENT_MAX_TOKENS: '50000', FOLIO_DEFAULT_ZDR: 'on' }));
+  limited = await startTestService({ runner: inProcessRunner() }, env({ FOLIO_AGENT_MAX_STEPS: '3', FOLIO_AGENT_TIMEOUT_MS: '2000', FOLIO_AGENT_MAX_TOKENS: '50000' }));
   unconfigured = await startTestService({ runner: inProcessRunner() }, { FOLIO_FETCH_ALLOW: site.hostPort });
 }, 60_000);
 
@@ -230,6 +230,40 @@ describe('POST /v2/agent: the loop over folio’s own operations', () => {
   });
 });
 
+describe('sources per field (showSources)', () => {
+  it('the model names the pages behind each field; a URL the job did not read is dropped, and such a field falls back to the read pages holding its value', async () => {
+    llm.enqueue(
+      { toolCalls: [{ name: 'scrape', arguments: { url: `${site.url}/article.html` } }, { name: 'scrape', arguments: { url: `${site.url}/about.html` } }] },
+      { content: '{"title": "Tidal Energy in Small Harbours", "purpose": "A site that exists only for tests"}' },
+      // The citation turn: one true source, one address the job never read (a page could ask for that).
+      { content: JSON.stringify({ title: [`${site.url}/article.html`], purpose: ['http://evil.example/made-up'] }) },
+    );
+    const before = llm.chats().length;
+    const schema = { type: 'object', properties: { title: { type: 'string' }, purpose: { type: 'string' } }, required: ['title', 'purpose'] };
+    const started = await post(service, '/v2/agent', { prompt: 'The article title and the site purpose.', urls: [site.url], schema, showSources: true });
+    expect(started.json).toMatchObject({ success: true });
+    expect(started.json.warning).toBeUndefined();
+    const done = await waitDone(service, 'agent', started.json.id as string);
+    expect(done, JSON.stringify(done)).toMatchObject({
+      status: 'completed',
+      data: { title: 'Tidal Energy in Small Harbours', purpose: 'A site that exists only for tests' },
+      sources: { title: [`${site.url}/article.html`], purpose: [`${site.url}/about.html`] },
+      steps: 3,
+    });
+    // The citation turn is offered no tools and lists only the pages the job read.
+    const cite = llm.chats()[before + 2];
+    expect(cite?.body.tools).toBeUndefined();
+    const question = String(((cite?.body.messages ?? []) as Json[]).at(-1)?.content);
+    expect(question).toContain(`- ${site.url}/article.html\n- ${site.url}/about.html`);
+
+    // Without showSources: no citation turn, no sources.
+    llm.enqueue({ content: '{"plain": true}' });
+    const plain = await waitDone(service, 'agent', (await post(service, '/v2/agent', { prompt: 'Plain.' })).json.id as string);
+    expect(plain).toMatchObject({ status: 'completed', data: { plain: true }, steps: 1 });
+    expect(plain.sources).toBeUndefined();
+  });
+});
+
 describe('webhooks', () => {
   it('an agent job with a webhook sends agent.started and agent.completed, signed; unknown agent events are accepted', async () => {
     llm.enqueue({ content: '{"ok": true}' });
@@ -337,11 +371,8 @@ describe('cancel, list, errors', () => {
     expect((await post(service, '/v2/agent', { urls: [site.url] })).json).toMatchObject({ success: false, code: 'BAD_REQUEST', error: expect.stringContaining('prompt') });
     expect((await post(service, '/v2/agent', { prompt: 'x', strictConstrainToURLs: true })).json).toMatchObject({ code: 'BAD_REQUEST', error: expect.stringContaining('strictConstrainToURLs') });
     expect((await post(service, '/v2/extract', { prompt: 'x' })).json).toMatchObject({ code: 'BAD_REQUEST', error: expect.stringContaining('urls') });
-    // Jobs store their answer and trace: zeroDataRetention is refused, not half-honoured.
-    // (A team without ZDR gets the 403 of every door first; `limited` runs with FOLIO_DEFAULT_ZDR=on.)
+    // zeroDataRetention from a team without ZDR: the 403 of every door (ZDR jobs: test/zdr/agent-retention.test.ts).
     expect((await post(service, '/v2/agent', { prompt: 'x', zeroDataRetention: true })).json).toMatchObject({ code: 'ZDR_NOT_ENABLED' });
-    expect((await post(limited, '/v2/agent', { prompt: 'x', zeroDataRetention: true })).json).toMatchObject({ code: 'NOT_YET_SUPPORTED', error: expect.stringContaining('answer and trace are stored') });
-    expect((await post(limited, '/v2/extract', { urls: [site.url], prompt: 'x', scrapeOptions: { zeroDataRetention: true } })).json).toMatchObject({ code: 'NOT_YET_SUPPORTED' });
     const none = await post(unconfigured, '/v2/agent', { prompt: 'Anything?' });
     expect(none.status).toBe(503);
     expect(none.json).toMatchObject({ success: false, code: 'NOT_CONFIGURED', error: expect.stringContaining('OPENAI_BASE_URL') });
