@@ -401,9 +401,14 @@ function blobSettings(e: z.infer<typeof EnvSchema>): BlobSettings {
   const m = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(url);
   const bucket = m?.[1] ?? '';
   const rawPrefix = (m?.[2] ?? '').replace(/^\/+|\/+$/g, '');
-  const accessKeyId = e.FOLIO_BLOB_S3_ACCESS_KEY_ID ?? e.AWS_ACCESS_KEY_ID;
-  const secretAccessKey = e.FOLIO_BLOB_S3_ACCESS_KEY_ID !== undefined ? e.FOLIO_BLOB_S3_SECRET_ACCESS_KEY : (e.FOLIO_BLOB_S3_SECRET_ACCESS_KEY ?? e.AWS_SECRET_ACCESS_KEY);
-  const sessionToken = e.FOLIO_BLOB_S3_ACCESS_KEY_ID !== undefined ? e.FOLIO_BLOB_S3_SESSION_TOKEN : (e.FOLIO_BLOB_S3_SESSION_TOKEN ?? e.AWS_SESSION_TOKEN);
+  // folio's own three, or else the standard AWS three: never a mix of both.
+  const own = e.FOLIO_BLOB_S3_ACCESS_KEY_ID !== undefined;
+  if (!own && (e.FOLIO_BLOB_S3_SECRET_ACCESS_KEY !== undefined || e.FOLIO_BLOB_S3_SESSION_TOKEN !== undefined)) {
+    throw new Error('Invalid environment configuration:\n  FOLIO_BLOB_S3_ACCESS_KEY_ID: required with FOLIO_BLOB_S3_SECRET_ACCESS_KEY / FOLIO_BLOB_S3_SESSION_TOKEN');
+  }
+  const accessKeyId = own ? e.FOLIO_BLOB_S3_ACCESS_KEY_ID : e.AWS_ACCESS_KEY_ID;
+  const secretAccessKey = own ? e.FOLIO_BLOB_S3_SECRET_ACCESS_KEY : e.AWS_SECRET_ACCESS_KEY;
+  const sessionToken = own ? e.FOLIO_BLOB_S3_SESSION_TOKEN : e.AWS_SESSION_TOKEN;
   if (accessKeyId === undefined || secretAccessKey === undefined) {
     throw new Error('Invalid environment configuration:\n  FOLIO_BLOB_URL: an s3:// blob store needs credentials: FOLIO_BLOB_S3_ACCESS_KEY_ID and FOLIO_BLOB_S3_SECRET_ACCESS_KEY (or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)');
   }
