@@ -253,6 +253,12 @@ describe('the S3 client against s3rver', () => {
     expect(message).not.toContain('Signature=');
   });
 
+  it('the readiness ping of an S3 blob store fails when its bucket is missing, and passes when it is there', async () => {
+    const settings = { kind: 's3' as const, prefix: '', endpoint: s3.endpoint, region: 'us-east-1', pathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } };
+    await openBlobStore({ ...settings, bucket: s3.bucket }, { dataDir: tempDir() }).ping();
+    await expect(openBlobStore({ ...settings, bucket: 'missing-bucket' }, { dataDir: tempDir() }).ping()).rejects.toThrow(/NoSuchBucket/);
+  });
+
   it('a missing bucket and an unreachable endpoint are errors that say so', async () => {
     const noBucket = await createS3Client({ ...location(), bucket: 'no-such-bucket' }).listObjects('').catch((e: unknown) => e);
     expect((noBucket as Error).message).toMatch(/NoSuchBucket.*create the bucket/);
