@@ -31,12 +31,13 @@ export interface S3ObjectInfo {
 }
 
 export class S3RequestError extends Error {
-  readonly status: number | undefined;
+  /** The S3 API's HTTP status (not `status`: express reads that as the status of its own answer). */
+  readonly httpStatus: number | undefined;
   readonly s3Code: string | undefined;
   constructor(message: string, status?: number, s3Code?: string, cause?: unknown) {
     super(message, cause === undefined ? undefined : { cause });
     this.name = 'S3RequestError';
-    this.status = status;
+    this.httpStatus = status;
     this.s3Code = s3Code;
   }
 }
