@@ -12,14 +12,13 @@ import { request, startTestService, type TestService } from '../http/helpers.ts'
 import { startS3, type TestS3 } from '../helpers/s3.ts';
 import { curlUpload, ticketFor } from '../uploads/helpers.ts';
 
-// s3rver knows the key id S3RVER and does not check V4 signatures, so any secret is sent.
 const SECRET = 'blob-secret-that-must-not-leak-7f3a';
 let s3: TestS3;
 let service: TestService;
 
 beforeAll(async () => {
-  s3 = await startS3();
-  service = await startTestService({}, { ...s3.env(), FOLIO_BLOB_URL: 's3://no-such-bucket/folio', FOLIO_BLOB_S3_SECRET_ACCESS_KEY: SECRET });
+  s3 = await startS3('folio-test', SECRET);
+  service = await startTestService({}, { ...s3.env(), FOLIO_BLOB_URL: 's3://no-such-bucket/folio' });
 }, 60_000);
 afterAll(async () => {
   await service?.stop();

@@ -4,7 +4,8 @@
  * of test bodies, run on each (describe.each): put/get/delete/list, the size limit and broken
  * streams leave nothing, the two namespaces stay apart, two handles share what they store, and
  * expiry holds through the services that use it — the upload-ref sweep (expired refs, orphans)
- * and the capture store (expired URLs, the 24 h sweep), with injected clocks.
+ * and the capture store (expired URLs, the 24 h sweep), with injected clocks. Every S3 request is
+ * signature-checked on arrival (test/helpers/s3.ts), so all of them also prove the signing.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -257,6 +258,18 @@ describe('the S3 client against s3rver', () => {
     const settings = { kind: 's3' as const, prefix: '', endpoint: s3.endpoint, region: 'us-east-1', pathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } };
     await openBlobStore({ ...settings, bucket: s3.bucket }, { dataDir: tempDir() }).ping();
     await expect(openBlobStore({ ...settings, bucket: 'missing-bucket' }, { dataDir: tempDir() }).ping()).rejects.toThrow(/NoSuchBucket/);
+  });
+
+  it('refuses a wrong secret (SignatureDoesNotMatch) with what to check, and never shows the secret', async () => {
+    const wrong = 'wrong-secret-that-must-not-leak-42';
+    const client = createS3Client({ ...location(), credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: wrong } });
+    const err = await client.getObject('anything').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(S3RequestError);
+    expect((err as S3RequestError).s3Code).toBe('SignatureDoesNotMatch');
+    expect((err as Error).message).toContain('FOLIO_BLOB_S3_SECRET_ACCESS_KEY');
+    expect((err as Error).message).not.toContain(wrong);
+    // The right secret, same request: accepted (a missing object, not a refusal).
+    expect(await createS3Client(location()).getObject('anything')).toBeUndefined();
   });
 
   it('a missing bucket and an unreachable endpoint are errors that say so', async () => {
