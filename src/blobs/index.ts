@@ -45,7 +45,10 @@ export interface BlobStoreOptions {
   maxConnections?: number;
 }
 
-function s3Store(settings: Extract<BlobSettings, { kind: 's3' }>): BlobStore {
+/** Large S3 writes are spooled beside the multipart spool (DATA_DIR/tmp, swept of stale `upload-*` files at start). */
+const spoolDirOf = (options: BlobStoreOptions) => path.join(options.dataDir, 'tmp');
+
+function s3Store(settings: Extract<BlobSettings, { kind: 's3' }>, options: BlobStoreOptions): BlobStore {
   const client: S3Client = createS3Client({
     endpoint: new URL(settings.endpoint),
     bucket: settings.bucket,
@@ -56,8 +59,8 @@ function s3Store(settings: Extract<BlobSettings, { kind: 's3' }>): BlobStore {
   return {
     kind: 's3',
     description: `s3://${settings.bucket}/${settings.prefix} at ${new URL(settings.endpoint).origin}`,
-    uploads: createS3Storage(client, settings.prefix, 'uploads'),
-    captures: createS3Storage(client, settings.prefix, 'captures'),
+    uploads: createS3Storage(client, settings.prefix, 'uploads', spoolDirOf(options)),
+    captures: createS3Storage(client, settings.prefix, 'captures', spoolDirOf(options)),
     async ping() {
       await client.listObjects(settings.prefix, 1);
     },
@@ -92,7 +95,7 @@ function postgresStore(settings: Extract<BlobSettings, { kind: 'postgres' }>, op
  * the store first); S3's bucket must exist.
  */
 export function openBlobStore(settings: BlobSettings, options: BlobStoreOptions): BlobStore {
-  if (settings.kind === 's3') return s3Store(settings);
+  if (settings.kind === 's3') return s3Store(settings, options);
   if (settings.kind === 'postgres') return postgresStore(settings, options);
   return {
     kind: 'local',

@@ -92,6 +92,8 @@ describe.each(['local', 's3', 'postgres'] as const)('the blob store on %s', (nam
   afterAll(async () => {
     await blobs?.close();
   });
+  /** S3 writes over 1 MiB wait in DATA_DIR/tmp until sent; nothing may stay there. */
+  const spoolFiles = () => (fs.existsSync(path.join(backend.dataDir, 'tmp')) ? fs.readdirSync(path.join(backend.dataDir, 'tmp')) : []);
 
   it('stores, reads, lists and deletes an object (deleting twice is fine)', async () => {
     const k = key();
@@ -115,6 +117,7 @@ describe.each(['local', 's3', 'postgres'] as const)('the blob store on %s', (nam
     const pieces = Array.from({ length: Math.ceil(bytes.length / 65_536) }, (_, i) => bytes.subarray(i * 65_536, (i + 1) * 65_536));
     expect(await blobs.uploads.write(k, Readable.from(pieces), 50 * MB)).toBe(bytes.length);
     expect(crypto.createHash('sha256').update(await blobs.uploads.read(k)).digest('hex')).toBe(crypto.createHash('sha256').update(bytes).digest('hex'));
+    expect(spoolFiles()).toEqual([]);
     await blobs.uploads.delete(k);
   });
 
@@ -127,6 +130,7 @@ describe.each(['local', 's3', 'postgres'] as const)('the blob store on %s', (nam
     const err = await written.catch((e: unknown) => e);
     expect(isServiceError(err) && err.code).toBe('FILE_TOO_LARGE');
     expect(source.isPaused()).toBe(true);
+    expect(spoolFiles()).toEqual([]);
     await expectGone(blobs.uploads, k);
     expect((await blobs.uploads.list()).map((o) => o.key)).not.toContain(k);
   });
@@ -137,8 +141,11 @@ describe.each(['local', 's3', 'postgres'] as const)('the blob store on %s', (nam
     const written = blobs.uploads.write(k, source, 50 * MB);
     source.write(crypto.randomBytes(2 * MB));
     await new Promise((r) => setTimeout(r, 100));
+    // Past 1 MiB an S3 write waits in a spool file of its own; the others write as it comes.
+    expect(spoolFiles().map((f) => f.replace(/[0-9a-f]{24}$/, '…'))).toEqual(name === 's3' ? ['upload-s3-…'] : []);
     source.destroy(new Error('client went away'));
     await expect(written).rejects.toBeInstanceOf(IncompleteUploadError);
+    expect(spoolFiles()).toEqual([]);
     await expectGone(blobs.uploads, k);
     expect((await blobs.uploads.list()).map((o) => o.key)).not.toContain(k);
   });

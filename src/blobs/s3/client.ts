@@ -10,6 +10,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import type { Readable } from 'node:stream';
 import { EMPTY_PAYLOAD_HASH, signRequest, uriEncode, type S3Credentials } from './sigv4.ts';
 
 export interface S3Location {
@@ -42,8 +43,14 @@ export class S3RequestError extends Error {
   }
 }
 
+/** A body read from elsewhere (a spool file): its length is known before it is sent. */
+export interface StreamedBody {
+  open(): Readable;
+  length: number;
+}
+
 export interface S3Client {
-  putObject(key: string, body: Buffer, sha256Hex: string, contentType?: string): Promise<void>;
+  putObject(key: string, body: Buffer | StreamedBody, sha256Hex: string, contentType?: string): Promise<void>;
   /** The object's bytes; undefined when there is none. */
   getObject(key: string): Promise<Buffer | undefined>;
   /** Size and time of the object; undefined when there is none. */
@@ -101,7 +108,7 @@ export function createS3Client(location: S3Location): S3Client {
     return url;
   };
 
-  const send = (operation: string, method: string, url: URL, body?: Buffer, payloadHash = EMPTY_PAYLOAD_HASH, extra: Record<string, string> = {}): Promise<Response> => {
+  const send = (operation: string, method: string, url: URL, body?: Buffer | StreamedBody, payloadHash = EMPTY_PAYLOAD_HASH, extra: Record<string, string> = {}): Promise<Response> => {
     const headers = signRequest({ method, url, headers: { ...extra, ...(body ? { 'content-length': String(body.length) } : {}) }, payloadHash }, credentials, region);
     const transport = url.protocol === 'https:' ? https : http;
     return new Promise<Response>((resolve, reject) => {
@@ -113,7 +120,13 @@ export function createS3Client(location: S3Location): S3Client {
       });
       req.on('timeout', () => req.destroy(new Error(`no answer within ${Math.round(timeoutMs / 1000)} s`)));
       req.on('error', (err: NodeJS.ErrnoException) => reject(new S3RequestError(`S3 ${operation} on ${where} could not be sent: ${err.code ?? err.message}`, undefined, undefined, err)));
-      req.end(body);
+      if (body === undefined || Buffer.isBuffer(body)) {
+        req.end(body);
+        return;
+      }
+      const stream = body.open();
+      stream.on('error', (err) => req.destroy(err));
+      stream.pipe(req);
     });
   };
 
