@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * Two projects: every test on the default store (SQLite), and a representative set of HTTP tests
  * again on a PostgreSQL store (keys, OAuth code exchange, uploadRef, credits, crawl and batch jobs; docs/scale-out.md):
- * the same test files, with FOLIO_TEST_STORE=postgres read by test/http/helpers.ts and one
+ * the same test files, with FOLIO_TEST_STORE=postgres read by test/http/helpers.ts (which then keeps
+ * uploaded files and captures in PostgreSQL too: FOLIO_BLOB_URL=postgres) and one
  * throw-away cluster for the run. The store tests themselves run on both engines in one file
  * (test/store/store.test.ts).
  */

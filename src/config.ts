@@ -146,6 +146,24 @@ const EnvSchema = z.object({
   FOLIO_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3_600).default(30),
   /** Every store (teams, keys, OAuth, plans, credits, crawl jobs, upload refs…) in this PostgreSQL (postgres://user:pass@host:port/db), shared by every folio instance using it. Absent: SQLite in DATA_DIR. */
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'a postgres:// or postgresql:// URL' }).optional(),
+  /** Where uploaded files and browser captures are kept (docs/uploads.md): unset = DATA_DIR; `s3://bucket[/prefix]`; `postgres` (the DATABASE_URL database). */
+  FOLIO_BLOB_URL: z
+    .string()
+    .regex(/^(postgres|s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[^?#]*)?)$/, 'unset, `postgres`, or `s3://bucket` / `s3://bucket/prefix` (a bucket name of 3 to 63 lower-case letters, digits, dots and hyphens)')
+    .optional(),
+  /** The S3 API's base URL (MinIO, Ceph, any S3-compatible store); default: AWS, https://s3.<region>.amazonaws.com. */
+  FOLIO_BLOB_S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  /** The bucket's region: part of every signature. */
+  FOLIO_BLOB_S3_REGION: z.string().regex(/^[a-z0-9-]{1,40}$/, 'a region name such as us-east-1').default('us-east-1'),
+  /** Path-style addressing (`endpoint/bucket/key`): default on with FOLIO_BLOB_S3_ENDPOINT, off on AWS (`bucket.s3.<region>.amazonaws.com/key`). */
+  FOLIO_BLOB_S3_PATH_STYLE: z.enum(['on', 'off']).optional(),
+  /** S3 credentials of folio's own; when unset, the standard AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN. Never logged. */
+  FOLIO_BLOB_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  FOLIO_BLOB_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  FOLIO_BLOB_S3_SESSION_TOKEN: z.string().min(1).optional(),
+  AWS_ACCESS_KEY_ID: z.string().min(1).optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  AWS_SESSION_TOKEN: z.string().min(1).optional(),
   /** Connections of this instance's PostgreSQL pool. */
   FOLIO_DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   /** HMAC-SHA256 key signing webhook deliveries (X-Firecrawl-Signature). Absent: generated once into DATA_DIR/webhook-secret. */
@@ -298,6 +316,8 @@ export interface Config {
     readonly metrics: { readonly token: string } | undefined;
     readonly shutdownGraceSeconds: number;
   };
+  /** Where uploaded files and browser captures are kept (src/blobs, docs/uploads.md); S3 credentials never logged. */
+  readonly blob: BlobSettings;
   /** The PostgreSQL store when set (docs/scale-out.md), else SQLite in dataDir; may hold a password, never logged. */
   readonly databaseUrl: string | undefined;
   readonly databasePoolSize: number;
@@ -354,6 +374,59 @@ function trustProxyValue(raw: string | undefined): boolean | number | string {
   if (raw === 'true') return true;
   if (/^\d+$/.test(raw)) return Number(raw);
   return raw;
+}
+
+/** The blob store (src/blobs/index.ts): local disk, an S3 bucket or the PostgreSQL database. */
+export type BlobSettings =
+  | { readonly kind: 'local' }
+  | { readonly kind: 'postgres'; readonly databaseUrl: string }
+  | {
+      readonly kind: 's3';
+      readonly bucket: string;
+      /** '' or ending in '/'. */
+      readonly prefix: string;
+      readonly endpoint: string;
+      readonly region: string;
+      readonly pathStyle: boolean;
+      readonly credentials: { readonly accessKeyId: string; readonly secretAccessKey: string; readonly sessionToken?: string };
+    };
+
+function blobSettings(e: z.infer<typeof EnvSchema>): BlobSettings {
+  const url = e.FOLIO_BLOB_URL;
+  if (url === undefined) return { kind: 'local' };
+  if (url === 'postgres') {
+    if (e.DATABASE_URL === undefined) throw new Error('Invalid environment configuration:\n  FOLIO_BLOB_URL: `postgres` keeps the blobs in the DATABASE_URL database: set DATABASE_URL too (or leave FOLIO_BLOB_URL unset for DATA_DIR)');
+    return { kind: 'postgres', databaseUrl: e.DATABASE_URL };
+  }
+  const m = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(url);
+  const bucket = m?.[1] ?? '';
+  const rawPrefix = (m?.[2] ?? '').replace(/^\/+|\/+$/g, '');
+  // folio's own three, or else the standard AWS three: never a mix of both.
+  const own = e.FOLIO_BLOB_S3_ACCESS_KEY_ID !== undefined;
+  if (!own && (e.FOLIO_BLOB_S3_SECRET_ACCESS_KEY !== undefined || e.FOLIO_BLOB_S3_SESSION_TOKEN !== undefined)) {
+    throw new Error('Invalid environment configuration:\n  FOLIO_BLOB_S3_ACCESS_KEY_ID: required with FOLIO_BLOB_S3_SECRET_ACCESS_KEY / FOLIO_BLOB_S3_SESSION_TOKEN');
+  }
+  const accessKeyId = own ? e.FOLIO_BLOB_S3_ACCESS_KEY_ID : e.AWS_ACCESS_KEY_ID;
+  const secretAccessKey = own ? e.FOLIO_BLOB_S3_SECRET_ACCESS_KEY : e.AWS_SECRET_ACCESS_KEY;
+  const sessionToken = own ? e.FOLIO_BLOB_S3_SESSION_TOKEN : e.AWS_SESSION_TOKEN;
+  if (accessKeyId === undefined || secretAccessKey === undefined) {
+    throw new Error('Invalid environment configuration:\n  FOLIO_BLOB_URL: an s3:// blob store needs credentials: FOLIO_BLOB_S3_ACCESS_KEY_ID and FOLIO_BLOB_S3_SECRET_ACCESS_KEY (or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)');
+  }
+  if (e.FOLIO_BLOB_S3_ENDPOINT !== undefined) {
+    const endpoint = new URL(e.FOLIO_BLOB_S3_ENDPOINT);
+    if (endpoint.username !== '' || endpoint.password !== '' || endpoint.search !== '') {
+      throw new Error('Invalid environment configuration:\n  FOLIO_BLOB_S3_ENDPOINT: the base URL only (scheme, host, port, path): credentials go in FOLIO_BLOB_S3_ACCESS_KEY_ID / FOLIO_BLOB_S3_SECRET_ACCESS_KEY');
+    }
+  }
+  return {
+    kind: 's3',
+    bucket,
+    prefix: rawPrefix === '' ? '' : `${rawPrefix}/`,
+    endpoint: (e.FOLIO_BLOB_S3_ENDPOINT ?? `https://s3.${e.FOLIO_BLOB_S3_REGION}.amazonaws.com`).replace(/\/+$/, ''),
+    region: e.FOLIO_BLOB_S3_REGION,
+    pathStyle: e.FOLIO_BLOB_S3_PATH_STYLE === undefined ? e.FOLIO_BLOB_S3_ENDPOINT !== undefined : e.FOLIO_BLOB_S3_PATH_STYLE === 'on',
+    credentials: { accessKeyId, secretAccessKey, ...(sessionToken !== undefined ? { sessionToken } : {}) },
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -445,6 +518,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     redisUrl: e.REDIS_URL,
     databaseUrl: e.DATABASE_URL,
+    blob: blobSettings(e),
     databasePoolSize: e.FOLIO_DATABASE_POOL_SIZE,
     webhookSecret: e.FOLIO_WEBHOOK_SECRET,
     operations: Object.freeze({

@@ -59,6 +59,15 @@ describe('architecture', () => {
     expect(violations('src/store/postgres', ['src/http', 'src/mcp', 'src/cli', 'tools', 'src/web', 'src/uploads', 'src/accounts', 'src/limits', 'src/parse'])).toEqual([]);
   });
 
+  it('the blob store (src/blobs) is reached through its entry file and depends only on the storage interface, config types and errors', () => {
+    const inward = ['src', 'auth', 'tools', 'test', 'bench']
+      .flatMap(sourceFiles)
+      .filter((f) => !path.relative(root, f).startsWith('src/blobs/'))
+      .flatMap((file) => importsOf(file).filter((t) => t.startsWith('src/blobs/') && t !== 'src/blobs/index.ts').map((t) => `${path.relative(root, file)} → ${t}`));
+    expect(inward).toEqual([]);
+    expect(violations('src/blobs', ['src/http', 'src/mcp', 'src/cli', 'tools', 'src/store', 'src/web', 'src/browser', 'src/parse', 'src/limits', 'src/accounts', 'auth'])).toEqual([]);
+  });
+
   it('webhooks (src/web/webhooks) are reached through their entry file and depend on neither the doors nor the job machinery', () => {
     const outside = ['src', 'auth', 'tools', 'test', 'bench']
       .flatMap(sourceFiles)

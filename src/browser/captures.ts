@@ -15,6 +15,7 @@
  */
 import crypto from 'node:crypto';
 import { Readable } from 'node:stream';
+import { isServiceError } from '../errors.ts';
 import type { UploadStorage } from '../uploads/storage.ts';
 
 export type CaptureKind = 'png' | 'jpeg' | 'pdf';
@@ -95,8 +96,10 @@ export function createCaptureStore(options: CaptureStoreOptions): CaptureStore {
       }
       try {
         return { bytes: await options.storage.read(key), contentType: CONTENT_TYPES[kind] };
-      } catch {
-        return undefined;
+      } catch (err) {
+        // Gone (swept, or never there) is a 404; a store that cannot answer is the server's error.
+        if (isServiceError(err) && err.code === 'NOT_FOUND') return undefined;
+        throw err;
       }
     },
     sweep,

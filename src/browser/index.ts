@@ -30,7 +30,8 @@ import { createSessionManager, type BrowserSessionRecord, type SessionLimits, ty
 export { ActionsSchema, ScreenshotFormatSchema, needsBrowser, MAX_ACTIONS, MAX_WAIT_MS, MAX_TOTAL_WAIT_MS } from './schema.ts';
 export type { Action, ActionsResult, BrowserWants, ScreenshotFormat } from './schema.ts';
 export type { RenderedPage, RenderRequest } from './render.ts';
-export type { Capture } from './captures.ts';
+export type { Capture, CaptureStore } from './captures.ts';
+export { createCaptureStore } from './captures.ts';
 export { DEFAULT_VIEWPORT, MOBILE_VIEWPORT } from './render.ts';
 export { scrapeEngine } from './scrape-engine.ts';
 export { runActions } from './actions.ts';

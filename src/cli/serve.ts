@@ -15,7 +15,6 @@ import { createRefreshTokens } from '../../auth/refresh-tokens.ts';
 import { createSigningKeys } from '../../auth/signing-keys.ts';
 import { createTokenEndpoint } from '../../auth/token-endpoint.ts';
 import { mcpResourceUrl } from '../../.well-known/urls.ts';
-import path from 'node:path';
 import type { Config } from '../config.ts';
 import { createApp } from '../http/app.ts';
 import { chargeJobPages, createTeamAccounts } from '../accounts/index.ts';
@@ -29,7 +28,7 @@ import { createLogger, type Logger } from '../log.ts';
 import { resolvePublicUrls, type PublicUrls } from '../public-urls.ts';
 import { openStore } from '../store/open.ts';
 import type { Store } from '../store/types.ts';
-import { createLocalDiskStorage } from '../uploads/local-disk-storage.ts';
+import { openBlobStore, type BlobStore } from '../blobs/index.ts';
 import { createUploadRefService, type UploadRefs } from '../uploads/service.ts';
 import { createFetcher } from '../web/fetch/fetcher.ts';
 import type { LookupFunction } from '../web/fetch/guarded-connect.ts';
@@ -59,6 +58,8 @@ export interface Service {
   authorizationCodes: AuthorizationCodes;
   /** Upload tickets and refs (docs/uploads.md); its sweep runs while the service does. */
   uploads: UploadRefs;
+  /** Where uploaded files and captures are kept (FOLIO_BLOB_URL: DATA_DIR, S3 or PostgreSQL). */
+  blobs: BlobStore;
   server: http.Server;
   /** The browser engine (rendered scrape, screenshots, actions); Chromium starts on first use. */
   browser: BrowserService;
@@ -229,9 +230,12 @@ export async function startService(config: Config, options: ServiceOptions = {})
     backends: searchBackendsFromConfig(config),
     scrape: (url, scrapeOptions, run) => scrape({ ...scrapeOptions, url }, { fetcher, runner }, run),
   });
+  // Uploaded files and captures (docs/uploads.md): DATA_DIR, or an S3 bucket / PostgreSQL shared by every instance.
+  const blobs = openBlobStore(config.blob, { dataDir: config.dataDir });
+  logger.info({ blobs: blobs.description }, `uploads and captures kept in ${blobs.description}`);
   const uploads = createUploadRefService({
     store,
-    storage: createLocalDiskStorage(path.join(config.dataDir, 'uploads')),
+    storage: blobs.uploads,
     publicUrl: urls.base,
     ttlSeconds: config.uploadTtlSeconds,
     maxRefs: config.maxUploadRefs,
@@ -246,7 +250,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     sandbox: config.browser.sandbox,
     maxPages: config.browser.maxPages,
     allow: config.fetchAllow,
-    storage: createLocalDiskStorage(path.join(config.dataDir, 'captures')),
+    storage: blobs.captures,
     publicUrl: urls.base,
     captureTtlSeconds: config.browser.screenshotTtlSeconds,
     ...(options.now ? { now: options.now } : {}),
@@ -318,6 +322,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   if (redisPing) probes.redis = () => redisPing.ping();
   // The MCP continuation store and cancellations reach every instance through Redis (docs/scale-out.md).
   const mcpShared = config.redisUrl ? await openMcpRedisState({ url: config.redisUrl, onError: (err, what) => logger.warn({ err }, what) }) : undefined;
+  if (blobs.kind !== 'local') probes.blobs = () => blobs.ping();
   const operations = { readiness: createReadiness(probes), drain, metrics, metricsToken: config.operations.metrics?.token };
   // The authorization endpoint issues codes with the token endpoint's store unless a test hands in its own issuer.
   const app = createApp({ operations, config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, browser, crawls, agents, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections, audit, plans: teamAccounts.plans, teamAccounts, limits, ...(mcpShared ? { mcpShared } : {}) });
@@ -354,6 +359,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       // Running agent jobs end failed (they cannot continue after a restart), before their tools close.
       await agents.close();
       await browser.close();
+      await blobs.close();
       // Running crawl jobs stop where they are and stay `scraping`: the next start resumes them.
       await crawls.close();
       await webhooks.close();
@@ -366,7 +372,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     return stopping;
   };
 
-  return { url, urls, port, store, tokens, authorizationCodes, clients, uploads, server, browser, shutdown };
+  return { url, urls, port, store, tokens, authorizationCodes, clients, uploads, blobs, server, browser, shutdown };
 }
 
 /** Runs until SIGINT or SIGTERM, then stops gracefully; a second signal exits at once. */

@@ -4,8 +4,9 @@
  * reader never sees half a file; a write that fails (over the limit, client gone) removes its
  * part file before it rejects.
  *
- * Only one instance can use it: several instances behind a load balancer need a shared store
- * (a later issue), because the PUT and the parse may land on different instances.
+ * Only one instance can use it: several instances behind a load balancer use a shared store
+ * (src/blobs: S3 or PostgreSQL, FOLIO_BLOB_URL), because the PUT and the parse may land on
+ * different instances.
  */
 import fs from 'node:fs';
 import { once } from 'node:events';
@@ -13,19 +14,12 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { ServiceError } from '../errors.ts';
 import { uploadTooLarge } from './errors.ts';
-import type { StoredObject, UploadStorage } from './storage.ts';
+import { IncompleteUploadError, type StoredObject, type UploadStorage } from './storage.ts';
 
 const PART_SUFFIX = '.part';
 /** Keys are ids the service generates: anything else (a path, a dot) is a bug, never a file name. */
 const KEY_PATTERN = /^[a-f0-9]{32}$/;
 
-/** The source ended (closed or failed) before all of it arrived. */
-export class IncompleteUploadError extends Error {
-  constructor(cause?: unknown) {
-    super('the upload stream ended before it was complete', cause === undefined ? undefined : { cause });
-    this.name = 'IncompleteUploadError';
-  }
-}
 
 function checkKey(key: string): string {
   if (!KEY_PATTERN.test(key)) throw new Error('invalid upload storage key');

@@ -1,7 +1,8 @@
 /**
  * Where uploaded bytes wait between the PUT and the parse that takes them. Behind an interface
- * (issue 5 §5): local disk in the embedded default (`local-disk-storage.ts`); a store shared by
- * several instances is a later issue and implements the same contract.
+ * (issue 5 §5): local disk in the embedded default (`local-disk-storage.ts`); the stores shared by
+ * several instances (an S3 bucket, PostgreSQL: src/blobs, FOLIO_BLOB_URL) implement the same
+ * contract. Browser captures use it too, under a namespace of their own.
  *
  * Keys are opaque, random ids chosen by the upload-ref service: never the uploadRef or the
  * upload URL's capability token, so a listing of the storage reveals neither.
@@ -28,4 +29,12 @@ export interface UploadStorage {
   delete(key: string): Promise<void>;
   /** Every object, including partial ones of interrupted writes (for the sweep of orphans). */
   list(): Promise<StoredObject[]>;
+}
+
+/** The source ended (closed or failed) before all of it arrived. */
+export class IncompleteUploadError extends Error {
+  constructor(cause?: unknown) {
+    super('the upload stream ended before it was complete', cause === undefined ? undefined : { cause });
+    this.name = 'IncompleteUploadError';
+  }
 }

@@ -35,7 +35,11 @@ export interface TestService extends Service {
 
 export async function startTestService(options: Omit<ServiceOptions, 'logger'> = {}, env: Record<string, string> = {}): Promise<TestService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-http-'));
-  const database = TEST_STORE === 'postgres' && env.DATABASE_URL === undefined ? { DATABASE_URL: await sharedTestDatabase(inject('postgresAdminUrl')) } : {};
+  // On PostgreSQL the uploaded files and captures are kept there too (FOLIO_BLOB_URL=postgres), unless a test names its own blob store.
+  const database =
+    TEST_STORE === 'postgres' && env.DATABASE_URL === undefined
+      ? { DATABASE_URL: await sharedTestDatabase(inject('postgresAdminUrl')), ...(env.FOLIO_BLOB_URL === undefined ? { FOLIO_BLOB_URL: 'postgres' } : {}) }
+      : {};
   const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', FOLIO_MAX_CONCURRENT_PARSES: '2', ...database, ...env });
   const chunks: string[] = [];
   const destination = new Writable({

@@ -4,17 +4,23 @@
  * charged once, and one idempotency key sent to both at once is charged once; an OAuth code asked
  * of both at once is exchanged once (the others are replays that revoke it); a code issued by one
  * is exchanged on the other, its refresh token rotated on both, and a replay of the code on either
- * revokes the connection on both; an uploadRef spent on one is refused by the other (its bytes stay on the
- * instance that took the upload until the shared blob store lands).
+ * revokes the connection on both. With the shared blob store (FOLIO_BLOB_URL: an S3 bucket on s3rver for
+ * the first pair, PostgreSQL for a second pair on a database of its own): an uploadRef minted and uploaded
+ * on one instance is parsed by the other, once, and its bytes are gone after; a PUT may land on either;
+ * a screenshot captured on one is served by the other.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCorpus } from '../helpers/corpus.ts';
+import { inProcessRunner } from '../../src/limits/runner.ts';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.ts';
+import { startS3, type TestS3 } from '../helpers/s3.ts';
 import { postParse, request, startTestService, upload, type RawResponse, type TestService } from '../http/helpers.ts';
 import { curlUpload, parseByRef, ticketFor } from '../uploads/helpers.ts';
 
@@ -23,21 +29,46 @@ const CLIENT = 'https://client.example.com/oauth/client.json';
 const REDIRECT = 'http://127.0.0.1:43123/callback';
 
 let cluster: TestPostgres;
+let s3: TestS3;
+/** A page for the browser to screenshot, on loopback. */
+let site: http.Server;
+let siteUrl = '';
 let a: TestService;
 let b: TestService;
 
 beforeAll(async () => {
-  cluster = await startPostgres();
+  [cluster, s3] = await Promise.all([startPostgres(), startS3()]);
+  site = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!DOCTYPE html><html><head><title>Shared</title></head><body style="background:#1e6"><h1>Seen by both</h1></body></html>');
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const sitePort = (site.address() as AddressInfo).port;
+  siteUrl = `http://127.0.0.1:${sitePort}/page.html`;
   const databaseUrl = await cluster.createDatabase();
   // Started one after the other as a deployment would; both apply (or find) the same schema.
-  a = await startTestService({}, { DATABASE_URL: databaseUrl });
-  b = await startTestService({}, { DATABASE_URL: databaseUrl });
+  const env = { DATABASE_URL: databaseUrl, ...s3.env('folio'), FOLIO_FETCH_ALLOW: `127.0.0.1:${sitePort}` };
+  a = await startTestService({}, env);
+  b = await startTestService({}, env);
 }, 120_000);
 afterAll(async () => {
   await a?.stop();
   await b?.stop();
   await cluster?.stop();
+  await s3?.stop();
+  await new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve()));
 });
+
+async function withFile<T>(name: string, content: Buffer | string, work: (file: string) => Promise<T>): Promise<T> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-pg-upload-'));
+  try {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, content);
+    return await work(file);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 const sdk = (service: TestService, key: string) => new Firecrawl({ apiKey: key, apiUrl: service.url });
 
@@ -136,22 +167,79 @@ describe('two instances on one PostgreSQL', () => {
     });
   });
 
-  it('an uploadRef minted, uploaded and parsed on one instance is refused as spent by the other', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-pg-upload-'));
-    try {
-      const file = path.join(dir, 'blog.html');
-      fs.writeFileSync(file, HTML);
+  it('an uploadRef minted and uploaded on one instance is parsed by the other, once; its bytes are then gone from the bucket', async () => {
+    await withFile('blog.html', HTML, async (file) => {
       const ticket = await ticketFor(a, 'blog.html');
       const put = await curlUpload(ticket, file);
       expect(put.status, put.stdout).toBe(200);
-      const parsed = await parseByRef(a, { uploadRef: ticket.uploadRef });
+      expect(await b.blobs.uploads.list()).toHaveLength(1);
+      const parsed = await parseByRef(b, { uploadRef: ticket.uploadRef });
       expect(parsed.status, parsed.text).toBe(200);
-      // Spent on the first instance: the second, reading the same store, refuses it too.
-      const again = await parseByRef(b, { uploadRef: ticket.uploadRef });
+      expect(String((parsed.json.data as Record<string, unknown>).markdown)).toContain('#');
+      expect(await a.blobs.uploads.list()).toEqual([]);
+      // Spent on the second instance: the first refuses it.
+      const again = await parseByRef(a, { uploadRef: ticket.uploadRef });
       expect(again.status).toBe(400);
       expect(again.json).toMatchObject({ success: false, code: 'BAD_REQUEST', error: expect.stringContaining('already been used') });
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
+  });
+
+  it('the PUT of a ticket minted on one instance may land on the other (a load balancer chooses)', async () => {
+    await withFile('blog.html', HTML, async (file) => {
+      const ticket = await ticketFor(a, 'blog.html');
+      const put = await curlUpload({ ...ticket, uploadUrl: ticket.uploadUrl.replace(a.url, b.url) }, file);
+      expect(put.status, put.stdout).toBe(200);
+      const parsed = await parseByRef(a, { uploadRef: ticket.uploadRef });
+      expect(parsed.status, parsed.text).toBe(200);
+    });
+  });
+
+  it('a screenshot captured on one instance is served by the other', async () => {
+    const scraped = await request(`${a.url}/v2/scrape`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' },
+      body: Buffer.from(JSON.stringify({ url: siteUrl, formats: ['screenshot'] })),
+    });
+    expect(scraped.status, scraped.text).toBe(200);
+    const shot = String((scraped.json.data as Record<string, unknown>).screenshot);
+    expect(shot.startsWith(`${a.url}/v2/captures/`)).toBe(true);
+    const download = async (url: string) => {
+      const res = await fetch(url);
+      return { status: res.status, type: res.headers.get('content-type'), bytes: Buffer.from(await res.arrayBuffer()) };
+    };
+    const fromA = await download(shot);
+    const fromB = await download(shot.replace(a.url, b.url));
+    expect(fromB.status).toBe(200);
+    expect(fromB.type).toBe('image/png');
+    expect(fromB.bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(fromB.bytes.equals(fromA.bytes)).toBe(true);
+  });
+});
+
+describe('two instances on one PostgreSQL that also keeps the blobs (FOLIO_BLOB_URL=postgres)', () => {
+  let c: TestService;
+  let d: TestService;
+  beforeAll(async () => {
+    const databaseUrl = await cluster.createDatabase();
+    const env = { DATABASE_URL: databaseUrl, FOLIO_BLOB_URL: 'postgres' };
+    c = await startTestService({ runner: inProcessRunner() }, env);
+    d = await startTestService({ runner: inProcessRunner() }, env);
+  }, 120_000);
+  afterAll(async () => {
+    await c?.stop();
+    await d?.stop();
+  });
+
+  it('an uploadRef minted and uploaded on one is parsed by the other; its bytes are deleted from the database', async () => {
+    await withFile('blog.html', HTML, async (file) => {
+      const ticket = await ticketFor(c, 'blog.html');
+      const put = await curlUpload(ticket, file);
+      expect(put.status, put.stdout).toBe(200);
+      expect(await d.blobs.uploads.list()).toHaveLength(1);
+      const parsed = await parseByRef(d, { uploadRef: ticket.uploadRef });
+      expect(parsed.status, parsed.text).toBe(200);
+      expect(await c.blobs.uploads.list()).toEqual([]);
+      expect((await parseByRef(c, { uploadRef: ticket.uploadRef })).status).toBe(400);
+    });
   });
 });

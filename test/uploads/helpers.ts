@@ -87,6 +87,11 @@ export function storedFiles(service: Pick<TestService, 'dataDir'>): string[] {
   return fs.readdirSync(uploadDir(service));
 }
 
+/** The keys of the stored uploads, through the storage interface: the same on every blob backend (FOLIO_BLOB_URL). */
+export async function storedKeys(service: Pick<TestService, 'blobs'>): Promise<string[]> {
+  return (await service.blobs.uploads.list()).map((o) => o.key).sort();
+}
+
 /** The token of an upload URL (the last path segment). */
 export function tokenOf(uploadUrl: string): string {
   return new URL(uploadUrl).pathname.split('/').pop() ?? '';

@@ -2,15 +2,18 @@
  * The life of an upload ref over time (issue 5 §5): its bytes exist until the parse and are
  * deleted right after it (before it under zeroDataRetention); it expires; the sweep removes
  * expired refs and their files; an owner's outstanding refs are capped (429 + Retry-After).
- * The upload service's clock is injected, so ten minutes pass in no time.
+ * The upload service's clock is injected, so ten minutes pass in no time. The stored files are
+ * looked at through the storage interface, so the file runs on every blob backend: the local disk
+ * here, PostgreSQL in the vitest project `postgres` (FOLIO_BLOB_URL=postgres, test/http/helpers.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { inProcessRunner, type ParseRunner } from '../../src/limits/runner.ts';
 import { corpusPath } from '../helpers/corpus.ts';
 import { startTestService, type TestService } from '../http/helpers.ts';
-import { curlUpload, parseByRef, requestTicket, storedFiles, ticketFor, uploadDir } from './helpers.ts';
+import { curlUpload, parseByRef, requestTicket, storedKeys, ticketFor, uploadDir } from './helpers.ts';
 
 const DOCX = corpusPath('office', 'docx', 'kreuzberg-extraction_test.docx');
 const TTL_MS = 600_000;
@@ -22,8 +25,8 @@ const seenByRunner: string[][] = [];
 
 beforeAll(async () => {
   const inner = inProcessRunner();
-  const observing: ParseRunner = (input, options, run) => {
-    seenByRunner.push(storedFiles(service));
+  const observing: ParseRunner = async (input, options, run) => {
+    seenByRunner.push(await storedKeys(service));
     return inner(input, options, run);
   };
   service = await startTestService({ runner: observing, now: () => new Date(Date.now() + offsetMs) }, { FOLIO_MAX_UPLOAD_REFS: '3', FOLIO_DEFAULT_ZDR: 'on' });
@@ -47,22 +50,22 @@ describe('the stored bytes', () => {
   it('exist while an ordinary parse runs and are deleted right after it', async () => {
     const t = await ticketFor(service, 'a.docx');
     expect((await curlUpload(t, DOCX)).status).toBe(200);
-    expect(storedFiles(service)).toHaveLength(1);
+    expect(await storedKeys(service)).toHaveLength(1);
     const res = await parseByRef(service, { uploadRef: t.uploadRef });
     expect(res.status).toBe(200);
     expect(seenByRunner).toEqual([[expect.stringMatching(/^[a-f0-9]{32}$/)]]);
-    expect(storedFiles(service)).toEqual([]);
+    expect(await storedKeys(service)).toEqual([]);
   });
 
   it('are deleted before the parse runs under zeroDataRetention', async () => {
     const t = await ticketFor(service, 'a.docx');
     expect((await curlUpload(t, DOCX)).status).toBe(200);
-    expect(storedFiles(service)).toHaveLength(1);
+    expect(await storedKeys(service)).toHaveLength(1);
     const res = await parseByRef(service, { uploadRef: t.uploadRef, zeroDataRetention: true });
     expect(res.status).toBe(200);
     expect((res.json.data as { markdown: string }).markdown.length).toBeGreaterThan(100);
     expect(seenByRunner).toEqual([[]]);
-    expect(storedFiles(service)).toEqual([]);
+    expect(await storedKeys(service)).toEqual([]);
   });
 
   it('are deleted after a parse that fails too', async () => {
@@ -73,7 +76,7 @@ describe('the stored bytes', () => {
     const res = await parseByRef(service, { uploadRef: t.uploadRef });
     expect(res.status).toBe(400);
     expect(res.json.code).toBe('CORRUPT_FILE');
-    expect(storedFiles(service)).toEqual([]);
+    expect(await storedKeys(service)).toEqual([]);
   });
 });
 
@@ -102,7 +105,7 @@ describe('expiry and the sweep', () => {
     const put = await curlUpload(t, DOCX);
     expect(put.status).toBe(400);
     expect(put.json).toEqual({ success: false, code: 'BAD_REQUEST', error: expect.stringContaining('upload URL has expired') });
-    expect(storedFiles(service)).toEqual([]);
+    expect(await storedKeys(service)).toEqual([]);
   });
 
   it('the sweep deletes expired refs with their files, and leaves live ones', async () => {
@@ -112,18 +115,38 @@ describe('expiry and the sweep', () => {
     offsetMs += TTL_MS / 2;
     const live = await ticketFor(service, 'c.docx');
     expect((await curlUpload(live, DOCX)).status).toBe(200);
-    expect(storedFiles(service)).toHaveLength(2);
+    expect(await storedKeys(service)).toHaveLength(2);
     offsetMs += TTL_MS / 2;
     expect(await service.uploads.sweep()).toBe(2);
-    expect(storedFiles(service)).toHaveLength(1);
+    expect(await storedKeys(service)).toHaveLength(1);
     // The swept ref is gone for good: unknown now, not "expired".
     const gone = await parseByRef(service, { uploadRef: old.uploadRef });
     expect(gone.status).toBe(404);
     expect((await parseByRef(service, { uploadRef: live.uploadRef })).status).toBe(200);
-    expect(storedFiles(service)).toEqual([]);
+    expect(await storedKeys(service)).toEqual([]);
   });
 
   it('the sweep removes stored files no ref owns once they are old, and keeps fresh ones', async () => {
+    // Written now, through the storage interface (any FOLIO_BLOB_URL backend).
+    const orphan = 'ab'.repeat(16);
+    await service.blobs.uploads.write(orphan, Readable.from([Buffer.from('leftover')]), 100);
+    const later = offsetMs;
+    // As the service's clock sees it now: fresh (a ref could still own it).
+    offsetMs = 0;
+    await service.uploads.sweep();
+    expect(await storedKeys(service)).toEqual([orphan]);
+    // Older than any ref can live (TTL + the grace of a PUT still streaming): removed.
+    offsetMs = Math.max(later, 2 * TTL_MS + 60_000);
+    await service.uploads.sweep();
+    expect(await storedKeys(service)).toEqual([]);
+  });
+
+  it('on the local disk, the sweep also removes the part files of interrupted writes', async () => {
+    if (service.blobs.kind !== 'local') {
+      // Part files are the disk's: S3 never holds a partial object, PostgreSQL's incomplete rows are listed like any object (above).
+      expect(service.blobs.kind).toMatch(/^(s3|postgres)$/);
+      return;
+    }
     const stale = path.join(uploadDir(service), 'ab'.repeat(16));
     const partial = path.join(uploadDir(service), `${'cd'.repeat(16)}.part`);
     const fresh = path.join(uploadDir(service), 'ef'.repeat(16));
@@ -135,7 +158,8 @@ describe('expiry and the sweep', () => {
     fs.utimesSync(partial, longAgo, longAgo);
     fs.utimesSync(fresh, serviceNow, serviceNow);
     await service.uploads.sweep();
-    expect(storedFiles(service)).toEqual(['ef'.repeat(16)]);
+    expect(await storedKeys(service)).toEqual(['ef'.repeat(16)]);
+    expect(fs.readdirSync(uploadDir(service))).toEqual(['ef'.repeat(16)]);
     fs.rmSync(fresh);
   });
 });

@@ -13,7 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { teamOf } from '../../../auth/api-keys.ts';
 import { ServiceError } from '../../errors.ts';
-import { IncompleteUploadError } from '../../uploads/local-disk-storage.ts';
+import { IncompleteUploadError } from '../../uploads/storage.ts';
 import { ticketFilename } from '../../uploads/filename.ts';
 import type { UploadRefs } from '../../uploads/service.ts';
 import { isJsonRequest, readJsonBody } from '../json-body.ts';

@@ -262,9 +262,35 @@ const AGENT_JOBS_V2 = `
   CREATE INDEX agent_events_job ON agent_events(job_id, id);
 `;
 
+/**
+ * The shared blob store's objects when FOLIO_BLOB_URL=postgres (src/blobs/postgres-storage.ts):
+ * uploaded files and browser captures as 1 MiB bytea chunks, deleted with their object row.
+ * Chunks are mostly compressed formats (PDF, DOCX, PNG): stored EXTERNAL, without pglz attempts.
+ */
+const BLOBS_V3 = `
+  CREATE TABLE blobs (
+    namespace    TEXT NOT NULL,
+    key          TEXT NOT NULL,
+    complete     BOOLEAN NOT NULL DEFAULT FALSE,
+    size         BIGINT NOT NULL DEFAULT 0,
+    modified_at  TEXT NOT NULL,
+    PRIMARY KEY (namespace, key)
+  );
+  CREATE TABLE blob_chunks (
+    namespace  TEXT NOT NULL,
+    key        TEXT NOT NULL,
+    seq        INTEGER NOT NULL,
+    data       BYTEA NOT NULL,
+    PRIMARY KEY (namespace, key, seq),
+    FOREIGN KEY (namespace, key) REFERENCES blobs(namespace, key) ON DELETE CASCADE
+  );
+  ALTER TABLE blob_chunks ALTER COLUMN data SET STORAGE EXTERNAL;
+`;
+
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 1, description: 'teams, keys, upload refs, OAuth, keyless usage, crawl jobs, accounts, plans and the credits ledger (SQLite 1–10)', sql: SCHEMA_V1 },
   { version: 2, description: 'agent and extract jobs and their traces (SQLite 11)', sql: AGENT_JOBS_V2 },
+  { version: 3, description: 'the shared blob store: uploaded files and captures (FOLIO_BLOB_URL=postgres)', sql: BLOBS_V3 },
 ];
 
 /**
