@@ -4,10 +4,12 @@
  * requests not counted, Retry-After, prefixed expiring keys), the team places (a semaphore held
  * across instances, FIFO across them, woken by pub/sub not by the poll, a killed instance's lease
  * back after its TTL, timeouts and aborts leaving the queue, the queue bound counting every
- * instance), the fixed-window counters (hashed keys), and a Redis that stops answering: 503
+ * instance), the fixed-window counters (hashed keys) and the OAuth sign-in limit over them, and a
+ * Redis that stops answering: 503
  * LIMITS_UNAVAILABLE at once.
  */
 import { Redis } from 'ioredis';
+import { createSignInAttemptLimit } from '../../auth/sign-in-attempts.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../src/errors.ts';
 import { FREED_CHANNEL, openSharedLimits, redisRateWindow, RedisTeamQueue, redisWindowCounter } from '../../src/limits/redis/index.ts';
@@ -201,6 +203,19 @@ describe('fixed-window counters in Redis', () => {
     expect(keys.join(' ')).not.toContain('example.com');
     await b.clear('sign-in:email:someone@example.com');
     expect(await a.peek('sign-in:email:someone@example.com')).toEqual({ count: 0, resetInMs: 0 });
+  });
+});
+
+describe('OAuth sign-in attempts on Redis', () => {
+  it('failures recorded on one instance lock the email on the other; a success clears it', async () => {
+    const [a, b] = [createSignInAttemptLimit({ counter: redisWindowCounter(connect()) }), createSignInAttemptLimit({ counter: redisWindowCounter(connect()) })];
+    for (let i = 0; i < 5; i++) await (i % 2 === 0 ? a : b).recordFailure(`10.0.0.${i}`, 'guessed@example.com');
+    const wait = await b.retryAfterSeconds('10.0.0.9', 'guessed@example.com');
+    expect(wait).toBeGreaterThan(14 * 60);
+    expect(wait).toBeLessThanOrEqual(15 * 60);
+    expect(await a.retryAfterSeconds('10.0.0.9', 'other@example.com')).toBe(0);
+    await a.recordSuccess('guessed@example.com');
+    expect(await b.retryAfterSeconds('10.0.0.9', 'guessed@example.com')).toBe(0);
   });
 });
 
