@@ -8,6 +8,8 @@ import { Redis } from 'ioredis';
 
 /** How long the start waits for Redis to answer before failing. */
 const CONNECT_TIMEOUT_MS = 5_000;
+/** How long a command of a fail-fast connection may take before it fails. */
+const COMMAND_TIMEOUT_MS = 2_000;
 
 /** REDIS_URL fit for a log line or an error: `redis://user:pass@host` → `redis://***@host`. */
 export function redactRedisUrl(url: string): string {
@@ -76,6 +78,8 @@ export async function openRedisFailFast(url: string, name: string, onError: (err
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: CONNECT_TIMEOUT_MS,
+    // A Redis that accepts but does not answer (paused, overloaded) fails the command too.
+    commandTimeout: COMMAND_TIMEOUT_MS,
     retryStrategy: (times) => Math.min(times * 100, 2_000),
   });
   let lastLogged = 0;

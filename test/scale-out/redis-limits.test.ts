@@ -5,7 +5,9 @@
  * (maxConcurrent 1, a slow loopback page): the scrape sent to the other instance waits for the
  * first, says it waited, and queue status read on either counts both. The keyless per-minute rate
  * and the OAuth registration limit per address hold across both. The place of an instance killed
- * with SIGKILL mid-scrape comes back once its lease expires (FOLIO_LIMITS_LEASE_TTL_SECONDS).
+ * with SIGKILL mid-scrape comes back once its lease expires (FOLIO_LIMITS_LEASE_TTL_SECONDS). When
+ * Redis stops answering, a limited request is 503 LIMITS_UNAVAILABLE with Retry-After; once it is
+ * back, requests pass again.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -184,4 +186,35 @@ describe('limits shared by two instances through Redis', () => {
     expect(waitedMs).toBeLessThan(15_000);
     console.log(`a killed instance's place came back after ${waitedMs} ms (lease TTL 2 s, poll 1 s)`);
   }, 150_000);
+
+  it('when Redis stops answering, a limited request is 503 LIMITS_UNAVAILABLE with Retry-After (not served unchecked) and /ready says redis; once it is back, requests pass again', async () => {
+    let own = await startRedis();
+    const c = await startTestService({}, { ...shared(), REDIS_URL: own.url });
+    try {
+      const { key } = await c.createKey('redis-down-team');
+      const teamId = (await c.store.findTeamByName('redis-down-team'))?.id ?? '';
+      await c.store.updateTeamPlan(teamId, { ratePerMinute: 100 }, new Date());
+      expect((await get(c, key, '/v2/concurrency-check')).status).toBe(200);
+      await own.stop();
+      const started = Date.now();
+      const refused = await get(c, key, '/v2/concurrency-check');
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(refused.status, refused.text).toBe(503);
+      expect(refused.json).toMatchObject({ success: false, code: 'LIMITS_UNAVAILABLE' });
+      expect(String(refused.json.error)).toMatch(/cannot be checked right now, because Redis does not answer/);
+      expect(refused.headers['retry-after']).toBe('5');
+      const ready = await request(`${c.url}/ready`);
+      expect(ready.status).toBe(503);
+      expect(ready.json).toMatchObject({ ready: false, checks: { redis: expect.any(String) } });
+      // Redis back where it was: the connection comes back by itself.
+      own = await startRedis({ port: own.port });
+      await until('requests pass again', async () => (await get(c, key, '/v2/concurrency-check')).status === 200, 30_000);
+    } finally {
+      // Known, outside the limits: once its Redis went away, the crawl queue's BullMQ close does not
+      // return (src/web/crawl/bullmq-queue.ts; reported with this branch). The limits' own
+      // connections close at once; the stop is bounded here so the Redis and the files go.
+      await Promise.race([c.stop(), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      await own.stop();
+    }
+  }, 120_000);
 });
