@@ -10,7 +10,7 @@
 import express, { Router, type ErrorRequestHandler, type RequestHandler, type Response } from 'express';
 import { OAuthClientError, type ClientRegistry } from '../../../auth/clients.ts';
 import { ServiceError } from '../../errors.ts';
-import { memoryWindowCounter, type WindowCounter } from '../../limits/window-counter.ts';
+import { memoryWindowCounter, type WindowCount, type WindowCounter } from '../../limits/window-counter.ts';
 import type { Logger } from '../../log.ts';
 
 export const REGISTER_PATH = '/oauth/register';
@@ -48,7 +48,7 @@ export function oauthRegisterRoutes(deps: OAuthRegisterDeps): Router {
   });
 
   const limit: RequestHandler = async (req, res, next) => {
-    let counted;
+    let counted: WindowCount;
     try {
       counted = await counter.add(`register:ip:${req.ip ?? 'unknown'}`, rate.windowMs);
     } catch (err) {

@@ -13,6 +13,9 @@
  *   place (unless its caller holds one) and then a parse-pool place in a second fair queue, so
  *   that the pool's next free process goes to the next team in turn, not to the longest queue.
  *   A parse that waited carries `metadata.concurrencyLimited` and `concurrencyQueueDurationMs`.
+ *
+ * The rate window and the team places are in memory by default; with REDIS_URL serve hands in
+ * the Redis ones (src/limits/redis: shared by every instance). The parse pool's queue stays here.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PlanSource } from '../../accounts/plan.ts';
