@@ -138,6 +138,8 @@ const EnvSchema = z.object({
   FOLIO_MAX_HTML_DEPTH: z.coerce.number().int().min(64).max(1_000_000).default(5_000),
   /** Crawl jobs on BullMQ queues in this Redis (redis://[user:pass@]host:port/db), shared by every folio process using it. Absent: in-process. */
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  /** With REDIS_URL: a team place (maxConcurrent) not renewed for this long is free again (a killed instance's places come back). */
+  FOLIO_LIMITS_LEASE_TTL_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** Prometheus `/metrics` (docs/operations.md): `on` serves it to holders of FOLIO_METRICS_TOKEN only. */
   FOLIO_METRICS: z.enum(['on', 'off']).default('off'),
   /** The bearer token a scraper sends to `/metrics` (`Authorization: Bearer …`); required with FOLIO_METRICS=on. */
@@ -310,6 +312,8 @@ export interface Config {
   };
   /** Crawl jobs run on BullMQ over this Redis when set (docs/crawl.md); may hold a password. */
   readonly redisUrl: string | undefined;
+  /** With REDIS_URL: ms after which a team place whose instance stopped renewing it is free again (docs/scale-out.md). */
+  readonly limitsLeaseTtlMs: number;
   /** Operations (docs/operations.md): `/metrics` (undefined: not served) and the shutdown grace. */
   readonly operations: {
     /** Holds the bearer token of `/metrics`; never logged. */
@@ -517,6 +521,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxHtmlDepth: e.FOLIO_MAX_HTML_DEPTH,
     },
     redisUrl: e.REDIS_URL,
+    limitsLeaseTtlMs: e.FOLIO_LIMITS_LEASE_TTL_SECONDS * 1000,
     databaseUrl: e.DATABASE_URL,
     blob: blobSettings(e),
     databasePoolSize: e.FOLIO_DATABASE_POOL_SIZE,

@@ -48,6 +48,8 @@ export const ERROR_STATUS = {
   NOT_CONFIGURED: 503,
   /** This instance is stopping (SIGTERM): retry after `Retry-After`, another instance or the restarted one answers. */
   SHUTTING_DOWN: 503,
+  /** The limits shared by several instances (REDIS_URL) cannot be checked: Redis does not answer; retry after `Retry-After`. */
+  LIMITS_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -191,6 +191,19 @@ describe('architecture', () => {
     expect(violations('src/accounts', ['src/http', 'src/mcp', 'src/cli', 'tools', 'src/parse', 'src/web', 'src/limits'])).toEqual([]);
   });
 
+  it('the shared limits (src/limits/redis) are reached through their entry file and know neither the doors, the store nor the web operations', () => {
+    const outside = ['src', 'auth', 'tools', 'test', 'bench']
+      .flatMap(sourceFiles)
+      .filter((f) => !path.relative(root, f).startsWith('src/limits/redis/'))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((t) => t.startsWith('src/limits/redis/') && t !== 'src/limits/redis/index.ts')
+          .map((t) => `${path.relative(root, file)} → ${t}`),
+      );
+    expect(outside).toEqual([]);
+    expect(violations('src/limits/redis', ['src/http', 'src/mcp', 'src/cli', 'tools', 'src/store', 'src/web', 'src/uploads', 'src/accounts', 'src/parse', 'auth'])).toEqual([]);
+  });
+
   it('the team limits (src/limits/teams) are reached through their entry file and depend on neither the doors, the store nor the web operations', () => {
     const outside = ['src', 'auth', 'tools', 'test', 'bench']
       .flatMap(sourceFiles)

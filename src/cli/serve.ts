@@ -23,6 +23,7 @@ import { expectContinue } from '../http/routes/uploads.ts';
 import type { ParseRunner } from '../limits/runner.ts';
 import { prepareSpoolDir } from '../http/upload-spool.ts';
 import { createParsePool } from '../limits/parse-pool.ts';
+import { openSharedLimits, type SharedLimits } from '../limits/redis/index.ts';
 import { createTeamLimits } from '../limits/teams/index.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { resolvePublicUrls, type PublicUrls } from '../public-urls.ts';
@@ -119,7 +120,22 @@ export async function startService(config: Config, options: ServiceOptions = {})
   // Plans, credits and token usage of teams (docs/billing.md); crawl and batch pages are charged as stored.
   const teamAccounts = meteredAccounts(createTeamAccounts({ store, defaults: config.defaultPlan, prices: config.prices, onError: (err, message) => logger.warn({ err }, message) }), metrics);
   // Each team's plan (the store's, else FOLIO_DEFAULT_*); the fair queue per team sits in front of the pool (docs/limits.md).
-  const limits = createTeamLimits({ plans: teamAccounts.plans, parseSlots: config.maxConcurrentParses, maxQueuedPerTeam: config.maxQueuedPerTeam, maxQueuedParses: config.maxQueuedParses });
+  // With REDIS_URL the team limits, keyless and OAuth counters are shared by the instances (docs/scale-out.md).
+  let shared: SharedLimits | undefined;
+  try {
+    shared = config.redisUrl ? await openSharedLimits(config.redisUrl, { leaseTtlMs: config.limitsLeaseTtlMs, onError: (err, message) => logger.warn({ err }, message) }) : undefined;
+  } catch (err) {
+    await pool?.close();
+    await store.close();
+    throw err;
+  }
+  const limits = createTeamLimits({
+    plans: teamAccounts.plans,
+    parseSlots: config.maxConcurrentParses,
+    maxQueuedPerTeam: config.maxQueuedPerTeam,
+    maxQueuedParses: config.maxQueuedParses,
+    ...(shared ? { rate: shared.teamRate, jobs: shared.teamPlaces } : {}),
+  });
   const pooled: ParseRunner = options.runner ?? ((input, opts, run) => (pool as NonNullable<typeof pool>).run(input, opts, run));
   // Every parse (HTTP, MCP, scrape, crawl) passes here: its LLM calls' tokens are counted once for
   // the metrics and recorded for its team (docs/billing.md).
@@ -151,6 +167,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       });
     });
   } catch (err) {
+    await shared?.close();
     await pool?.close();
     await store.close();
     throw err;
@@ -200,6 +217,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     });
   } catch (err) {
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await shared?.close();
     await pool?.close();
     await fetcher.close();
     await store.close();
@@ -325,7 +343,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   if (blobs.kind !== 'local') probes.blobs = () => blobs.ping();
   const operations = { readiness: createReadiness(probes), drain, metrics, metricsToken: config.operations.metrics?.token };
   // The authorization endpoint issues codes with the token endpoint's store unless a test hands in its own issuer.
-  const app = createApp({ operations, config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, browser, crawls, agents, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections, audit, plans: teamAccounts.plans, teamAccounts, limits, ...(mcpShared ? { mcpShared } : {}) });
+  const app = createApp({ operations, config, urls, keys: store, runner, logger, spoolDir, tokens, signingKeys, oauthTokenEndpoint, uploads, fetcher, browser, crawls, agents, search, clients, accounts: store, authorizationCodes: options.authorizationCodes ?? authorizationCodes, connections, audit, plans: teamAccounts.plans, teamAccounts, limits, ...(mcpShared ? { mcpShared } : {}), ...(shared ? { sharedWindows: shared } : {}) });
   server.on('request', app);
   server.on('checkContinue', expectContinue(app));
   const watcher = attachJobWatcher(server, { keys: store, crawls, logger });
@@ -355,6 +373,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       await closed;
       await redisPing?.close();
       await mcpShared?.close();
+      await shared?.close();
       await uploads.close();
       // Running agent jobs end failed (they cannot continue after a restart), before their tools close.
       await agents.close();

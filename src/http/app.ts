@@ -76,7 +76,8 @@ import type { Audit } from '../audit/index.ts';
 import type { PlanSource, TeamAccounts } from '../accounts/index.ts';
 import { billedRoutes } from './billing.ts';
 import { teamRoutes } from './routes/team.ts';
-import type { TeamLimits } from '../limits/teams/index.ts';
+import type { RateWindow, TeamLimits } from '../limits/teams/index.ts';
+import type { WindowCounter } from '../limits/window-counter.ts';
 import { DEFAULT_TIMEOUT_MS } from '../parse/options.ts';
 import { DEFAULT_SEARCH_TIMEOUT_MS } from '../web/search/request.ts';
 import { MAP_DEFAULT_TIMEOUT_MS } from '../web/map.ts';
@@ -127,6 +128,8 @@ export interface AppDeps {
   teamAccounts?: TeamAccounts;
   /** Rate limit and fair queue per team (src/limits/teams), built over `plans` by serve; its runner wraps `runner`. */
   limits: TeamLimits;
+  /** With REDIS_URL (src/limits/redis): the keyless per-minute window and the sign-in/registration counters the instances share. Default: in memory. */
+  sharedWindows?: { keylessRate: RateWindow; counter: WindowCounter };
   /** Readiness, metrics and the drain of a graceful shutdown (serve); without it only /health. */
   operations?: OperationsRouteDeps;
   /** The MCP continuation store and cancellation relay shared by the instances (REDIS_URL: src/mcp/redis); without it, in memory. */
@@ -154,7 +157,7 @@ export function createApp(deps: AppDeps): Express {
   if (ops) app.use(operationsRoutes(ops));
 
   app.use(wellKnownRoutes({ urls: deps.urls, documentationUrl: deps.config.resourceDocumentationUrl, authMetadataUrl: deps.config.authMetadataUrl, signingKeys: deps.signingKeys }));
-  if (deps.clients) app.use(oauthRegisterRoutes({ clients: deps.clients, logger: deps.logger, rate: { max: deps.config.oauthRegistrationsPerMinute, windowMs: 60_000 } }));
+  if (deps.clients) app.use(oauthRegisterRoutes({ clients: deps.clients, logger: deps.logger, rate: { max: deps.config.oauthRegistrationsPerMinute, windowMs: 60_000 }, ...(deps.sharedWindows ? { counter: deps.sharedWindows.counter } : {}) }));
   if (deps.clients && deps.accounts) {
     const sessions = createBrowserSessions({ store: deps.accounts, publicUrl: deps.urls.base });
     app.use(
@@ -164,7 +167,7 @@ export function createApp(deps: AppDeps): Express {
         clients: deps.clients,
         redirectUriMatches,
         codes: deps.authorizationCodes,
-        attempts: createSignInAttemptLimit(),
+        attempts: createSignInAttemptLimit(deps.sharedWindows ? { counter: deps.sharedWindows.counter } : {}),
         issuer: issuerOf(deps.urls.base),
         resourceUrl: mcpResourceUrl(deps.urls.mcp, '/v2/mcp-oauth'),
         defaultResource: deps.config.oauthDefaultResource,
@@ -189,6 +192,7 @@ export function createApp(deps: AppDeps): Express {
       uploads: deps.uploads,
       fetcher: deps.fetcher,
       limits: deps.limits,
+      ...(deps.sharedWindows ? { keylessRate: deps.sharedWindows.keylessRate } : {}),
       ...(deps.crawls ? { crawls: deps.crawls } : {}),
       // Listed only with an LLM configured (HTTP answers 503 NOT_CONFIGURED naming the variables).
       ...(deps.agents && deps.config.llm ? { agents: deps.agents } : {}),

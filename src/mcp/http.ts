@@ -33,7 +33,7 @@ import type { Config } from '../config.ts';
 import { ServiceError } from '../errors.ts';
 import { KeylessLimiter } from '../limits/keyless.ts';
 import type { ParseRunner } from '../limits/runner.ts';
-import type { TeamLimits } from '../limits/teams/index.ts';
+import type { RateWindow, TeamLimits } from '../limits/teams/index.ts';
 import type { Logger } from '../log.ts';
 import type { PublicUrls } from '../public-urls.ts';
 import type { KeylessUsageStore } from '../store/keyless-usage.ts';
@@ -85,6 +85,8 @@ export interface McpRoutesDeps {
   results?: ParseResults;
   /** Carries `notifications/cancelled` to the instance running the call (REDIS_URL: src/mcp/redis); absent: this process only. */
   cancels?: CancelRelay;
+  /** The keyless per-minute window (shared in Redis with REDIS_URL); default in memory. */
+  keylessRate?: RateWindow;
 }
 
 /** A JSON-RPC error response body (JSON-RPC 2.0 §5.1) for transport-level refusals. */
@@ -147,7 +149,7 @@ export function mcpRoutes(deps: McpRoutesDeps): Router {
       ...(deps.results ? { results: deps.results } : {}),
     });
   const running = new RunningCalls(deps.cancels ? { relay: deps.cancels } : {});
-  const limiter = new KeylessLimiter({ ratePerMinute: config.keyless.ratePerMinute, dailyQuota: config.keyless.dailyQuota, usage: deps.keys });
+  const limiter = new KeylessLimiter({ ratePerMinute: config.keyless.ratePerMinute, dailyQuota: config.keyless.dailyQuota, usage: deps.keys, ...(deps.keylessRate ? { rate: deps.keylessRate } : {}) });
   const metering = deps.teamAccounts ? toolMetering(deps.teamAccounts, logger) : undefined;
   const admit = async (tool: AnyToolDefinition, caller: Caller, input: unknown) => {
     if (caller.kind === 'keyless') await limiter.admit(caller.owner);

@@ -8,6 +8,8 @@ import { Redis } from 'ioredis';
 
 /** How long the start waits for Redis to answer before failing. */
 const CONNECT_TIMEOUT_MS = 5_000;
+/** How long a command of a fail-fast connection may take before it fails. */
+const COMMAND_TIMEOUT_MS = 2_000;
 
 /** REDIS_URL fit for a log line or an error: `redis://user:pass@host` → `redis://***@host`. */
 export function redactRedisUrl(url: string): string {
@@ -62,5 +64,42 @@ export function openRedis(url: string, name: string, onError: (err: Error) => vo
     lastLogged = Date.now();
     onError(err);
   });
+  return client;
+}
+
+/**
+ * A connection whose commands fail at once while Redis is away (no offline queue, one retry),
+ * for state a request must check now or answer that it cannot; it reconnects in the background
+ * (backoff up to 2 s). Resolves once the connection is ready, or fails after 5 s naming REDIS_URL.
+ */
+export async function openRedisFailFast(url: string, name: string, onError: (err: Error) => void): Promise<Redis> {
+  const client = new Redis(url, {
+    connectionName: name,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    // A Redis that accepts but does not answer (paused, overloaded) fails the command too.
+    commandTimeout: COMMAND_TIMEOUT_MS,
+    retryStrategy: (times) => Math.min(times * 100, 2_000),
+  });
+  let lastLogged = 0;
+  client.on('error', (err: Error) => {
+    if (Date.now() - lastLogged < 5_000) return;
+    lastLogged = Date.now();
+    onError(err);
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no answer within 5 s')), CONNECT_TIMEOUT_MS);
+      client.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  } catch (err) {
+    client.disconnect();
+    const reason = err instanceof Error ? err.message : 'no answer';
+    throw new Error(`Cannot reach Redis at REDIS_URL=${redactRedisUrl(url)} (${reason}). Start Redis or fix REDIS_URL; unset it to run on one instance (crawl jobs in-process, limits in memory).`);
+  }
   return client;
 }

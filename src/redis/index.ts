@@ -3,4 +3,4 @@
  * batch queues (BullMQ), and the shared fast state of several instances, take their connections
  * here; nothing in this folder knows what they store.
  */
-export { checkRedisReachable, openRedis, redactRedisUrl } from './connection.ts';
+export { checkRedisReachable, openRedis, openRedisFailFast, redactRedisUrl } from './connection.ts';

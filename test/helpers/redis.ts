@@ -37,10 +37,11 @@ function redisServerPath(): string {
   return bin;
 }
 
-export async function startRedis(): Promise<TestRedis> {
+/** `port`: a given one (a Redis started again where a stopped one was); default a free one. */
+export async function startRedis(options: { port?: number } = {}): Promise<TestRedis> {
   const bin = redisServerPath();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-redis-'));
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const child: ChildProcess = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -179,7 +179,7 @@ export function oauthAuthorizeRoutes(deps: OAuthAuthorizeDeps): Router {
     const ip = req.ip ?? 'unknown';
     const again = (status: number, error: string) =>
       sendPage(res, status, signInPage({ csrfToken: session.csrfToken, ...(kept ? { requestId: kept.stored.id, clientName: clientLabel(kept.request) } : {}), email, error }));
-    const wait = deps.attempts.retryAfterSeconds(ip, email);
+    const wait = await deps.attempts.retryAfterSeconds(ip, email);
     if (wait > 0) {
       res.setHeader('Retry-After', String(wait));
       return again(429, `Too many failed sign-ins. Try again in ${Math.ceil(wait / 60)} minute(s).`);
@@ -187,10 +187,10 @@ export function oauthAuthorizeRoutes(deps: OAuthAuthorizeDeps): Router {
     const user = email && password ? await store.findUserByEmail(email) : undefined;
     const ok = user ? await verifyPassword(password, user.passwordHash) : await verifyAgainstDummy(password);
     if (!user || !ok) {
-      deps.attempts.recordFailure(ip, email);
+      await deps.attempts.recordFailure(ip, email);
       return again(401, SIGN_IN_FAILED);
     }
-    deps.attempts.recordSuccess(email);
+    await deps.attempts.recordSuccess(email);
     const signedIn = await sessions.signIn(session, user.id);
     res.append('Set-Cookie', signedIn.setCookie);
     if (kept) return continueTo(res, kept.stored.id);

@@ -3,11 +3,14 @@
  * and out, public clients only. Errors use the RFC 7591 §3.2.2 shape `{error, error_description}`
  * (not folio's `{success, code, error}`), since OAuth client libraries read them.
  *
- * Limits: a 16 KB body, 20 redirect URIs, and a simple in-memory rate limit per client IP.
+ * Limits: a 16 KB body, 20 redirect URIs, and a fixed-window rate limit per client IP (in memory,
+ * or shared by the instances in Redis with REDIS_URL: the `counter` handed in).
  * Browser-based clients register cross-origin, so the route answers CORS for every origin.
  */
 import express, { Router, type ErrorRequestHandler, type RequestHandler, type Response } from 'express';
 import { OAuthClientError, type ClientRegistry } from '../../../auth/clients.ts';
+import { ServiceError } from '../../errors.ts';
+import { memoryWindowCounter, type WindowCount, type WindowCounter } from '../../limits/window-counter.ts';
 import type { Logger } from '../../log.ts';
 
 export const REGISTER_PATH = '/oauth/register';
@@ -19,6 +22,8 @@ export interface OAuthRegisterDeps {
   logger: Logger;
   /** Registrations per client IP per window (fixed window). */
   rate?: { max: number; windowMs: number };
+  /** Where registrations are counted; default in memory, this process. */
+  counter?: WindowCounter;
 }
 
 function oauthError(res: Response, status: number, error: string, description: string): void {
@@ -26,27 +31,10 @@ function oauthError(res: Response, status: number, error: string, description: s
   res.status(status).json({ error, error_description: description });
 }
 
-/** A fixed-window counter per key; old windows are dropped as the map grows. */
-function fixedWindowLimiter(max: number, windowMs: number): (key: string, now: number) => number | undefined {
-  const windows = new Map<string, { start: number; count: number }>();
-  return (key, now) => {
-    if (windows.size > 10_000) {
-      for (const [k, w] of windows) if (now - w.start >= windowMs) windows.delete(k);
-    }
-    let w = windows.get(key);
-    if (!w || now - w.start >= windowMs) {
-      w = { start: now, count: 0 };
-      windows.set(key, w);
-    }
-    w.count += 1;
-    return w.count > max ? Math.ceil((w.start + windowMs - now) / 1000) : undefined;
-  };
-}
-
 export function oauthRegisterRoutes(deps: OAuthRegisterDeps): Router {
   const router = Router();
   const rate = deps.rate ?? REGISTER_RATE_DEFAULT;
-  const overLimit = fixedWindowLimiter(rate.max, rate.windowMs);
+  const counter = deps.counter ?? memoryWindowCounter();
 
   const cors: RequestHandler = (_req, res, next) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
@@ -59,14 +47,21 @@ export function oauthRegisterRoutes(deps: OAuthRegisterDeps): Router {
     res.status(204).end();
   });
 
-  const limit: RequestHandler = (req, res, next) => {
-    const retryAfter = overLimit(req.ip ?? 'unknown', Date.now());
-    if (retryAfter === undefined) {
+  const limit: RequestHandler = async (req, res, next) => {
+    let counted: WindowCount;
+    try {
+      counted = await counter.add(`register:ip:${req.ip ?? 'unknown'}`, rate.windowMs);
+    } catch (err) {
+      next(err);
+      return;
+    }
+    if (counted.count <= rate.max) {
       next();
       return;
     }
-    res.setHeader('Retry-After', String(Math.max(1, retryAfter)));
-    oauthError(res, 429, 'too_many_requests', `Too many client registrations from this address; at most ${rate.max} per ${rate.windowMs / 1000} s. Retry after ${Math.max(1, retryAfter)} s.`);
+    const retryAfter = Math.max(1, Math.ceil(counted.resetInMs / 1000));
+    res.setHeader('Retry-After', String(retryAfter));
+    oauthError(res, 429, 'too_many_requests', `Too many client registrations from this address; at most ${rate.max} per ${rate.windowMs / 1000} s. Retry after ${retryAfter} s.`);
   };
 
   const register: RequestHandler = async (req, res, next) => {
@@ -91,6 +86,12 @@ export function oauthRegisterRoutes(deps: OAuthRegisterDeps): Router {
     }
     if (err instanceof OAuthClientError) {
       oauthError(res, err.status, err.error, err.message);
+      return;
+    }
+    if (err instanceof ServiceError && err.code === 'LIMITS_UNAVAILABLE') {
+      // The shared registration count (Redis) cannot be read: no registration goes uncounted.
+      res.setHeader('Retry-After', String(err.retryAfterSeconds ?? 5));
+      oauthError(res, 503, 'temporarily_unavailable', err.message);
       return;
     }
     const type = typeof err === 'object' && err !== null ? (err as { type?: unknown }).type : undefined;

@@ -5,7 +5,8 @@
  * that floods the queue therefore delays only itself: another team's job starts at the next free
  * place, whatever the flood's length.
  *
- * In memory and per process, behind `acquire`/`release` (the scale-out issue moves it to Redis).
+ * In memory and per process, behind the `TeamQueue` interface (`acquire`/`release`, `stats`); with
+ * REDIS_URL the teams' places are a Redis semaphore shared by the instances (src/limits/redis).
  */
 
 /** A running place, held until `release()`. */
@@ -38,6 +39,12 @@ export interface TeamQueueStats {
   mostRecentSuccess: Date | null;
 }
 
+/** Places per team, taken and given back: the in-memory `FairQueue`, or the Redis one of several instances. */
+export interface TeamQueue {
+  acquire(team: string, options: AcquireOptions): Promise<Lease>;
+  stats(team: string): TeamQueueStats | Promise<TeamQueueStats>;
+}
+
 interface Ticket {
   team: string;
   enqueuedAt: number;
@@ -52,7 +59,7 @@ interface TeamState {
   waiting: Ticket[];
 }
 
-export class FairQueue {
+export class FairQueue implements TeamQueue {
   private readonly teams = new Map<string, TeamState>();
   /** Teams with waiting jobs, in serving order: the head is served first, a served team goes last. */
   private ring: string[] = [];

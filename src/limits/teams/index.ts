@@ -13,6 +13,9 @@
  *   place (unless its caller holds one) and then a parse-pool place in a second fair queue, so
  *   that the pool's next free process goes to the next team in turn, not to the longest queue.
  *   A parse that waited carries `metadata.concurrencyLimited` and `concurrencyQueueDurationMs`.
+ *
+ * The rate window and the team places are in memory by default; with REDIS_URL serve hands in
+ * the Redis ones (src/limits/redis: shared by every instance). The parse pool's queue stays here.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PlanSource } from '../../accounts/plan.ts';
@@ -20,11 +23,11 @@ import { ServiceError } from '../../errors.ts';
 import type { ParseData } from '../../parse/index.ts';
 import { poolFullError, queueTimeoutError, timeoutError } from '../parse-pool.ts';
 import type { ParseRunner } from '../runner.ts';
-import { FairQueue } from './fair-queue.ts';
+import { FairQueue, type TeamQueue } from './fair-queue.ts';
 import { memoryRateWindow, type RateWindow } from './rate-window.ts';
 
-export { FairQueue, type Lease } from './fair-queue.ts';
-export { memoryRateWindow, RATE_WINDOW_MS, type RateWindow } from './rate-window.ts';
+export { FairQueue, type AcquireOptions, type Lease, type TeamQueue, type TeamQueueStats } from './fair-queue.ts';
+export { memoryRateWindow, RATE_WINDOW_MS, type RateDecision, type RateWindow } from './rate-window.ts';
 
 export interface TeamLimitsOptions {
   plans: PlanSource;
@@ -36,6 +39,8 @@ export interface TeamLimitsOptions {
   maxQueuedParses: number;
   /** Default: in memory, this process. */
   rate?: RateWindow;
+  /** The teams' places (maxConcurrent). Default: in memory, this process; with REDIS_URL, shared. */
+  jobs?: TeamQueue;
   now?: () => number;
 }
 
@@ -126,7 +131,7 @@ export function createTeamLimits(options: TeamLimitsOptions): TeamLimits {
   const now = options.now ?? Date.now;
   const rate = options.rate ?? memoryRateWindow({ now });
   /** Every job of a team: its plan's maxConcurrent, no global bound. */
-  const jobs = new FairQueue(Number.POSITIVE_INFINITY, { now });
+  const jobs: TeamQueue = options.jobs ?? new FairQueue(Number.POSITIVE_INFINITY, { now });
   /** Parses handed to the pool: the pool's places, taken in turn by team. */
   const pool = new FairQueue(Math.max(1, options.parseSlots), { now, maxWaiting: options.maxQueuedParses });
   const context = new AsyncLocalStorage<HeldJob>();
@@ -218,7 +223,7 @@ export function createTeamLimits(options: TeamLimitsOptions): TeamLimits {
     },
     async queueStatus(teamId) {
       const plan = await options.plans.planFor(teamId);
-      const stats = jobs.stats(teamId);
+      const stats = await jobs.stats(teamId);
       return {
         jobsInQueue: stats.running + stats.waiting,
         activeJobsInQueue: stats.running,
@@ -229,7 +234,7 @@ export function createTeamLimits(options: TeamLimitsOptions): TeamLimits {
     },
     async concurrency(teamId) {
       const plan = await options.plans.planFor(teamId);
-      return { concurrency: jobs.stats(teamId).running, maxConcurrency: plan.maxConcurrent };
+      return { concurrency: (await jobs.stats(teamId)).running, maxConcurrency: plan.maxConcurrent };
     },
   };
 }

@@ -3,13 +3,16 @@
  * a request is admitted when fewer than `limit` requests of the same key were admitted in the
  * 60 seconds before it. A refused request does not count.
  *
- * `RateWindow` is the seam: the in-memory window below serves one process; the scale-out issue
- * puts a Redis one (a sorted set per key) behind the same interface.
+ * `RateWindow` is the seam: the in-memory window below serves one process; with REDIS_URL the
+ * instances share a Redis one (src/limits/redis: a sorted set per key, one Lua script).
  */
 
 export const RATE_WINDOW_MS = 60_000;
 
-export type RateDecision = { admitted: true } | { admitted: false; retryAfterSeconds: number };
+export type RateDecision =
+  /** `undo()` takes the counted request back out of the window (a later check refused it). */
+  | { admitted: true; undo(): Promise<void> }
+  | { admitted: false; retryAfterSeconds: number };
 
 export interface RateWindow {
   /** Counts one request of `key` if fewer than `limit` were counted in the last minute. */
@@ -45,7 +48,13 @@ export function memoryRateWindow(options: { now?: () => number } = {}): RateWind
       }
       times.push(t);
       recent.set(key, times);
-      return { admitted: true };
+      return {
+        admitted: true,
+        async undo() {
+          const index = times.lastIndexOf(t);
+          if (index >= 0) times.splice(index, 1);
+        },
+      };
     },
   };
 }
