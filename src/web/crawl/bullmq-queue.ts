@@ -44,6 +44,8 @@ const CANCEL_CHANNEL = `${CRAWL_QUEUE_PREFIX}:crawl-cancel`;
 
 /** A ticket without a place retries after this long (plus jitter). */
 const RETRY_MS = 150;
+/** How long close() waits for BullMQ before dropping the connections (Redis not answering). */
+const CLOSE_BOUND_MS = 10_000;
 /** Process-side job contexts (robots.txt cache, parsed request) kept at most. */
 const MAX_CONTEXTS = 64;
 
@@ -288,10 +290,29 @@ export async function createBullmqCrawlQueue(deps: BullmqCrawlQueueDeps): Promis
       closing = true;
       const stopped = bull.close();
       for (const id of [...contexts.keys()]) dropContext(id, new ShutdownError());
-      await stopped;
-      await queue.close();
-      await subscriber.quit().catch(() => undefined);
-      await connection.quit().catch(() => undefined);
+      const graceful = (async () => {
+        await stopped;
+        await queue.close();
+        await subscriber.quit().catch(() => undefined);
+        await connection.quit().catch(() => undefined);
+      })();
+      // With Redis away, BullMQ's close waits for commands that wait for Redis (forever): past the
+      // bound the connections are dropped, and the tickets in flight come back to another worker
+      // when their Redis locks expire.
+      let timer: NodeJS.Timeout | undefined;
+      const bounded = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), CLOSE_BOUND_MS);
+      });
+      const outcome = await Promise.race([graceful.then(() => 'closed' as const), bounded]);
+      clearTimeout(timer);
+      if (outcome === 'timeout') {
+        deps.onError({ err: new Error(`the crawl queue did not close within ${CLOSE_BOUND_MS / 1000} s (Redis not answering)`) }, 'crawl queue closed without Redis');
+        graceful.catch(() => undefined);
+        void bull.close(true).catch(() => undefined);
+        subscriber.disconnect();
+        connection.disconnect();
+        void queue.disconnect().catch(() => undefined);
+      }
     },
   };
 }
