@@ -73,8 +73,13 @@ export interface TeamAccounts {
   readonly plans: PlanSource;
   readonly prices: Readonly<Prices>;
   viewFor(teamId: string): Promise<TeamPlanView>;
-  /** 402 when the team cannot afford the least the operation costs; a retry of a charged idempotency key passes. */
-  admit(payer: Payer, operation: Operation, factors: PageFactors, idempotencyKey?: string): Promise<void>;
+  /**
+   * 402 when the team cannot afford the least the operation costs; a retry of a charged
+   * idempotency key passes. With `hold`, that least price stays held for the team until the signal
+   * aborts (the request ended): requests admitted side by side are each checked against what the
+   * others already hold, so parallel requests cannot spend the same credits (on this instance).
+   */
+  admit(payer: Payer, operation: Operation, factors: PageFactors, idempotencyKey?: string, hold?: AbortSignal): Promise<void>;
   /** 403 ZDR_NOT_ENABLED when `zeroDataRetention` was asked for and the team's plan does not allow it. */
   checkZdr(payer: Payer, requested: boolean): Promise<void>;
   charge(payer: Payer, charge: ChargeRequest): Promise<{ charged: boolean; units: number; requestId: string }>;
@@ -116,23 +121,43 @@ function periods<T extends string>(rows: UsagePeriod[], split: boolean, field: T
 export function createTeamAccounts(deps: TeamAccountsDeps): TeamAccounts {
   const now = deps.now ?? (() => new Date());
   const plans = storePlans(deps.store, deps.defaults);
+  /** Credits held by admitted requests still running, per team (this instance). */
+  const held = new Map<string, number>();
+  const holdFor = (teamId: string, amount: number, until: AbortSignal) => {
+    if (amount <= 0 || until.aborted) return;
+    held.set(teamId, (held.get(teamId) ?? 0) + amount);
+    until.addEventListener(
+      'abort',
+      () => {
+        const left = (held.get(teamId) ?? 0) - amount;
+        if (left > 0) held.set(teamId, left);
+        else held.delete(teamId);
+      },
+      { once: true },
+    );
+  };
   return {
     plans,
     prices: deps.prices,
     viewFor: (teamId) => plans.viewFor(teamId),
 
-    async admit(payer, operation, factors, idempotencyKey) {
+    async admit(payer, operation, factors, idempotencyKey, hold) {
       const { credits } = await plans.planFor(payer.teamId);
       if (credits === null) return;
       const price = minimumPrice(deps.prices, operation, factors);
-      if (credits >= price) return;
+      const heldNow = held.get(payer.teamId) ?? 0;
+      if (credits - heldNow >= price) {
+        if (hold) holdFor(payer.teamId, price, hold);
+        return;
+      }
       // A retry of a request that was charged is not charged again: let it through.
       if (idempotencyKey !== undefined && (await deps.store.hasCharge(payer.teamId, idempotencyKey))) return;
       const left = Math.max(0, credits);
+      const running = heldNow > 0 && credits >= price ? `, ${heldNow} of them held by its requests still running,` : '';
       throw new ServiceError(
         'PAYMENT_REQUIRED',
-        `Team ${teamLabel(payer)} has ${left} credit${left === 1 ? '' : 's'} left and this ${operation.replace('_', ' ')} costs at least ${price}. ` +
-          `Ask the operator to add credits (\`folio teams set ${teamArg(payer)} --add-credits <N>\`).`,
+        `Team ${teamLabel(payer)} has ${left} credit${left === 1 ? '' : 's'} left${running} and this ${operation.replace('_', ' ')} costs at least ${price}. ` +
+          `Ask the operator to add credits (\`folio teams set ${teamArg(payer)} --add-credits <N>\`)${running ? ', or retry when those requests are done' : ''}.`,
       );
     },
 

@@ -5,7 +5,8 @@
  *      read), so that `zeroDataRetention` from a team without ZDR is refused (403 ZDR_NOT_ENABLED)
  *      and the price's options are known;
  *   2. a team that cannot afford the least the operation costs gets 402 PAYMENT_REQUIRED before
- *      any work;
+ *      any work; that least price is held for the team until the answer is sent, so requests
+ *      side by side cannot spend the same credits;
  *   3. the answer is charged when it is a success (`{success: true}`, status 2xx), once: under an
  *      `x-idempotency-key` the team already used, not again. The charge is written before the
  *      answer leaves, and `res.locals.creditsCharged` says how many credits it was (the audit
@@ -36,6 +37,8 @@ const MAX_IDEMPOTENCY_KEY = 200;
 /** What the charge of this response needs; in `res.locals.billing`. */
 interface Billing {
   accounts: TeamAccounts;
+  /** Aborted when the request ends (its answer sent or its connection gone): the credits held for it go back. */
+  hold: AbortController;
   payer: Payer;
   operation: Operation;
   factors: PageFactors;
@@ -108,8 +111,10 @@ export function meter(accounts: TeamAccounts, logger: Logger, options: MeterOpti
       await accounts.checkZdr(payer, wantsZdr(req.body));
       factors = requestFactors(req.body);
     }
-    await accounts.admit(payer, options.operation, factors, idempotencyKey);
-    const billing: Billing = { accounts, payer, operation: options.operation, factors, idempotencyKey };
+    const hold = new AbortController();
+    res.once('close', () => hold.abort());
+    await accounts.admit(payer, options.operation, factors, idempotencyKey, hold.signal);
+    const billing: Billing = { accounts, payer, operation: options.operation, factors, idempotencyKey, hold };
     res.locals.billing = billing;
     chargeOnSuccess(res, billing, options.startsJob === true, logger);
     next();
@@ -125,7 +130,12 @@ export async function checkParseOptions(res: Response, options: { zeroDataRetent
   if (!billing) return;
   await billing.accounts.checkZdr(billing.payer, options.zeroDataRetention === true);
   billing.factors = factorsOf(options);
-  await billing.accounts.admit(billing.payer, billing.operation, billing.factors, billing.idempotencyKey);
+  // The options' surcharges: the credits held for this request are held again at the new price.
+  billing.hold.abort();
+  billing.hold = new AbortController();
+  const hold = billing.hold;
+  res.once('close', () => hold.abort());
+  await billing.accounts.admit(billing.payer, billing.operation, billing.factors, billing.idempotencyKey, hold.signal);
 }
 
 /**

@@ -2,7 +2,8 @@
  * Credits through the started service and the Firecrawl SDK (docs/billing.md): the team usage
  * endpoints' shapes (unlimited and finite), a charge per successful parse (PDF by its pages), no
  * charge for a failed request, an idempotent retry charged once, 402 PAYMENT_REQUIRED before any
- * work (the parse runner never called, the upload not read), history split by key.
+ * work (the parse runner never called, the upload not read), parallel requests holding what
+ * they may cost (never spending the same credits), history split by key.
  */
 import Firecrawl, { SdkError } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -157,6 +158,21 @@ describe('402 PAYMENT_REQUIRED before any work', () => {
     expect(String(res.json.error)).toContain('folio teams set broke-team --add-credits');
     expect(runs).toBe(0);
     expect(await t.client.getCreditUsageHistorical()).toEqual({ success: true, periods: [] });
+  });
+
+  it('parallel requests cannot spend the same credits: with 3 left, 8 parses at once → 3 answered, 5 refused, the balance 0 not negative', async () => {
+    const t = await teamWithKey('parallel-team');
+    await setCredits(t.teamId, 3);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => parseHtml(t.key)));
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 200, 200, 402, 402, 402, 402, 402]);
+    const refused = answers.find((r) => r.status === 402);
+    expect(String(refused?.json.error)).toMatch(/held by its requests still running|has 0 credits left/);
+    expect((await t.client.getCreditUsage()).remainingCredits).toBe(0);
+    expect((await service.store.getTeamPlan(t.teamId))?.creditsUsed).toBe(3);
+    // The holds went with the answers: once credits are added, the next parse is answered.
+    await setCredits(t.teamId, 1);
+    expect((await parseHtml(t.key)).status).toBe(200);
   });
 
   it('the SDK surfaces it as an SdkError with status 402', async () => {
