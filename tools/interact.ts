@@ -53,8 +53,8 @@ export function createInteractTool(deps: InteractToolDeps): AnyToolDefinition {
         scrapeId = String(data.metadata.scrapeId);
         deps.browser.interact.remember(scrapeId, owner.teamId, String(data.metadata.url ?? request.url), []);
       }
-      const session = await deps.browser.interact.open(scrapeId, owner);
-      const result = code ? await deps.browser.execute(session, code, input.timeout ?? DEFAULT_EXECUTE_TIMEOUT_SECONDS, ctx.signal) : await deps.browser.prompt(session, prompt as string, ctx.signal);
+      const target = await deps.browser.interact.open(scrapeId, owner);
+      const result = code ? await deps.browser.executeOn(target, code, input.timeout ?? DEFAULT_EXECUTE_TIMEOUT_SECONDS, ctx.signal) : await deps.browser.promptOn(target, prompt as string, ctx.signal);
       return executeToolResult(result, { scrapeId });
     },
   });

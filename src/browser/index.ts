@@ -11,10 +11,13 @@
  *   scrape-engine.ts  which engine answers a scrape: fetched first, rendered when asked or an app shell
  *   sessions.ts     browser sessions (`/v2/browser`, interact pages): a Chromium each, ttl, per-team bound
  *   execute.ts      a caller's Node code against a session's page, in a permission-model sandbox
- *   interact.ts     a scrape's page, reopened for `/v2/scrape/{id}/interact`
+ *   interact.ts     a scrape's page for `/v2/scrape/{id}/interact`: the held one, or reopened
+ *   held-pages.ts   rendered scrapes' pages kept open for interact (idle ttl, per-process cap)
+ *   cdp-scope.ts    a DevTools relay showing one context of the shared Chromium (interact's code)
  *
  * The rest of folio reaches it only through this file.
  */
+import type { Page } from 'playwright-core';
 import { ServiceError } from '../errors.ts';
 import type { UploadStorage } from '../uploads/storage.ts';
 import type { LookupFunction } from '../web/fetch/guarded-connect.ts';
@@ -23,7 +26,9 @@ import { createBrowserEngine } from './engine.ts';
 import type { ProxyStats } from './guard-proxy.ts';
 import { render, type RenderedPage, type RenderRequest } from './render.ts';
 import { executeCode, type ExecuteResult } from './execute.ts';
-import { createInteractPages, type InteractPages } from './interact.ts';
+import { openScopedEndpoint } from './cdp-scope.ts';
+import { createHeldPages, type HeldPage, type HeldPages } from './held-pages.ts';
+import { createInteractPages, type InteractPages, type InteractTarget } from './interact.ts';
 import { runPrompt, type ActionPlanner } from './prompt.ts';
 import { createSessionManager, type BrowserSessionRecord, type SessionLimits, type SessionManager, type SessionOwner } from './sessions.ts';
 
@@ -38,7 +43,8 @@ export { DEFAULT_EXECUTE_TIMEOUT_SECONDS, MAX_EXECUTE_TIMEOUT_SECONDS, MAX_OUTPU
 export type { ExecuteResult } from './execute.ts';
 export type { BrowserSessionRecord, SessionKind, SessionLimits, SessionOwner } from './sessions.ts';
 export { cdpUrlOf, DEFAULT_ACTIVITY_TTL_SECONDS, DEFAULT_SESSION_TTL_SECONDS } from './sessions.ts';
-export type { InteractPages } from './interact.ts';
+export type { InteractPages, InteractTarget } from './interact.ts';
+export type { HeldPage } from './held-pages.ts';
 export type { ActionPlanner } from './prompt.ts';
 export { BLOCKED_HEADER, startGuardProxy } from './guard-proxy.ts';
 export type { GuardProxy, GuardProxyOptions, ProxyStats } from './guard-proxy.ts';
@@ -68,6 +74,8 @@ export interface BrowserServiceOptions {
   sessionLimits?: SessionLimits;
   /** FOLIO_INTERACT_TTL_SECONDS. */
   interactTtlSeconds?: number;
+  /** FOLIO_INTERACT_MAX_PAGES: rendered scrapes' pages held open for interact, per process. */
+  interactMaxPages?: number;
   /** Whether a session owner's API key is still valid: sessions die with their key. */
   keyValid?: (owner: SessionOwner) => Promise<boolean>;
   onSessionClosed?: (session: BrowserSessionRecord, why: string) => void;
@@ -91,6 +99,14 @@ export interface BrowserService {
   readonly sessions: SessionManager;
   /** Scrapes remembered for interact, and their pages. */
   readonly interact: InteractPages;
+  /** Rendered scrapes' pages held open for interact. */
+  readonly held: HeldPages;
+  /** Interact's `code` on its target: a held page (through the scoped DevTools relay) or a session. */
+  executeOn(target: InteractTarget, code: string, timeoutSeconds: number, signal?: AbortSignal): Promise<ExecuteResult>;
+  /** Interact's `prompt` on its target. */
+  promptOn(target: InteractTarget, instruction: string, signal: AbortSignal): Promise<ExecuteResult>;
+  /** Ends what an interact runs on (DELETE). */
+  endInteract(target: InteractTarget, why: string): Promise<void>;
   /** Runs a caller's Node code against a session's page in the sandboxed child. */
   execute(session: BrowserSessionRecord, code: string, timeoutSeconds: number, signal?: AbortSignal): Promise<ExecuteResult>;
   /** Interact's `prompt`: the LLM plans actions from the page's text, run on the page; NOT_CONFIGURED without an LLM. */
@@ -101,6 +117,8 @@ export interface BrowserService {
   promptNotConfigured(): ServiceError;
   close(): Promise<void>;
 }
+
+export const DEFAULT_INTERACT_MAX_PAGES = 2;
 
 export const DEFAULT_SESSION_LIMITS: SessionLimits = { maxPerTeam: 2, maxTotal: 8, maxTtlSeconds: 3600 };
 
@@ -127,7 +145,29 @@ export function createBrowserService(options: BrowserServiceOptions): BrowserSer
     ...(options.now ? { now: options.now } : {}),
     ...(options.onSessionClosed ? { onClosed: options.onSessionClosed } : {}),
   });
-  const interact = createInteractPages(sessions, options.interactTtlSeconds ?? 600);
+  const held = createHeldPages({
+    maxHeld: options.interactMaxPages ?? DEFAULT_INTERACT_MAX_PAGES,
+    idleTtlSeconds: options.interactTtlSeconds ?? 600,
+    keyValid: options.keyValid ?? (() => Promise.resolve(true)),
+    ...(options.now ? { now: () => (options.now as () => Date)().getTime() } : {}),
+  });
+  engine.setReclaimer(() => held.reclaimOne());
+  const interact = createInteractPages(sessions, held, options.interactTtlSeconds ?? 600);
+  /** Runs `fn` with the held page marked busy (never closed for the cap meanwhile), its use recorded. */
+  const busy = async <T>(h: HeldPage, fn: () => Promise<T>): Promise<T> => {
+    h.busy++;
+    held.touch(h);
+    try {
+      return await fn();
+    } finally {
+      h.busy--;
+      held.touch(h);
+    }
+  };
+  const runPromptOn = async (page: Page, instruction: string, signal: AbortSignal): Promise<ExecuteResult> => {
+    if (!options.planActions) throw promptNotConfigured();
+    return runPrompt(page, instruction, options.planActions, (bytes, kind) => captures.save(bytes, kind), signal);
+  };
   const promptNotConfigured = () =>
     new ServiceError('NOT_CONFIGURED', `Interact by \`prompt\` needs an LLM, and this server has none configured (${options.llmVariables ?? 'an LLM provider'}). Send \`code\` instead, or ask the operator to configure one.`);
   return {
@@ -136,14 +176,37 @@ export function createBrowserService(options: BrowserServiceOptions): BrowserSer
     interact,
     canPrompt: options.planActions !== undefined,
     promptNotConfigured,
+    held,
     async prompt(session, instruction, signal) {
-      if (!options.planActions) throw promptNotConfigured();
       sessions.touch(session);
       try {
-        return await runPrompt(session, instruction, options.planActions, (bytes, kind) => captures.save(bytes, kind), signal);
+        return await runPromptOn(session.page, instruction, signal);
       } finally {
         sessions.touch(session);
       }
+    },
+    async executeOn(target, code, timeoutSeconds, signal) {
+      if (target.kind === 'session') return this.execute(target.session, code, timeoutSeconds, signal);
+      const h = target.held;
+      return busy(h, async () => {
+        const upstream = engine.devtoolsUrl(h.lease.browser);
+        if (!upstream || h.page.isClosed()) throw new ServiceError('GONE', `The page of scrape ${h.scrapeId} was closed (its browser stopped). Scrape the page again and interact with the new metadata.scrapeId.`);
+        const endpoint = await openScopedEndpoint(upstream, h.browserContextId, () => held.touch(h));
+        try {
+          return await executeCode({ code, devtoolsUrl: endpoint.url, timeoutSeconds, ...(signal ? { signal } : {}) });
+        } finally {
+          await endpoint.close();
+        }
+      });
+    },
+    async promptOn(target, instruction, signal) {
+      if (target.kind === 'session') return this.prompt(target.session, instruction, signal);
+      const h = target.held;
+      return busy(h, () => runPromptOn(h.page, instruction, signal));
+    },
+    async endInteract(target, why) {
+      if (target.kind === 'session') await sessions.end(target.session, why);
+      else await held.release(target.held, why);
     },
     execute: (session, code, timeoutSeconds, signal) => {
       sessions.touch(session);
@@ -153,7 +216,7 @@ export function createBrowserService(options: BrowserServiceOptions): BrowserSer
       if (!options.enabled) {
         return Promise.reject(new ServiceError('NOT_CONFIGURED', 'This folio runs without its browser engine (FOLIO_BROWSER=off), so `actions`, the `screenshot` format and rendered pages are not available. Remove them, or ask the operator to turn the browser on.'));
       }
-      return render(request, { engine, captures });
+      return render(request, { engine, captures, held });
     },
     openCapture: (name) => captures.open(name),
     sweepCaptures: () => captures.sweep(),
@@ -161,6 +224,7 @@ export function createBrowserService(options: BrowserServiceOptions): BrowserSer
       return engine.proxyStats;
     },
     async close() {
+      await held.close();
       await sessions.close();
       await captures.close();
       await engine.close();

@@ -255,6 +255,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     onSweepError: (err) => logger.warn({ err }, 'capture sweep failed'),
     sessionLimits: { maxPerTeam: config.browser.sessionsPerTeam, maxTotal: config.browser.maxSessions, maxTtlSeconds: config.browser.sessionMaxTtlSeconds },
     interactTtlSeconds: config.browser.interactTtlSeconds,
+    interactMaxPages: config.browser.interactMaxPages,
     // A session dies with its key: the key is looked up again on every use and by the sweep.
     keyValid: async (owner) => {
       if (owner.keyId === undefined) return true;

@@ -198,7 +198,7 @@ describe('interact', () => {
     const unknown = await call('POST', '/v2/scrape/00000000-0000-4000-8000-000000000000/interact', service.key, { code: 'return 1' });
     expect(unknown.status).toBe(404);
 
-    // A zeroDataRetention scrape is not remembered: nothing to interact with.
+    // A plain-fetch zeroDataRetention scrape is not remembered: nothing to interact with (a rendered one is held in memory: interact-hold.test.ts).
     const zdr = await sdk.scrape(`${site.url}/js.html`, { formats: ['markdown'], zeroDataRetention: true });
     const notKept = await call('POST', `/v2/scrape/${zdr.metadata?.scrapeId as string}/interact`, service.key, { code: 'return 1' });
     expect(notKept.status).toBe(404);
