@@ -79,6 +79,11 @@ export interface BrowserServiceOptions {
   /** Whether a session owner's API key is still valid: sessions die with their key. */
   keyValid?: (owner: SessionOwner) => Promise<boolean>;
   onSessionClosed?: (session: BrowserSessionRecord, why: string) => void;
+  /**
+   * A place among the team's concurrent jobs held by each open `/v2/browser` session (src/limits/teams
+   * `place`): refused → 429. Absent: sessions take no place.
+   */
+  teamPlace?: (teamId: string, sessionsOpen: number) => Promise<{ release(): void }>;
   /** Interact's `prompt`: the LLM that turns an instruction into actions; without it `prompt` is NOT_CONFIGURED. */
   planActions?: ActionPlanner;
   /** The variables that configure an LLM, named in that NOT_CONFIGURED. */
@@ -122,6 +127,16 @@ export const DEFAULT_INTERACT_MAX_PAGES = 2;
 
 export const DEFAULT_SESSION_LIMITS: SessionLimits = { maxPerTeam: 2, maxTotal: 8, maxTtlSeconds: 3600 };
 
+/** The 429 of a session asked when the team runs as many jobs and sessions as its plan allows. */
+export function sessionPlaceRefused(maxConcurrent: number, running: number, sessionsOpen: number): ServiceError {
+  const jobs = Math.max(0, running - sessionsOpen);
+  return new ServiceError(
+    'RATE_LIMITED',
+    `Your team is at its concurrency limit (${maxConcurrent} at once, its plan's maxConcurrent): ${sessionsOpen} browser session${sessionsOpen === 1 ? '' : 's'} open and ${jobs} other job${jobs === 1 ? '' : 's'} (scrape, search, map, parse, crawl pages) running. An open browser session holds one place while it lives: delete one (DELETE /v2/browser/{id}) or wait for a job to finish, then try again.`,
+    { retryAfterSeconds: 5 },
+  );
+}
+
 function offError(): ServiceError {
   return new ServiceError('NOT_CONFIGURED', 'This folio runs without its browser engine (FOLIO_BROWSER=off), so browser sessions and interact are not available. Ask the operator to turn the browser on.');
 }
@@ -144,6 +159,7 @@ export function createBrowserService(options: BrowserServiceOptions): BrowserSer
     keyValid: options.keyValid ?? (() => Promise.resolve(true)),
     ...(options.now ? { now: options.now } : {}),
     ...(options.onSessionClosed ? { onClosed: options.onSessionClosed } : {}),
+    ...(options.teamPlace ? { teamPlace: options.teamPlace } : {}),
   });
   const held = createHeldPages({
     maxHeld: options.interactMaxPages ?? DEFAULT_INTERACT_MAX_PAGES,

@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createBrowserService, type BrowserService } from '../browser/index.ts';
+import { createBrowserService, sessionPlaceRefused, type BrowserService } from '../browser/index.ts';
 import { createAccessTokens, type AccessTokens } from '../../auth/access-tokens.ts';
 import { createClientRegistry, type ClientRegistry } from '../../auth/clients.ts';
 import type { AuthorizationCodeIssuer } from '../../auth/authorization-code-types.ts';
@@ -256,6 +256,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
     sessionLimits: { maxPerTeam: config.browser.sessionsPerTeam, maxTotal: config.browser.maxSessions, maxTtlSeconds: config.browser.sessionMaxTtlSeconds },
     interactTtlSeconds: config.browser.interactTtlSeconds,
     interactMaxPages: config.browser.interactMaxPages,
+    // An open /v2/browser session holds one of its team's concurrent places (docs/limits.md).
+    teamPlace: (teamId, sessionsOpen) => limits.place(teamId, (maxConcurrent, running) => sessionPlaceRefused(maxConcurrent, running, sessionsOpen)),
     // A session dies with its key: the key is looked up again on every use and by the sweep.
     keyValid: async (owner) => {
       if (owner.keyId === undefined) return true;

@@ -21,7 +21,7 @@ let sdk: Firecrawl;
 
 beforeAll(async () => {
   site = await startBrowserSite();
-  service = await startTestService({ now: () => clock }, { FOLIO_FETCH_ALLOW: site.hostPort, FOLIO_BROWSER_MAX_PAGES: '2', FOLIO_BROWSER_SESSIONS_PER_TEAM: '3', FOLIO_DEFAULT_ZDR: 'on' });
+  service = await startTestService({ now: () => clock }, { FOLIO_FETCH_ALLOW: site.hostPort, FOLIO_BROWSER_MAX_PAGES: '2', FOLIO_BROWSER_SESSIONS_PER_TEAM: '3', FOLIO_DEFAULT_ZDR: 'on', FOLIO_DEFAULT_MAX_CONCURRENT: '8' });
   sdk = new Firecrawl({ apiKey: service.key, apiUrl: service.url });
 }, 60_000);
 afterAll(async () => {
@@ -167,6 +167,46 @@ describe('browser sessions', () => {
       for (const id of ids) await sdk.deleteBrowser(id);
     }
   }, 120_000);
+});
+
+describe("sessions and the team's concurrency", () => {
+  it('an open session holds one of the team places: at the limit a session is a 429 saying what is open, a scrape waits; DELETE and key revocation give the place back', async () => {
+    const { key, id: keyId } = await service.createKey('places-team');
+    const teamId = (await service.store.findTeamByName('places-team'))?.id ?? '';
+    await service.store.updateTeamPlan(teamId, { maxConcurrent: 2 }, new Date());
+    const team = new Firecrawl({ apiKey: key, apiUrl: service.url });
+    const first = await team.browser({});
+    const second = await team.browser({});
+    const queue = json(await call('GET', '/v2/team/queue-status', key));
+    expect(queue).toMatchObject({ activeJobsInQueue: 2, maxConcurrency: 2 });
+
+    const refused = await call('POST', '/v2/browser', key, {});
+    expect(refused.status).toBe(429);
+    expect(json(refused)).toMatchObject({ success: false, code: 'RATE_LIMITED' });
+    expect(String(json(refused).error)).toContain('2 browser sessions open and 0 other jobs');
+    expect(String(json(refused).error)).toContain('DELETE /v2/browser/');
+    expect(refused.headers['retry-after']).toBeDefined();
+    // A scrape waits for a place, here past its short timeout.
+    const waited = await call('POST', '/v2/scrape', key, { url: `${site.url}/styled.html`, timeout: 1500 });
+    expect(waited.status).toBe(408);
+
+    // DELETE gives its place back: a scrape runs, a new session opens.
+    await team.deleteBrowser(first.id as string);
+    expect((await call('POST', '/v2/scrape', key, { url: `${site.url}/styled.html` })).status).toBe(200);
+    const third = await team.browser({});
+    expect(third.success).toBe(true);
+
+    // A revoked key ends its sessions (the sweep), and their places are free again.
+    await service.store.revokeApiKey(keyId);
+    await service.browser.sessions.sweep();
+    const fresh = await service.createKey('places-team');
+    expect(json(await call('GET', '/v2/browser', fresh.key)).sessions).toEqual([]);
+    expect(json(await call('GET', '/v2/team/queue-status', fresh.key))).toMatchObject({ activeJobsInQueue: 0 });
+    const again = await call('POST', '/v2/browser', fresh.key, {});
+    expect(again.status).toBe(200);
+    await call('DELETE', `/v2/browser/${String(json(again).id)}`, fresh.key);
+    void second;
+  }, 180_000);
 });
 
 describe('interact', () => {
