@@ -212,6 +212,8 @@ const EnvSchema = z.object({
   FOLIO_PRICE_MAP: z.coerce.number().int().min(0).max(1_000_000).default(1),
   /** Search, per 10 results (rounded up; at least one block). */
   FOLIO_PRICE_SEARCH: z.coerce.number().int().min(0).max(1_000_000).default(2),
+  /** Per started minute of a browser session's life or an interact call's run (Firecrawl: 2 credits / browser minute). */
+  FOLIO_PRICE_BROWSER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(2),
 });
 
 export interface Config {
@@ -472,6 +474,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       zdr: e.FOLIO_PRICE_ZDR,
       map: e.FOLIO_PRICE_MAP,
       searchPer10: e.FOLIO_PRICE_SEARCH,
+      browserMinute: e.FOLIO_PRICE_BROWSER_MINUTE,
     }),
   });
 }

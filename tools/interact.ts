@@ -54,7 +54,7 @@ export function createInteractTool(deps: InteractToolDeps): AnyToolDefinition {
         deps.browser.interact.remember(scrapeId, owner.teamId, String(data.metadata.url ?? request.url), []);
       }
       const target = await deps.browser.interact.open(scrapeId, owner);
-      const result = code ? await deps.browser.executeOn(target, code, input.timeout ?? DEFAULT_EXECUTE_TIMEOUT_SECONDS, ctx.signal) : await deps.browser.promptOn(target, prompt as string, ctx.signal);
+      const result = code ? await deps.browser.executeOn(target, owner, code, input.timeout ?? DEFAULT_EXECUTE_TIMEOUT_SECONDS, ctx.signal) : await deps.browser.promptOn(target, owner, prompt as string, ctx.signal);
       return executeToolResult(result, { scrapeId });
     },
   });

@@ -30,7 +30,7 @@ import { openScopedEndpoint } from './cdp-scope.ts';
 import { createHeldPages, type HeldPage, type HeldPages } from './held-pages.ts';
 import { createInteractPages, type InteractPages, type InteractTarget } from './interact.ts';
 import { runPrompt, type ActionPlanner } from './prompt.ts';
-import { createSessionManager, type BrowserSessionRecord, type SessionLimits, type SessionManager, type SessionOwner } from './sessions.ts';
+import { createSessionManager, type BrowserBilling, type BrowserSessionRecord, type SessionLimits, type SessionManager, type SessionOwner } from './sessions.ts';
 
 export { ActionsSchema, ScreenshotFormatSchema, needsBrowser, MAX_ACTIONS, MAX_WAIT_MS, MAX_TOTAL_WAIT_MS } from './schema.ts';
 export type { Action, ActionsResult, BrowserWants, ScreenshotFormat } from './schema.ts';
@@ -41,7 +41,7 @@ export { scrapeEngine } from './scrape-engine.ts';
 export { runActions } from './actions.ts';
 export { DEFAULT_EXECUTE_TIMEOUT_SECONDS, MAX_EXECUTE_TIMEOUT_SECONDS, MAX_OUTPUT_BYTES } from './execute.ts';
 export type { ExecuteResult } from './execute.ts';
-export type { BrowserSessionRecord, SessionKind, SessionLimits, SessionOwner } from './sessions.ts';
+export type { BrowserBilling, BrowserSessionRecord, SessionKind, SessionLimits, SessionOwner } from './sessions.ts';
 export { cdpUrlOf, DEFAULT_ACTIVITY_TTL_SECONDS, DEFAULT_SESSION_TTL_SECONDS } from './sessions.ts';
 export type { InteractPages, InteractTarget } from './interact.ts';
 export type { HeldPage } from './held-pages.ts';
@@ -84,6 +84,12 @@ export interface BrowserServiceOptions {
    * `place`): refused → 429. Absent: sessions take no place.
    */
   teamPlace?: (teamId: string, sessionsOpen: number) => Promise<{ release(): void }>;
+  /**
+   * Browser time in credits (docs/billing.md): a `/v2/browser` session its life, an interact call
+   * its run, every started minute; 402 before when the team cannot afford one. Absent: free.
+   */
+  billing?: BrowserBilling;
+  onChargeError?: (err: unknown) => void;
   /** Interact's `prompt`: the LLM that turns an instruction into actions; without it `prompt` is NOT_CONFIGURED. */
   planActions?: ActionPlanner;
   /** The variables that configure an LLM, named in that NOT_CONFIGURED. */
@@ -107,9 +113,9 @@ export interface BrowserService {
   /** Rendered scrapes' pages held open for interact. */
   readonly held: HeldPages;
   /** Interact's `code` on its target: a held page (through the scoped DevTools relay) or a session. */
-  executeOn(target: InteractTarget, code: string, timeoutSeconds: number, signal?: AbortSignal): Promise<ExecuteResult>;
+  executeOn(target: InteractTarget, caller: SessionOwner, code: string, timeoutSeconds: number, signal?: AbortSignal): Promise<ExecuteResult>;
   /** Interact's `prompt` on its target. */
-  promptOn(target: InteractTarget, instruction: string, signal: AbortSignal): Promise<ExecuteResult>;
+  promptOn(target: InteractTarget, caller: SessionOwner, instruction: string, signal: AbortSignal): Promise<ExecuteResult>;
   /** Ends what an interact runs on (DELETE). */
   endInteract(target: InteractTarget, why: string): Promise<void>;
   /** Runs a caller's Node code against a session's page in the sandboxed child. */
@@ -160,6 +166,8 @@ export function createBrowserService(options: BrowserServiceOptions): BrowserSer
     ...(options.now ? { now: options.now } : {}),
     ...(options.onSessionClosed ? { onClosed: options.onSessionClosed } : {}),
     ...(options.teamPlace ? { teamPlace: options.teamPlace } : {}),
+    ...(options.billing ? { billing: options.billing } : {}),
+    ...(options.onChargeError ? { onChargeError: options.onChargeError } : {}),
   });
   const held = createHeldPages({
     maxHeld: options.interactMaxPages ?? DEFAULT_INTERACT_MAX_PAGES,
@@ -186,6 +194,47 @@ export function createBrowserService(options: BrowserServiceOptions): BrowserSer
   };
   const promptNotConfigured = () =>
     new ServiceError('NOT_CONFIGURED', `Interact by \`prompt\` needs an LLM, and this server has none configured (${options.llmVariables ?? 'an LLM provider'}). Send \`code\` instead, or ask the operator to configure one.`);
+  const executeSession = (session: BrowserSessionRecord, code: string, timeoutSeconds: number, signal?: AbortSignal): Promise<ExecuteResult> => {
+    sessions.touch(session);
+    return executeCode({ code, devtoolsUrl: session.devtoolsUrl, timeoutSeconds, ...(signal ? { signal } : {}) }).finally(() => sessions.touch(session));
+  };
+  const promptSession = async (session: BrowserSessionRecord, instruction: string, signal: AbortSignal): Promise<ExecuteResult> => {
+    sessions.touch(session);
+    try {
+      return await runPromptOn(session.page, instruction, signal);
+    } finally {
+      sessions.touch(session);
+    }
+  };
+  const executeOnTarget = async (target: InteractTarget, code: string, timeoutSeconds: number, signal?: AbortSignal): Promise<ExecuteResult> => {
+    if (target.kind === 'session') return executeSession(target.session, code, timeoutSeconds, signal);
+    const h = target.held;
+    return busy(h, async () => {
+      const upstream = engine.devtoolsUrl(h.lease.browser);
+      if (!upstream || h.page.isClosed()) throw new ServiceError('GONE', `The page of scrape ${h.scrapeId} was closed (its browser stopped). Scrape the page again and interact with the new metadata.scrapeId.`);
+      const endpoint = await openScopedEndpoint(upstream, h.browserContextId, () => held.touch(h));
+      try {
+        return await executeCode({ code, devtoolsUrl: endpoint.url, timeoutSeconds, ...(signal ? { signal } : {}) });
+      } finally {
+        await endpoint.close();
+      }
+    });
+  };
+  const promptOnTarget = (target: InteractTarget, instruction: string, signal: AbortSignal): Promise<ExecuteResult> => {
+    if (target.kind === 'session') return promptSession(target.session, instruction, signal);
+    const h = target.held;
+    return busy(h, () => runPromptOn(h.page, instruction, signal));
+  };
+  /** An interact call costs its run's minutes (every started one), to the caller: 402 before it when the team cannot afford one. */
+  const billedInteract = async (owner: SessionOwner, run: () => Promise<ExecuteResult>): Promise<ExecuteResult> => {
+    await options.billing?.admit(owner, 'interact');
+    const started = Date.now();
+    const result = await run();
+    if (options.billing) {
+      await options.billing.charge(owner, 'interact', Date.now() - started).catch((err: unknown) => options.onChargeError?.(err));
+    }
+    return result;
+  };
   return {
     enabled: options.enabled,
     sessions,
@@ -193,41 +242,19 @@ export function createBrowserService(options: BrowserServiceOptions): BrowserSer
     canPrompt: options.planActions !== undefined,
     promptNotConfigured,
     held,
-    async prompt(session, instruction, signal) {
-      sessions.touch(session);
-      try {
-        return await runPromptOn(session.page, instruction, signal);
-      } finally {
-        sessions.touch(session);
-      }
+    prompt: promptSession,
+    executeOn(target, caller, code, timeoutSeconds, signal) {
+      return billedInteract(caller, () => executeOnTarget(target, code, timeoutSeconds, signal));
     },
-    async executeOn(target, code, timeoutSeconds, signal) {
-      if (target.kind === 'session') return this.execute(target.session, code, timeoutSeconds, signal);
-      const h = target.held;
-      return busy(h, async () => {
-        const upstream = engine.devtoolsUrl(h.lease.browser);
-        if (!upstream || h.page.isClosed()) throw new ServiceError('GONE', `The page of scrape ${h.scrapeId} was closed (its browser stopped). Scrape the page again and interact with the new metadata.scrapeId.`);
-        const endpoint = await openScopedEndpoint(upstream, h.browserContextId, () => held.touch(h));
-        try {
-          return await executeCode({ code, devtoolsUrl: endpoint.url, timeoutSeconds, ...(signal ? { signal } : {}) });
-        } finally {
-          await endpoint.close();
-        }
-      });
-    },
-    async promptOn(target, instruction, signal) {
-      if (target.kind === 'session') return this.prompt(target.session, instruction, signal);
-      const h = target.held;
-      return busy(h, () => runPromptOn(h.page, instruction, signal));
+    promptOn(target, caller, instruction, signal) {
+      return billedInteract(caller, () => promptOnTarget(target, instruction, signal));
     },
     async endInteract(target, why) {
       if (target.kind === 'session') await sessions.end(target.session, why);
       else await held.release(target.held, why);
     },
-    execute: (session, code, timeoutSeconds, signal) => {
-      sessions.touch(session);
-      return executeCode({ code, devtoolsUrl: session.devtoolsUrl, timeoutSeconds, ...(signal ? { signal } : {}) }).finally(() => sessions.touch(session));
-    },
+
+    execute: executeSession,
     render(request) {
       if (!options.enabled) {
         return Promise.reject(new ServiceError('NOT_CONFIGURED', 'This folio runs without its browser engine (FOLIO_BROWSER=off), so `actions`, the `screenshot` format and rendered pages are not available. Remove them, or ask the operator to turn the browser on.'));

@@ -46,6 +46,16 @@ export interface BrowserSessionRecord {
   readonly devtoolsUrl: string;
   /** For interact sessions: the scrape. */
   readonly scrapeId?: string;
+  /** Credits charged when it ended (its minutes; `/v2/browser` sessions only). */
+  creditsBilled?: number;
+}
+
+/** Credits of browser time (docs/billing.md): refused before (402), charged after. */
+export interface BrowserBilling {
+  /** 402 PAYMENT_REQUIRED when the team cannot afford one browser minute. */
+  admit(owner: SessionOwner, what: 'browser' | 'interact'): Promise<void>;
+  /** Charges `durationMs` of browser time (every started minute); the credits charged. */
+  charge(owner: SessionOwner, what: 'browser' | 'interact', durationMs: number): Promise<number>;
 }
 
 export interface SessionLimits {
@@ -69,6 +79,9 @@ export interface SessionManagerOptions {
    * Absent: sessions take no place.
    */
   teamPlace?: (teamId: string, sessionsOpen: number) => Promise<{ release(): void }>;
+  /** Sessions cost their minutes; absent: free. */
+  billing?: BrowserBilling;
+  onChargeError?: (err: unknown) => void;
 }
 
 export interface CreateSession {
@@ -133,6 +146,13 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     places.get(s.id)?.release();
     places.delete(s.id);
     await s.context.close().catch(() => undefined);
+    if (s.kind === 'session' && options.billing) {
+      // Its whole life, every started minute, whoever ended it (DELETE, ttl, idle, a revoked key).
+      s.creditsBilled = await options.billing.charge(s.owner, 'browser', now().getTime() - s.createdAt.getTime()).catch((err: unknown) => {
+        options.onChargeError?.(err);
+        return 0;
+      });
+    }
     const dir = dirs.get(s.id);
     dirs.delete(s.id);
     if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
@@ -171,6 +191,7 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       if (sessions.size + opening >= options.limits.maxTotal) {
         throw new ServiceError('RATE_LIMITED', `This server has ${options.limits.maxTotal} browser sessions open, its limit (FOLIO_BROWSER_MAX_SESSIONS). Try again when one has ended.`, { retryAfterSeconds: 10 });
       }
+      if (request.kind === 'session') await options.billing?.admit(owner, 'browser');
       opening++;
       openingByTeam.set(owner.teamId, (openingByTeam.get(owner.teamId) ?? 0) + 1);
       let context: BrowserContext | undefined;

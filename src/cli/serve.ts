@@ -18,7 +18,7 @@ import { mcpResourceUrl } from '../../.well-known/urls.ts';
 import path from 'node:path';
 import type { Config } from '../config.ts';
 import { createApp } from '../http/app.ts';
-import { chargeJobPages, createTeamAccounts } from '../accounts/index.ts';
+import { browserMinutesPrice, chargeJobPages, createTeamAccounts, NO_SURCHARGE } from '../accounts/index.ts';
 import { descriptorBudgetWarning, guardConnections, healthReserve, serverTimeoutOptions } from '../http/connections/index.ts';
 import { expectContinue } from '../http/routes/uploads.ts';
 import type { ParseRunner } from '../limits/runner.ts';
@@ -257,6 +257,12 @@ export async function startService(config: Config, options: ServiceOptions = {})
     interactTtlSeconds: config.browser.interactTtlSeconds,
     interactMaxPages: config.browser.interactMaxPages,
     // An open /v2/browser session holds one of its team's concurrent places (docs/limits.md).
+    // Browser time in credits (docs/billing.md): a session its life, an interact call its run.
+    billing: {
+      admit: (owner, what) => teamAccounts.admit({ teamId: owner.teamId, keyId: owner.keyId }, what, NO_SURCHARGE),
+      charge: async (owner, what, durationMs) => (await teamAccounts.charge({ teamId: owner.teamId, keyId: owner.keyId }, { operation: what, units: browserMinutesPrice(config.prices, durationMs) })).units,
+    },
+    onChargeError: (err) => logger.error({ err }, 'could not record a charge of browser time'),
     teamPlace: (teamId, sessionsOpen) => limits.place(teamId, (maxConcurrent, running) => sessionPlaceRefused(maxConcurrent, running, sessionsOpen)),
     // A session dies with its key: the key is looked up again on every use and by the sweep.
     keyValid: async (owner) => {

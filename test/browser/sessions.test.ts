@@ -209,6 +209,41 @@ describe("sessions and the team's concurrency", () => {
   }, 180_000);
 });
 
+describe('browser time in credits', () => {
+  it('a session costs 2 credits per started minute of its life (creditsBilled), an interact call its run; 402 when a minute cannot be paid', async () => {
+    const { key } = await service.createKey('credits-team');
+    const teamId = (await service.store.findTeamByName('credits-team'))?.id ?? '';
+    await service.store.updateTeamPlan(teamId, { credits: 10 }, new Date());
+    const team = new Firecrawl({ apiKey: key, apiUrl: service.url });
+    const remaining = async () => (await team.getCreditUsage()).remainingCredits;
+
+    const scraped = await team.scrape(`${site.url}/click.html`, { formats: ['markdown'], actions: [{ type: 'click', selector: '#more' }] });
+    expect(await remaining()).toBe(9);
+    expect((await team.interact(scraped.metadata?.scrapeId as string, { code: 'return 1' })).result).toBe('1');
+    expect(await remaining()).toBe(7);
+    await team.stopInteraction(scraped.metadata?.scrapeId as string);
+
+    const short = await team.browser({});
+    expect(await team.deleteBrowser(short.id as string)).toMatchObject({ success: true, creditsBilled: 2 });
+    expect(await remaining()).toBe(5);
+    // 61 s of life: two started minutes.
+    const long = await team.browser({});
+    clock = new Date(clock.getTime() + 61_000);
+    const ended = await call('DELETE', `/v2/browser/${long.id as string}`, key);
+    expect(json(ended)).toMatchObject({ success: true, creditsBilled: 4 });
+    expect(await remaining()).toBe(1);
+
+    const refused = await call('POST', '/v2/browser', key, {});
+    expect(refused.status).toBe(402);
+    expect(json(refused)).toMatchObject({ success: false, code: 'PAYMENT_REQUIRED' });
+    expect(String(json(refused).error)).toContain('costs at least 2');
+    const again = await team.scrape(`${site.url}/click.html`, { formats: ['markdown'], actions: [{ type: 'click', selector: '#more' }] });
+    const noInteract = await call('POST', `/v2/scrape/${again.metadata?.scrapeId as string}/interact`, key, { code: 'return 1' });
+    expect(noInteract.status).toBe(402);
+    await call('DELETE', `/v2/scrape/${again.metadata?.scrapeId as string}/interact`, key);
+  }, 180_000);
+});
+
 describe('interact', () => {
   it("drives a scrape's page by code (where the scrape's actions left it), stops, and refuses other teams and prompts without an LLM", async () => {
     const scraped = await sdk.scrape(`${site.url}/click.html`, { formats: ['markdown'], actions: [{ type: 'click', selector: '#more' }] });

@@ -77,7 +77,7 @@ function clientGone(res: Response): AbortSignal {
 
 const executeAnswer = (r: ExecuteResult) => ({ success: true, stdout: r.stdout, stderr: r.stderr, output: r.stdout, ...(r.result !== undefined ? { result: r.result } : {}), exitCode: r.exitCode, killed: r.killed, truncated: r.truncated });
 
-const deleted = (s: { createdAt: Date } | undefined) => ({ success: true, status: 'destroyed', sessionDurationMs: s ? Date.now() - s.createdAt.getTime() : 0, creditsBilled: 0 });
+const deleted = (s: { createdAt: Date; creditsBilled?: number } | undefined) => ({ success: true, status: 'destroyed', sessionDurationMs: s ? Date.now() - s.createdAt.getTime() : 0, creditsBilled: s?.creditsBilled ?? 0 });
 
 type Handler = (req: Request, res: Response) => Promise<void>;
 const wrap = (h: Handler): RequestHandler => (req, res, next) => void h(req, res).catch(next);
@@ -138,7 +138,7 @@ export function browserRoutes(deps: BrowserRouteDeps): Router {
     const owner = ownerOf(res);
     const target = await browser.interact.open(String(req.params.id), owner);
     const signal = clientGone(res);
-    const result = code ? await browser.executeOn(target, code, body.timeout ?? DEFAULT_EXECUTE_TIMEOUT_SECONDS, signal) : await browser.promptOn(target, prompt as string, signal);
+    const result = code ? await browser.executeOn(target, owner, code, body.timeout ?? DEFAULT_EXECUTE_TIMEOUT_SECONDS, signal) : await browser.promptOn(target, owner, prompt as string, signal);
     res.status(200).json(executeAnswer(result));
   }));
 
