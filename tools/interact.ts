@@ -49,7 +49,7 @@ export function createInteractTool(deps: InteractToolDeps): AnyToolDefinition {
       let scrapeId = input.scrapeId;
       if (!scrapeId) {
         const request = parseScrapeRequest({ url: input.url, formats: ['markdown'] });
-        const data = await scrape(request, deps, { signal: ctx.signal });
+        const data = await scrape(request, deps, { signal: ctx.signal, teamId: owner.teamId, holdFor: owner });
         scrapeId = String(data.metadata.scrapeId);
         deps.browser.interact.remember(scrapeId, owner.teamId, String(data.metadata.url ?? request.url), []);
       }
