@@ -39,6 +39,7 @@ import { attachJobWatcher } from '../http/watcher.ts';
 import { attachCdpDoor } from '../http/cdp-door.ts';
 import { LLM_VARIABLES, planBrowserActions, type LlmSettings } from '../llm/index.ts';
 import { scrape } from '../web/scrape.ts';
+import { asksForBrowser, type ScrapeOptions } from '../web/scrape-options.ts';
 import { createSearch, searchBackendsFromConfig } from '../web/search/index.ts';
 import { createAudit } from '../audit/index.ts';
 import { startAgents } from '../agent/index.ts';
@@ -183,6 +184,10 @@ export async function startService(config: Config, options: ServiceOptions = {})
     getJob: (jobId) => store.getCrawlJob(jobId),
     onError: (err, jobId) => logger.error({ err, jobId }, 'could not charge a crawl page'),
   });
+  // Crawl, batch and search pages that ask for `actions` or a screenshot are rendered by the browser,
+  // created further down (it needs the accounts and limits); assigned before any page runs.
+  let pageBrowser: BrowserService | undefined;
+  const browserFor = (opts: ScrapeOptions) => (pageBrowser && asksForBrowser(opts) ? { browser: pageBrowser } : {});
   let crawls: Awaited<ReturnType<typeof startCrawling>>;
   try {
     crawls = await startCrawling({
@@ -190,8 +195,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
       store,
       fetcher,
       // A page counts against its job's team (docs/limits.md): it waits its turn, never refused.
-      scrapePage: (pageUrl, opts, run) => limits.crawlPage(run.owner, opts.timeout, run.signal, (timeout, teamId) => scrape({ ...opts, url: pageUrl, timeout }, { fetcher, runner }, { signal: run.signal, ...(teamId ? { teamId } : {}) })),
+      scrapePage: (pageUrl, opts, run) => limits.crawlPage(run.owner, opts.timeout, run.signal, (timeout, teamId) => scrape({ ...opts, url: pageUrl, timeout }, { fetcher, runner, ...browserFor(opts) }, { signal: run.signal, ...(teamId ? { teamId } : {}) })),
       concurrency: config.crawlConcurrency,
+      browserPages: config.browser.enabled,
       ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
       onPage: (detail) => logger.debug(detail, 'crawl page scraped'),
       onError: (detail, message) => logger.error(detail, message),
@@ -226,7 +232,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const clients = createClientRegistry({ store, fetcher });
   const search = createSearch({
     backends: searchBackendsFromConfig(config),
-    scrape: (url, scrapeOptions, run) => scrape({ ...scrapeOptions, url }, { fetcher, runner }, run),
+    scrape: (url, scrapeOptions, run) => scrape({ ...scrapeOptions, url }, { fetcher, runner, ...browserFor(scrapeOptions) }, run),
+    browserPages: config.browser.enabled,
   });
   const uploads = createUploadRefService({
     store,
@@ -280,6 +287,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       : {}),
     onSessionClosed: (session, why) => logger.info({ sessionId: session.id, kind: session.kind, teamId: session.owner.teamId, why }, 'browser session ended'),
   });
+  pageBrowser = browser;
   // Agent and extract jobs (docs/agent.md): a job's credits are charged once when it ends, to the
   // key or OAuth client whose start recorded the job id; jobs a killed process left running fail now.
   const agents = await startAgents({
