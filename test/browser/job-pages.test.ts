@@ -1,26 +1,31 @@
 /**
  * `actions` and the `screenshot` format in the pages of batch scrape and crawl (their
  * `scrapeOptions`), through the Firecrawl SDK against a started folio and the local browser site:
- * each page is rendered, its actions' results and screenshot URL are in the job's data; with the
+ * each page is rendered, its actions' results and screenshot URL are in the job's data (and a
+ * search result scraped with actions, from a fake SearXNG speaking its JSON format); with the
  * browser off the job is refused at once with a clear 400 naming why.
  */
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, startTestService, type TestService } from '../http/helpers.ts';
+import { startFakeSearxng, type FakeServer } from '../web/fake-searxng.ts';
 import { startBrowserSite, type BrowserSite } from './site.ts';
 
 let site: BrowserSite;
+let searxng: FakeServer;
 let service: TestService;
 let sdk: Firecrawl;
 
 beforeAll(async () => {
   site = await startBrowserSite();
-  service = await startTestService({}, { FOLIO_FETCH_ALLOW: site.hostPort, FOLIO_BROWSER_MAX_PAGES: '2' });
+  searxng = await startFakeSearxng();
+  service = await startTestService({}, { FOLIO_FETCH_ALLOW: site.hostPort, FOLIO_BROWSER_MAX_PAGES: '2', SEARXNG_ENDPOINT: searxng.url });
   sdk = new Firecrawl({ apiKey: service.key, apiUrl: service.url });
 }, 60_000);
 afterAll(async () => {
   await service?.stop();
   await site?.close();
+  await searxng?.close();
 });
 
 describe('browser options in job pages', () => {
@@ -47,6 +52,13 @@ describe('browser options in job pages', () => {
     expect(job.status).toBe('completed');
     expect(job.data[0]?.markdown).toContain('The secret harbour is Porthleven.');
   }, 180_000);
+
+  it('search renders each scraped result that asks for actions', async () => {
+    searxng.webUrls = [`${site.url}/click.html`];
+    const found = await sdk.search('porthleven harbour', { limit: 1, scrapeOptions: { formats: ['markdown'], actions: [{ type: 'click', selector: '#more' }] } });
+    const first = found.web?.[0] as { markdown?: string } | undefined;
+    expect(first?.markdown).toContain('The secret harbour is Porthleven.');
+  }, 120_000);
 
   it('with the browser off, a batch with actions is refused at once, saying why', async () => {
     const off = await startTestService({}, { FOLIO_FETCH_ALLOW: site.hostPort, FOLIO_BROWSER: 'off' });
