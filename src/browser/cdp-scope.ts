@@ -46,7 +46,7 @@ const BROWSER_ALLOWED = new Set([
 /** Answered `{}` by the relay: harmless for the caller, not to be applied to the shared browser. */
 const ANSWERED_LOCALLY = new Set(['Browser.setDownloadBehavior']);
 /** `Target.*` commands refused on page sessions too (they reach beyond the page). */
-const TARGET_REFUSED_IN_SESSIONS = new Set(['Target.createBrowserContext', 'Target.disposeBrowserContext', 'Target.getBrowserContexts', 'Target.attachToBrowserTarget', 'Target.exposeDevToolsProtocol', 'Target.setRemoteLocations', 'Target.getTargets', 'Target.setDiscoverTargets']);
+const TARGET_REFUSED_IN_SESSIONS = new Set(['Target.createTarget', 'Target.createBrowserContext', 'Target.disposeBrowserContext', 'Target.getBrowserContexts', 'Target.attachToBrowserTarget', 'Target.exposeDevToolsProtocol', 'Target.setRemoteLocations', 'Target.getTargets', 'Target.setDiscoverTargets']);
 
 interface Message {
   id?: number;

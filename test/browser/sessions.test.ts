@@ -94,7 +94,7 @@ describe('browser sessions', () => {
     expect(service.logText()).toContain('/v2/browser/cdp/[redacted]');
   }, 120_000);
 
-  it("execute's sandbox refuses file writes, child processes and other network; other languages are a clear 400", async () => {
+  it("execute's sandbox refuses file writes, reads of folio's environment and data, child processes and other network; other languages are a clear 400", async () => {
     const created = await sdk.browser({});
     const id = created.id as string;
     try {
@@ -103,6 +103,14 @@ describe('browser sessions', () => {
       expect(write.result).toBeUndefined();
       expect(write.stderr).toContain('ERR_ACCESS_DENIED');
       expect(fs.existsSync('/tmp/folio-sandbox-escape.txt')).toBe(false);
+
+      // folio's secrets are in its environment and its data directory: neither is readable.
+      const environ = await sdk.browserExecute(id, { code: "return require('node:fs').readFileSync('/proc/' + process.ppid + '/environ', 'latin1')", language: 'node' });
+      expect(environ.exitCode).toBe(1);
+      expect(environ.stderr).toContain('ERR_ACCESS_DENIED');
+      const data = await sdk.browserExecute(id, { code: `return require('node:fs').readdirSync(${JSON.stringify(service.dataDir)}).join(',')`, language: 'node' });
+      expect(data.exitCode).toBe(1);
+      expect(data.stderr).toContain('ERR_ACCESS_DENIED');
 
       const spawn = await sdk.browserExecute(id, { code: "return require('node:child_process').execSync('id').toString()", language: 'node' });
       expect(spawn.exitCode).toBe(1);
