@@ -5,7 +5,7 @@
  * loopback (an unguessable path, one connection), the relay connects to Chromium's own DevTools
  * endpoint and filters the protocol in both directions:
  *
- *   - targets (pages, frames, workers) of other contexts are never shown: their auto-attach is
+ *   - targets (pages, frames, workers) of other contexts, and Chromium's own UI targets, are never shown: their auto-attach is
  *     released (`Runtime.runIfWaitingForDebugger`, `Target.detachFromTarget`) by the relay itself,
  *     and `Target.*` events and `Target.getTargets` results of other contexts are dropped;
  *   - a command on a session the relay did not hand out is refused; so is any command naming a
@@ -43,6 +43,8 @@ const BROWSER_ALLOWED = new Set([
   'Storage.setCookies',
   'Storage.clearCookies',
 ]);
+/** Target types of web content: the page, its frames and workers. */
+const WEB_TARGET_TYPES = new Set(['page', 'iframe', 'worker', 'shared_worker', 'service_worker']);
 /** Answered `{}` by the relay: harmless for the caller, not to be applied to the shared browser. */
 const ANSWERED_LOCALLY = new Set(['Browser.setDownloadBehavior']);
 /** `Target.*` commands refused on page sessions too (they reach beyond the page). */
@@ -118,7 +120,8 @@ export async function openScopedEndpoint(upstreamUrl: string, browserContextId: 
       ownIds.add(id);
       toUpstream({ id, method, params, ...(sessionId ? { sessionId } : {}) });
     };
-    const inScope = (info: TargetInfo | undefined) => info?.browserContextId === browserContextId;
+    // Chromium's own UI targets of the context (`browser_ui`: the omnibox popup, a privileged WebUI page) are not the page's.
+    const inScope = (info: TargetInfo | undefined) => info?.browserContextId === browserContextId && WEB_TARGET_TYPES.has(info.type ?? '');
 
     /** The scope checks of a command's parameters; a reason to refuse, or undefined. */
     const outOfScope = (params: Record<string, unknown>): string | undefined => {
