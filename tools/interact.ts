@@ -21,7 +21,7 @@ export interface InteractToolDeps {
 }
 
 const InteractInput = z.object({
-  scrapeId: z.string().trim().min(1).optional().describe('`metadata.scrapeId` of an earlier `scrape` (its page is reopened where the scrape left it).'),
+  scrapeId: z.string().trim().min(1).optional().describe('`metadata.scrapeId` of an earlier `scrape` (the page of a rendered scrape is still open, as the scrape left it; the page of a plain-fetch scrape is reopened).'),
   url: z.string().trim().optional().describe('Instead of scrapeId: a URL to scrape and then interact with.'),
   code: z.string().max(100_000).optional().describe('Node.js: the body of an async function with Playwright `page`, `context`, `browser`; `return` a value to get it back.'),
   prompt: z.string().max(10_000).optional().describe('What to do on the page, in words (needs an LLM on the server).'),
