@@ -90,6 +90,11 @@ export interface BrowserServiceOptions {
    */
   billing?: BrowserBilling;
   onChargeError?: (err: unknown) => void;
+  /**
+   * A place among the team's concurrent jobs for an interact call while it runs (src/limits/teams
+   * `job`): it waits its turn within its timeout; `fn` gets what is left. Absent: no place.
+   */
+  teamJob?: <T>(teamId: string, timeoutMs: number, signal: AbortSignal | undefined, fn: (remainingMs: number) => Promise<T>) => Promise<T>;
   /** Interact's `prompt`: the LLM that turns an instruction into actions; without it `prompt` is NOT_CONFIGURED. */
   planActions?: ActionPlanner;
   /** The variables that configure an LLM, named in that NOT_CONFIGURED. */
@@ -130,6 +135,8 @@ export interface BrowserService {
 }
 
 export const DEFAULT_INTERACT_MAX_PAGES = 2;
+/** How long an interact by `prompt` may wait for its team place (the prompt itself is bounded in prompt.ts). */
+const PROMPT_TIMEOUT_MS = 120_000;
 
 export const DEFAULT_SESSION_LIMITS: SessionLimits = { maxPerTeam: 2, maxTotal: 8, maxTtlSeconds: 3600 };
 
@@ -226,10 +233,15 @@ export function createBrowserService(options: BrowserServiceOptions): BrowserSer
     return busy(h, () => runPromptOn(h.page, instruction, signal));
   };
   /** An interact call costs its run's minutes (every started one), to the caller: 402 before it when the team cannot afford one. */
-  const billedInteract = async (owner: SessionOwner, run: () => Promise<ExecuteResult>): Promise<ExecuteResult> => {
+  const billedInteract = async (owner: SessionOwner, timeoutMs: number, signal: AbortSignal | undefined, run: (remainingMs: number) => Promise<ExecuteResult>): Promise<ExecuteResult> => {
     await options.billing?.admit(owner, 'interact');
-    const started = Date.now();
-    const result = await run();
+    // While it runs, an interact holds one of its team's places (an idle held page holds none).
+    const placed = (fn: (remainingMs: number) => Promise<ExecuteResult>) => (options.teamJob ? options.teamJob(owner.teamId, timeoutMs, signal, fn) : fn(timeoutMs));
+    let started = Date.now();
+    const result = await placed((remainingMs) => {
+      started = Date.now();
+      return run(remainingMs);
+    });
     if (options.billing) {
       await options.billing.charge(owner, 'interact', Date.now() - started).catch((err: unknown) => options.onChargeError?.(err));
     }
@@ -244,10 +256,10 @@ export function createBrowserService(options: BrowserServiceOptions): BrowserSer
     held,
     prompt: promptSession,
     executeOn(target, caller, code, timeoutSeconds, signal) {
-      return billedInteract(caller, () => executeOnTarget(target, code, timeoutSeconds, signal));
+      return billedInteract(caller, timeoutSeconds * 1000, signal, (remainingMs) => executeOnTarget(target, code, Math.max(1, remainingMs / 1000), signal));
     },
     promptOn(target, caller, instruction, signal) {
-      return billedInteract(caller, () => promptOnTarget(target, instruction, signal));
+      return billedInteract(caller, PROMPT_TIMEOUT_MS, signal, () => promptOnTarget(target, instruction, signal));
     },
     async endInteract(target, why) {
       if (target.kind === 'session') await sessions.end(target.session, why);

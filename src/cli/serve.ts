@@ -270,6 +270,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       charge: async (owner, what, durationMs) => (await teamAccounts.charge({ teamId: owner.teamId, keyId: owner.keyId }, { operation: what, units: browserMinutesPrice(config.prices, durationMs) })).units,
     },
     onChargeError: (err) => logger.error({ err }, 'could not record a charge of browser time'),
+    teamJob: (teamId, timeoutMs, signal, fn) => limits.job(teamId, { timeoutMs, ...(signal ? { signal } : {}), what: 'interact' }, (remainingMs) => fn(remainingMs)),
     teamPlace: (teamId, sessionsOpen) => limits.place(teamId, (maxConcurrent, running) => sessionPlaceRefused(maxConcurrent, running, sessionsOpen)),
     // A session dies with its key: the key is looked up again on every use and by the sweep.
     keyValid: async (owner) => {

@@ -217,6 +217,27 @@ describe("sessions and the team's concurrency", () => {
   }, 180_000);
 });
 
+describe('interact and the team concurrency', () => {
+  it('an idle held page holds no place; an interact call takes one while it runs and waits for it within its timeout', async () => {
+    const { key } = await service.createKey('interact-places-team');
+    const teamId = (await service.store.findTeamByName('interact-places-team'))?.id ?? '';
+    await service.store.updateTeamPlan(teamId, { maxConcurrent: 1 }, new Date());
+    const team = new Firecrawl({ apiKey: key, apiUrl: service.url });
+    const scraped = await team.scrape(`${site.url}/click.html`, { formats: ['markdown'], actions: [{ type: 'click', selector: '#more' }] });
+    const scrapeId = scraped.metadata?.scrapeId as string;
+    // The held page idles: the team's only place is free for a session.
+    expect(json(await call('GET', '/v2/team/queue-status', key))).toMatchObject({ activeJobsInQueue: 0 });
+    const session = await team.browser({});
+    // The session holds the only place: the interact waits for it, past its 2 s timeout.
+    const waited = await call('POST', `/v2/scrape/${scrapeId}/interact`, key, { code: 'return 1', timeout: 2 });
+    expect(waited.status).toBe(408);
+    expect(String(json(waited).error)).toContain('interact waited');
+    await team.deleteBrowser(session.id as string);
+    expect((await team.interact(scrapeId, { code: "return await page.textContent('#hidden')" })).result).toBe('The secret harbour is Porthleven.');
+    await team.stopInteraction(scrapeId);
+  }, 120_000);
+});
+
 describe('browser time in credits', () => {
   it('a session costs 2 credits per started minute of its life (creditsBilled), an interact call its run; 402 when a minute cannot be paid', async () => {
     const { key } = await service.createKey('credits-team');
