@@ -108,6 +108,8 @@ const EnvSchema = z.object({
   FOLIO_BROWSER_SESSION_MAX_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(3600),
   /** How long after a scrape its page can be interacted with, and how long an idle interact page stays open (seconds). */
   FOLIO_INTERACT_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
+  /** Rendered scrapes' pages held open for interact in this process (each keeps a browser page slot); 0 = none held (interact reopens the page). */
+  FOLIO_INTERACT_MAX_PAGES: z.coerce.number().int().min(0).max(256).default(2),
   /** Lifetime of a screenshot or PDF URL, in seconds (the spec: 24 hours). */
   FOLIO_SCREENSHOT_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(86_400),
   /** Search backends: SearXNG's JSON API first, Brave Search second. */
@@ -230,6 +232,8 @@ const EnvSchema = z.object({
   FOLIO_PRICE_MAP: z.coerce.number().int().min(0).max(1_000_000).default(1),
   /** Search, per 10 results (rounded up; at least one block). */
   FOLIO_PRICE_SEARCH: z.coerce.number().int().min(0).max(1_000_000).default(2),
+  /** Per started minute of a browser session's life or an interact call's run (Firecrawl: 2 credits / browser minute). */
+  FOLIO_PRICE_BROWSER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(2),
 });
 
 export interface Config {
@@ -290,6 +294,7 @@ export interface Config {
     readonly maxSessions: number;
     readonly sessionMaxTtlSeconds: number;
     readonly interactTtlSeconds: number;
+    readonly interactMaxPages: number;
   };
   readonly searxngEndpoint: string | undefined;
   readonly braveApiKey: string | undefined;
@@ -498,6 +503,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxSessions: e.FOLIO_BROWSER_MAX_SESSIONS,
       sessionMaxTtlSeconds: e.FOLIO_BROWSER_SESSION_MAX_TTL_SECONDS,
       interactTtlSeconds: e.FOLIO_INTERACT_TTL_SECONDS,
+      interactMaxPages: e.FOLIO_INTERACT_MAX_PAGES,
     }),
     searxngEndpoint: trimSlash(e.SEARXNG_ENDPOINT),
     braveApiKey: e.BRAVE_API_KEY,
@@ -547,6 +553,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       zdr: e.FOLIO_PRICE_ZDR,
       map: e.FOLIO_PRICE_MAP,
       searchPer10: e.FOLIO_PRICE_SEARCH,
+      browserMinute: e.FOLIO_PRICE_BROWSER_MINUTE,
     }),
   });
 }

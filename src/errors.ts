@@ -34,6 +34,8 @@ export const ERROR_STATUS = {
   /** A `zeroDataRetention` request needs the LLM, and the server's LLM is marked not ZDR-safe (LLM_ZDR=false). */
   LLM_ZDR_REFUSED: 403,
   NOT_FOUND: 404,
+  /** It existed and has ended: a scrape's page held for interact was closed (idle, the cap, DELETE). Scrape again. */
+  GONE: 410,
   /** A request body over its limit (the tool server's 4 MB JSON-RPC bodies). */
   PAYLOAD_TOO_LARGE: 413,
   /** The parse ran past its `timeout`. */

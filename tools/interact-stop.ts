@@ -14,9 +14,9 @@ export function createInteractStopTool(browser: BrowserService): AnyToolDefiniti
     keyless: false,
     async run(input, ctx) {
       const owner = ownerOf(ctx.caller);
-      const session = await browser.interact.current(input.scrapeId, owner.teamId);
-      if (session) await browser.sessions.end(session, 'stopped by its owner');
-      return { text: session ? `Closed the page of scrape ${input.scrapeId}.` : `No page of scrape ${input.scrapeId} was open.`, structured: { success: true, status: 'destroyed' } };
+      const target = await browser.interact.current(input.scrapeId, owner.teamId);
+      if (target) await browser.endInteract(target, 'stopped by its owner');
+      return { text: target ? `Closed the page of scrape ${input.scrapeId}.` : `No page of scrape ${input.scrapeId} was open.`, structured: { success: true, status: 'destroyed' } };
     },
   });
 }

@@ -21,7 +21,7 @@ export interface InteractToolDeps {
 }
 
 const InteractInput = z.object({
-  scrapeId: z.string().trim().min(1).optional().describe('`metadata.scrapeId` of an earlier `scrape` (its page is reopened where the scrape left it).'),
+  scrapeId: z.string().trim().min(1).optional().describe('`metadata.scrapeId` of an earlier `scrape` (the page of a rendered scrape is still open, as the scrape left it; the page of a plain-fetch scrape is reopened).'),
   url: z.string().trim().optional().describe('Instead of scrapeId: a URL to scrape and then interact with.'),
   code: z.string().max(100_000).optional().describe('Node.js: the body of an async function with Playwright `page`, `context`, `browser`; `return` a value to get it back.'),
   prompt: z.string().max(10_000).optional().describe('What to do on the page, in words (needs an LLM on the server).'),
@@ -49,12 +49,12 @@ export function createInteractTool(deps: InteractToolDeps): AnyToolDefinition {
       let scrapeId = input.scrapeId;
       if (!scrapeId) {
         const request = parseScrapeRequest({ url: input.url, formats: ['markdown'] });
-        const data = await scrape(request, deps, { signal: ctx.signal });
+        const data = await scrape(request, deps, { signal: ctx.signal, teamId: owner.teamId, holdFor: owner });
         scrapeId = String(data.metadata.scrapeId);
         deps.browser.interact.remember(scrapeId, owner.teamId, String(data.metadata.url ?? request.url), []);
       }
-      const session = await deps.browser.interact.open(scrapeId, owner);
-      const result = code ? await deps.browser.execute(session, code, input.timeout ?? DEFAULT_EXECUTE_TIMEOUT_SECONDS, ctx.signal) : await deps.browser.prompt(session, prompt as string, ctx.signal);
+      const target = await deps.browser.interact.open(scrapeId, owner);
+      const result = code ? await deps.browser.executeOn(target, owner, code, input.timeout ?? DEFAULT_EXECUTE_TIMEOUT_SECONDS, ctx.signal) : await deps.browser.promptOn(target, owner, prompt as string, ctx.signal);
       return executeToolResult(result, { scrapeId });
     },
   });

@@ -109,6 +109,7 @@ export function scrapeTool(deps: ScrapeToolDeps): AnyToolDefinition {
         signal: ctx.signal,
         onProgress: (p) => ctx.progress({ progress: p.done, total: p.total, message: `${p.unit} ${p.done} of ${p.total}` }),
         ...(ctx.caller.teamId ? { teamId: ctx.caller.teamId } : {}),
+        ...(browser && teamId !== undefined ? { holdFor: { teamId, ...(ctx.caller.keyId ? { keyId: ctx.caller.keyId } : {}) } } : {}),
       });
       const scrapeId = data.metadata.scrapeId;
       const interactable = browser !== undefined && typeof scrapeId === 'string' && (request as ScrapeRequest).zeroDataRetention !== true;

@@ -5,7 +5,7 @@
  * shared `plan.ts` seam); it imports no door.
  */
 export { fixedPlans, type PlanSource, type TeamPlan } from './plan.ts';
-export { factorsOf, minimumPrice, priceOf, priceOfData, NO_SURCHARGE, type Operation, type PageFactors, type Prices } from './prices.ts';
+export { factorsOf, minimumPrice, priceOf, priceOfData, browserMinutesPrice, NO_SURCHARGE, type Operation, type PageFactors, type Prices } from './prices.ts';
 export { requestFactors, wantsZdr } from './requests.ts';
 export { planView, storePlans, type TeamPlanView } from './store-plans.ts';
 export { chargeJobPages, type JobEvents } from './job-pages.ts';

@@ -2,7 +2,8 @@
  * What an operation costs, in credits (docs/billing.md). The defaults follow Firecrawl's published
  * table: 1 credit per scraped page or parsed document, 1 per PDF page processed, +4 per page for
  * the `json` format, +4 per page for `redactPII`, +1 per page under Zero Data Retention, 1 per map
- * call, 2 per 10 search results (each scraped result also costs its page price).
+ * call, 2 per 10 search results (each scraped result also costs its page price), 2 per browser
+ * minute (a `/v2/browser` session's life, an interact call's run; every started minute).
  *
  * Prices are computed from the request's options and the answer that was sent: a PDF's pages are
  * known only once it was read (`metadata.numPages`, the pages processed).
@@ -21,10 +22,17 @@ export interface Prices {
   map: number;
   /** Per block of 10 search results (rounded up). */
   searchPer10: number;
+  /** Per started minute of a browser session's life, or of an interact call's run (Firecrawl: 2 / browser minute). */
+  browserMinute: number;
 }
 
 /** Operations that cost credits; MCP tool calls are billed as the operation they run. */
-export type Operation = 'parse' | 'scrape' | 'search' | 'map' | 'crawl' | 'batch_scrape' | 'agent' | 'extract';
+export type Operation = 'parse' | 'scrape' | 'search' | 'map' | 'crawl' | 'batch_scrape' | 'agent' | 'extract' | 'browser' | 'interact';
+
+/** Browser time: every started minute (at least one) at the browser-minute price. */
+export function browserMinutesPrice(prices: Prices, durationMs: number): number {
+  return Math.max(1, Math.ceil(Math.max(0, durationMs) / 60_000)) * prices.browserMinute;
+}
 
 /** The options that change a page's price. */
 export interface PageFactors {
@@ -91,6 +99,10 @@ export function priceOf(prices: Prices, operation: Operation, f: PageFactors, da
       return prices.map;
     case 'search':
       return searchPrice(prices, f, data);
+    case 'browser':
+    case 'interact':
+      // Charged by time (browserMinutesPrice), not from an answer.
+      return prices.browserMinute;
     default:
       return priceOfData(prices, f, data);
   }
@@ -103,6 +115,9 @@ export function minimumPrice(prices: Prices, operation: Operation, f: PageFactor
       return prices.map;
     case 'search':
       return prices.searchPer10;
+    case 'browser':
+    case 'interact':
+      return prices.browserMinute;
     default:
       return Math.min(prices.page, prices.pdfPage) + surcharge(prices, f);
   }

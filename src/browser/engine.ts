@@ -10,9 +10,11 @@
  * not send UDP outside the proxy, and service workers are blocked in every context. Chromium's
  * own sandbox is used unless folio runs as root (FOLIO_BROWSER_SANDBOX).
  */
+import net from 'node:net';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
 import { ServiceError } from '../errors.ts';
 import type { LookupFunction } from '../web/fetch/guarded-connect.ts';
+import { cdpCommand } from './cdp-scope.ts';
 import { startGuardProxy, type GuardProxy, type ProxyStats, type Target } from './guard-proxy.ts';
 
 export interface BrowserEngineOptions {
@@ -33,6 +35,21 @@ export interface BrowserEngine {
   /** Runs `fn` with a new context of its own in a page slot; the context is closed afterwards. */
   withContext<T>(options: BrowserContextOptions, signal: AbortSignal, fn: (context: BrowserContext) => Promise<T>): Promise<T>;
   /**
+   * A new context in a page slot that the caller ends with `release()` (closes the context, frees
+   * the slot): a render whose page is held for interact keeps both until then.
+   */
+  openContext(options: BrowserContextOptions, signal: AbortSignal): Promise<ContextLease>;
+  /**
+   * Called when a render waits for a page slot: it may free one (held-pages.ts closes its oldest
+   * idle page) and answers whether it did.
+   */
+  setReclaimer(reclaim: () => boolean): void;
+  /**
+   * The shared Chromium's own DevTools endpoint (loopback, a port chosen at launch): only for the
+   * scoped relay (cdp-scope.ts), never handed to a caller. Undefined when Chromium is not running.
+   */
+  devtoolsUrl(browser: Browser): string | undefined;
+  /**
    * A Chromium of its own for a browser session (sessions.ts): the same switches and guarded
    * proxy, a persistent profile in `userDataDir` (deleted by the caller), and a DevTools endpoint
    * on loopback (`--remote-debugging-port=0`, its port read from DevToolsActivePort).
@@ -43,6 +60,25 @@ export interface BrowserEngine {
   /** Refusals and tunnels of the guarded proxy (zeros before the first render). */
   readonly proxyStats: Readonly<ProxyStats>;
   close(): Promise<void>;
+}
+
+export interface ContextLease {
+  readonly context: BrowserContext;
+  readonly browser: Browser;
+  /** Closes the context and frees its page slot (once; later calls do nothing). */
+  release(): Promise<void>;
+}
+
+/** A free TCP port on loopback (for Chromium's DevTools endpoint; checked after launch). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 /** Chromium switches: the proxy, no QUIC, no WebRTC UDP around it, nothing phoning home. */
@@ -65,7 +101,7 @@ export function chromiumArgs(proxyUrl: string): string[] {
 }
 
 /** A counting semaphore whose waiters give up when their signal aborts. */
-function createSlots(size: number) {
+function createSlots(size: number, reclaim: () => boolean) {
   let free = size;
   const waiters: { resolve: () => void; reject: (err: unknown) => void; signal: AbortSignal; onAbort: () => void }[] = [];
   return {
@@ -88,6 +124,8 @@ function createSlots(size: number) {
         };
         signal.addEventListener('abort', waiter.onAbort, { once: true });
         waiters.push(waiter);
+        // A held interact page that nobody uses gives way to a render that waits.
+        reclaim();
       });
     },
     release(): void {
@@ -120,7 +158,9 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 export function createBrowserEngine(options: BrowserEngineOptions): BrowserEngine {
-  const slots = createSlots(options.maxPages);
+  let reclaimer: () => boolean = () => false;
+  const slots = createSlots(options.maxPages, () => reclaimer());
+  const endpoints = new WeakMap<Browser, string>();
   let proxy: Promise<GuardProxy> | undefined;
   let launching: Promise<Browser> | undefined;
   let current: Browser | undefined;
@@ -140,7 +180,10 @@ export function createBrowserEngine(options: BrowserEngineOptions): BrowserEngin
     const p = await guard();
     // Without the sandbox Playwright adds --no-sandbox; Chromium refuses its sandbox to root.
     const sandbox = options.sandbox === 'on' || (options.sandbox === 'auto' && process.getuid?.() !== 0);
-    const browser = await chromium.launch({ executablePath: options.executablePath, headless: true, args: chromiumArgs(p.url), chromiumSandbox: sandbox, timeout: 60_000 });
+    // A DevTools port on loopback for interact's scoped relay (cdp-scope.ts); Playwright itself uses a pipe.
+    const port = await freePort();
+    const browser = await chromium.launch({ executablePath: options.executablePath, headless: true, args: [...chromiumArgs(p.url), `--remote-debugging-port=${port}`, '--remote-debugging-address=127.0.0.1'], chromiumSandbox: sandbox, timeout: 60_000 });
+    await recordEndpoint(browser, port).catch(() => undefined);
     browser.on('disconnected', () => {
       if (current === browser) {
         current = undefined;
@@ -149,6 +192,28 @@ export function createBrowserEngine(options: BrowserEngineOptions): BrowserEngin
     });
     current = browser;
     return browser;
+  };
+
+  /**
+   * The endpoint at `port`, if it is this Chromium's and not a process that took the port first:
+   * a context created over Playwright's pipe must be listed there.
+   */
+  const recordEndpoint = async (browser: Browser, port: number): Promise<void> => {
+    const version = (await (await fetch(`http://127.0.0.1:${port}/json/version`, { signal: AbortSignal.timeout(5000) })).json()) as { webSocketDebuggerUrl?: unknown };
+    const url = typeof version.webSocketDebuggerUrl === 'string' ? version.webSocketDebuggerUrl : '';
+    if (!url.startsWith(`ws://127.0.0.1:${port}/devtools/browser/`)) return;
+    const session = await browser.newBrowserCDPSession();
+    try {
+      const { browserContextId } = await session.send('Target.createBrowserContext', { disposeOnDetach: true });
+      try {
+        const listed = await cdpCommand(url, 'Target.getBrowserContexts');
+        if (Array.isArray(listed.browserContextIds) && listed.browserContextIds.includes(browserContextId)) endpoints.set(browser, url);
+      } finally {
+        await session.send('Target.disposeBrowserContext', { browserContextId }).catch(() => undefined);
+      }
+    } finally {
+      await session.detach().catch(() => undefined);
+    }
   };
 
   const browser = async (): Promise<Browser> => {
@@ -168,28 +233,55 @@ export function createBrowserEngine(options: BrowserEngineOptions): BrowserEngin
     }
   };
 
-  return {
-    async withContext(contextOptions, signal, fn) {
-      await slots.acquire(signal);
+  const openContext = async (contextOptions: BrowserContextOptions, signal: AbortSignal): Promise<ContextLease> => {
+    await slots.acquire(signal);
+    try {
+      // A launch slower than the request's timeout does not hold the request (it goes on for the next one).
+      const open = async () => {
+        const b = await untilAborted(browser(), signal);
+        return { b, context: await b.newContext({ ...contextOptions, serviceWorkers: 'block', acceptDownloads: false }) };
+      };
+      let opened: { b: Browser; context: BrowserContext };
       try {
-        // A launch slower than the request's timeout does not hold the request (it goes on for the next one).
-        const open = async () => (await untilAborted(browser(), signal)).newContext({ ...contextOptions, serviceWorkers: 'block', acceptDownloads: false });
-        let context: BrowserContext;
-        try {
-          context = await open();
-        } catch (err) {
-          // Chromium died and its 'disconnected' event has not been seen yet: launch it again, once.
-          if (current?.isConnected() !== false && current !== undefined) throw err;
-          context = await open();
-        }
-        try {
-          if (signal.aborted) throw signal.reason;
-          return await fn(context);
-        } finally {
-          await context.close().catch(() => undefined);
-        }
+        opened = await open();
+      } catch (err) {
+        // Chromium died and its 'disconnected' event has not been seen yet: launch it again, once.
+        if (current?.isConnected() !== false && current !== undefined) throw err;
+        opened = await open();
+      }
+      let released = false;
+      return {
+        context: opened.context,
+        browser: opened.b,
+        async release() {
+          if (released) return;
+          released = true;
+          try {
+            await opened.context.close().catch(() => undefined);
+          } finally {
+            slots.release();
+          }
+        },
+      };
+    } catch (err) {
+      slots.release();
+      throw err;
+    }
+  };
+
+  return {
+    openContext,
+    setReclaimer(reclaim) {
+      reclaimer = reclaim;
+    },
+    devtoolsUrl: (b) => (b.isConnected() ? endpoints.get(b) : undefined),
+    async withContext(contextOptions, signal, fn) {
+      const lease = await openContext(contextOptions, signal);
+      try {
+        if (signal.aborted) throw signal.reason;
+        return await fn(lease.context);
       } finally {
-        slots.release();
+        await lease.release();
       }
     },
     async launchDedicated(userDataDir) {

@@ -3,7 +3,9 @@
  * session's page, in a child process under Node's permission model (`--experimental-permission`):
  *
  *   - no file system writes, except to a scratch directory of its own (Playwright's client needs
- *     one for its artifacts), deleted after the run; reads are allowed (the code's own modules);
+ *     one for its artifacts), deleted after the run; reads only of Playwright's own files and the
+ *     scratch directory (not folio's data, configuration or `/proc/<folio pid>/environ`, where
+ *     its secrets are);
  *   - no child processes and no worker threads (the permission model refuses both);
  *   - network: the child may only open a TCP connection to the session's DevTools port on
  *     loopback (net.Socket's connect is wrapped before the code runs; UDP sockets and DNS lookups
@@ -18,6 +20,7 @@
  * connected over CDP to the session's Chromium); what it returns is `result` (a string, or JSON).
  */
 import { spawn } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -88,7 +91,16 @@ process.stdin.on('end', async () => {
 });
 `;
 
-const playwrightPath = (): string => createRequire(import.meta.url).resolve('playwright-core');
+const playwrightPath = (): string => realpathSync(createRequire(import.meta.url).resolve('playwright-core'));
+
+/**
+ * What the child may read: Playwright's client (its real directory) and the scratch directory.
+ * Playwright also probes two WSL paths at load (existsSync throws under the permission model
+ * when they are not allowed); neither exists on Linux proper.
+ */
+function readableBy(scratch: string): string[] {
+  return [`${path.dirname(playwrightPath())}/*`, `${scratch}/*`, '/proc/sys/fs/binfmt_misc/WSLInterop', '/run/WSL'];
+}
 
 export interface ExecuteRequest {
   code: string;
@@ -125,7 +137,7 @@ export async function executeCode(req: ExecuteRequest): Promise<ExecuteResult> {
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'folio-exec-'));
   try {
     return await new Promise<ExecuteResult>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--experimental-permission', '--allow-fs-read=*', `--allow-fs-write=${scratch}`, '--no-warnings', '-e', CHILD, req.devtoolsUrl, playwrightPath()], {
+      const child = spawn(process.execPath, ['--experimental-permission', ...readableBy(scratch).map((p) => `--allow-fs-read=${p}`), `--allow-fs-write=${scratch}`, '--no-warnings', '-e', CHILD, req.devtoolsUrl, playwrightPath()], {
         // Nothing of folio's environment (its secrets): only where temporary files go.
         env: { TMPDIR: scratch },
         cwd: scratch,

@@ -1,16 +1,26 @@
 /**
- * Interact (`/v2/scrape/{scrapeId}/interact`): the page of a scrape, driven afterwards. Every
- * scrape of the HTTP door is remembered (its team, final URL and `actions`) for
- * FOLIO_INTERACT_TTL_SECONDS; the first interact opens a browser session of the `interact` kind
- * (sessions.ts: a Chromium of its own), loads the page and replays the scrape's actions that
- * change the page (wait, click, write, press, scroll, executeJavascript), so the code or prompt
- * starts where the scrape ended. Later interacts reuse that session until it is idle for the
- * same time, or DELETE ends it. A scrape of another team, or one too old, is a 404 alike.
+ * Interact (`/v2/scrape/{scrapeId}/interact`): the page of a scrape, driven afterwards.
+ *
+ *   - A RENDERED scrape's own page stays open (held-pages.ts): interact drives that live page, so
+ *     whatever the scrape, or an earlier interact, did to it (text typed into a form) is there.
+ *     Once it is closed (idle, the cap, DELETE, a revoked key) the scrape answers `410 GONE`.
+ *   - A scrape the plain fetch engine answered has no page: every scrape of the HTTP door is
+ *     remembered (its team, final URL and `actions`) for FOLIO_INTERACT_TTL_SECONDS; the first
+ *     interact opens a browser session of the `interact` kind (sessions.ts: a Chromium of its
+ *     own), loads the page and replays the scrape's actions that change the page (wait, click,
+ *     write, press, scroll, executeJavascript). Later interacts reuse that session until it is idle
+ *     for the same time, or DELETE ends it.
+ *
+ * A scrape of another team, unknown, or too old is a 404 alike.
  */
 import { ServiceError } from '../errors.ts';
 import { runActions } from './actions.ts';
 import type { Action } from './schema.ts';
+import type { HeldPage, HeldPages } from './held-pages.ts';
 import type { BrowserSessionRecord, SessionManager, SessionOwner } from './sessions.ts';
+
+/** What an interact runs on: the scrape's held page, or a session that reopened it. */
+export type InteractTarget = { kind: 'held'; held: HeldPage } | { kind: 'session'; session: BrowserSessionRecord };
 
 /** Scrapes remembered at once (the oldest are forgotten first). */
 const MAX_REMEMBERED = 10_000;
@@ -26,17 +36,21 @@ interface Remembered {
 
 export interface InteractPages {
   remember(scrapeId: string, teamId: string, url: string, actions: readonly Action[]): void;
-  /** The team's interact session of the scrape, opened (and the page loaded) on first use. */
-  open(scrapeId: string, owner: SessionOwner): Promise<BrowserSessionRecord>;
-  /** The open session, if any (for DELETE). */
-  current(scrapeId: string, teamId: string): Promise<BrowserSessionRecord | undefined>;
+  /** The scrape's held page, or the team's interact session of it, opened (and the page loaded) on first use. */
+  open(scrapeId: string, owner: SessionOwner): Promise<InteractTarget>;
+  /** What is open, if anything (for DELETE); undefined when the page was already closed. */
+  current(scrapeId: string, teamId: string): Promise<InteractTarget | undefined>;
+}
+
+function gone(scrapeId: string, why: string, at: Date): ServiceError {
+  return new ServiceError('GONE', `The page of scrape ${scrapeId.slice(0, 64)} was closed at ${at.toISOString()}: ${why}. A scrape's page is kept open only for a while; scrape the page again (with the same \`actions\` to reach the same state) and interact with the new metadata.scrapeId.`);
 }
 
 function notFound(scrapeId: string, ttlSeconds: number): ServiceError {
-  return new ServiceError('NOT_FOUND', `No scrape ${scrapeId.slice(0, 64)} of your team can be interacted with: a scrape's page is available for ${ttlSeconds} s after the scrape (FOLIO_INTERACT_TTL_SECONDS), on the folio process that scraped it, and not after a scrape with zeroDataRetention. Scrape the page again and use the new metadata.scrapeId.`);
+  return new ServiceError('NOT_FOUND', `No scrape ${scrapeId.slice(0, 64)} of your team can be interacted with: a rendered scrape's page stays open until ${ttlSeconds} s after its last use (FOLIO_INTERACT_TTL_SECONDS), a plain-fetch scrape can be interacted with for ${ttlSeconds} s (not under zeroDataRetention), both on the folio process that scraped them. Scrape the page again and use the new metadata.scrapeId.`);
 }
 
-export function createInteractPages(sessions: SessionManager, ttlSeconds: number, now: () => number = Date.now): InteractPages {
+export function createInteractPages(sessions: SessionManager, held: HeldPages, ttlSeconds: number, now: () => number = Date.now): InteractPages {
   const scrapes = new Map<string, Remembered>();
   const opening = new Map<string, Promise<BrowserSessionRecord>>();
 
@@ -75,8 +89,12 @@ export function createInteractPages(sessions: SessionManager, ttlSeconds: number
       scrapes.set(scrapeId, { teamId, url, actions, at: now() });
     },
     async open(scrapeId, owner) {
+      const page = await held.use(scrapeId, owner.teamId);
+      if (page) return { kind: 'held', held: page };
+      const ended = held.ended(scrapeId, owner.teamId);
+      if (ended) throw gone(scrapeId, ended.why, ended.at);
       const open = await sessions.interactOf(scrapeId, owner.teamId);
-      if (open) return open;
+      if (open) return { kind: 'session', session: open };
       const r = recall(scrapeId, owner.teamId);
       if (!r) throw notFound(scrapeId, ttlSeconds);
       const key = `${owner.teamId}\n${scrapeId}`;
@@ -85,11 +103,14 @@ export function createInteractPages(sessions: SessionManager, ttlSeconds: number
         pending = load(scrapeId, owner, r).finally(() => opening.delete(key));
         opening.set(key, pending);
       }
-      return pending;
+      return { kind: 'session', session: await pending };
     },
     async current(scrapeId, teamId) {
+      const page = await held.use(scrapeId, teamId);
+      if (page) return { kind: 'held', held: page };
+      if (held.ended(scrapeId, teamId)) return undefined;
       const open = await sessions.interactOf(scrapeId, teamId);
-      if (open) return open;
+      if (open) return { kind: 'session', session: open };
       if (!recall(scrapeId, teamId)) throw notFound(scrapeId, ttlSeconds);
       return undefined;
     },

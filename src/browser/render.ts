@@ -18,7 +18,9 @@ import { isAdHost } from './ad-hosts.ts';
 import { dataUrl, type CaptureKind, type CaptureStore } from './captures.ts';
 import type { BrowserEngine } from './engine.ts';
 import { BLOCKED_HEADER, PROXY_ERROR_HEADER } from './guard-proxy.ts';
+import type { HeldPages } from './held-pages.ts';
 import type { Action, ActionsResult, ScreenshotFormat } from './schema.ts';
+import type { SessionOwner } from './sessions.ts';
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 800 } as const;
 export const MOBILE_VIEWPORT = { width: 390, height: 844 } as const;
@@ -47,6 +49,8 @@ export interface RenderRequest {
   /** Captures are returned inline (data: URLs), never stored. */
   zeroDataRetention: boolean;
   signal?: AbortSignal | undefined;
+  /** Keep the page open afterwards for interact, under this scrape id and owner (held-pages.ts). */
+  hold?: { scrapeId: string; owner: SessionOwner } | undefined;
 }
 
 export interface RenderedPage {
@@ -59,11 +63,14 @@ export interface RenderedPage {
   html: Buffer;
   screenshot?: string;
   actions?: ActionsResult;
+  /** The page was kept open for interact. */
+  held?: boolean;
 }
 
 export interface RenderDeps {
   engine: BrowserEngine;
   captures: CaptureStore;
+  held?: HeldPages;
 }
 
 function blocked(url: string, why: string): ServiceError {
@@ -175,7 +182,11 @@ export async function render(req: RenderRequest, deps: RenderDeps): Promise<Rend
   const save = (bytes: Buffer, kind: CaptureKind): Promise<string> => (req.zeroDataRetention ? Promise.resolve(dataUrl(bytes, kind)) : deps.captures.save(bytes, kind));
 
   try {
-    return await deps.engine.withContext(contextOptions(req), signal, async (context) => {
+    const lease = await deps.engine.openContext(contextOptions(req), signal);
+    let kept = false;
+    try {
+      if (signal.aborted) throw signal.reason;
+      const context = lease.context;
       // The deadline or the client going away closes the context: whatever runs in it throws.
       const stop = () => void context.close().catch(() => undefined);
       signal.addEventListener('abort', stop, { once: true });
@@ -202,7 +213,7 @@ export async function render(req: RenderRequest, deps: RenderDeps): Promise<Rend
           const bytes = await page.screenshot({ fullPage: req.screenshot.fullPage ?? false, type: jpeg ? 'jpeg' : 'png', ...(jpeg ? { quality: req.screenshot.quality } : {}), timeout: Math.max(1, remaining()) });
           screenshot = await save(bytes, jpeg ? 'jpeg' : 'png');
         }
-        return {
+        const answer: RenderedPage = {
           url: page.url(),
           status: response?.status() ?? 200,
           servedContentType: response?.headers()['content-type'] ?? 'text/html',
@@ -210,10 +221,19 @@ export async function render(req: RenderRequest, deps: RenderDeps): Promise<Rend
           ...(screenshot !== undefined ? { screenshot } : {}),
           ...(actions ? { actions } : {}),
         };
+        signal.removeEventListener('abort', stop);
+        if (req.hold && deps.held && !signal.aborted && deps.engine.devtoolsUrl(lease.browser) !== undefined) {
+          // The lease (context and page slot) goes to the held pages, which release it in any case.
+          kept = true;
+          if (await deps.held.hold(req.hold.scrapeId, req.hold.owner, page, lease)) answer.held = true;
+        }
+        return answer;
       } finally {
         signal.removeEventListener('abort', stop);
       }
-    });
+    } finally {
+      if (!kept) await lease.release();
+    }
   } catch (err) {
     if (req.signal?.aborted) throw req.signal.reason;
     if (deadline.aborted || (timedOut() && !isServiceError(err))) throw timeoutError(req.url, req.requestTimeoutMs ?? req.timeoutMs);

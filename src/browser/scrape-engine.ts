@@ -11,6 +11,7 @@
 import type { ScreenshotFormat, Action, ActionsResult } from './schema.ts';
 import { needsBrowser } from './schema.ts';
 import type { BrowserService } from './index.ts';
+import type { SessionOwner } from './sessions.ts';
 
 export interface FetchedPage {
   url: string;
@@ -40,6 +41,8 @@ export interface EngineChoice {
   /** The Content-Type the parse core is told (the rendered DOM is UTF-8 whatever was served). */
   parseContentType?: string | undefined;
   rendered: boolean;
+  /** The rendered page was kept open for interact (the caller releases it if the scrape fails after). */
+  held?: boolean;
   screenshot?: string;
   actions?: ActionsResult;
   /** The page is an app shell nobody rendered (the caller adds its warning). */
@@ -59,6 +62,8 @@ export interface EngineInput {
   /** Time left of the request's timeout. */
   remainingMs: number;
   signal?: AbortSignal | undefined;
+  /** A rendered page is kept open for interact under this scrape id and owner (held-pages.ts). */
+  hold?: { scrapeId: string; owner: SessionOwner } | undefined;
 }
 
 function screenshotFormat(options: BrowserScrapeOptions): ScreenshotFormat | undefined {
@@ -90,12 +95,14 @@ export async function scrapeEngine(browser: BrowserService | undefined, input: E
       screenshot,
       zeroDataRetention: options.zeroDataRetention,
       signal: input.signal,
+      hold: input.hold,
     });
     const unredacted = options.redactPII !== undefined && options.redactPII !== false && (page.screenshot !== undefined || page.actions !== undefined);
     return {
       page: { url: page.url, status: page.status, contentType: page.servedContentType, body: page.html },
       parseContentType: 'text/html; charset=utf-8',
       rendered: true,
+      ...(page.held ? { held: true } : {}),
       ...(page.screenshot !== undefined ? { screenshot: page.screenshot } : {}),
       ...(page.actions ? { actions: page.actions } : {}),
       shellUnrendered: false,

@@ -7,7 +7,9 @@
  *   - it ends at `ttl` after creation, or `activityTtl` after its last use (a request about it,
  *     a DevTools message), whichever comes first; a sweep every few seconds closes it;
  *   - it ends when its key is revoked (checked on every use and by the sweep);
- *   - a team has at most `maxPerTeam` sessions open, the process `maxTotal` (429 RATE_LIMITED).
+ *   - a team has at most `maxPerTeam` sessions open, the process `maxTotal` (429 RATE_LIMITED);
+ *   - a `/v2/browser` session holds one of its team's concurrent places (plan maxConcurrent)
+ *     while open (`teamPlace`): at the team's limit, 429 RATE_LIMITED saying what is open.
  *
  * The DevTools endpoint of the session's Chromium listens on loopback only; clients reach it
  * through folio's WebSocket door (cdp-door.ts) with the session's capability token.
@@ -44,6 +46,16 @@ export interface BrowserSessionRecord {
   readonly devtoolsUrl: string;
   /** For interact sessions: the scrape. */
   readonly scrapeId?: string;
+  /** Credits charged when it ended (its minutes; `/v2/browser` sessions only). */
+  creditsBilled?: number;
+}
+
+/** Credits of browser time (docs/billing.md): refused before (402), charged after. */
+export interface BrowserBilling {
+  /** 402 PAYMENT_REQUIRED when the team cannot afford one browser minute. */
+  admit(owner: SessionOwner, what: 'browser' | 'interact'): Promise<void>;
+  /** Charges `durationMs` of browser time (every started minute); the credits charged. */
+  charge(owner: SessionOwner, what: 'browser' | 'interact', durationMs: number): Promise<number>;
 }
 
 export interface SessionLimits {
@@ -61,6 +73,15 @@ export interface SessionManagerOptions {
   now?: () => Date;
   sweepMs?: number;
   onClosed?: (session: BrowserSessionRecord, why: string) => void;
+  /**
+   * A place among the team's concurrent jobs (its plan's maxConcurrent), held while a `/v2/browser`
+   * session is open; `sessionsOpen` is the team's open sessions (for the refusal's message).
+   * Absent: sessions take no place.
+   */
+  teamPlace?: (teamId: string, sessionsOpen: number) => Promise<{ release(): void }>;
+  /** Sessions cost their minutes; absent: free. */
+  billing?: BrowserBilling;
+  onChargeError?: (err: unknown) => void;
 }
 
 export interface CreateSession {
@@ -103,6 +124,8 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
   const now = options.now ?? (() => new Date());
   const sessions = new Map<string, BrowserSessionRecord>();
   const dirs = new Map<string, string>();
+  /** The team places of open sessions, given back when they end. */
+  const places = new Map<string, { release(): void }>();
   /** Sessions by the SHA-256 of their token: a lookup compares no secret byte by byte. */
   const byTokenHash = new Map<string, BrowserSessionRecord>();
   const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -120,7 +143,16 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
     if (sessions.get(s.id) !== s) return false;
     sessions.delete(s.id);
     byTokenHash.delete(tokenHash(s.token));
+    places.get(s.id)?.release();
+    places.delete(s.id);
     await s.context.close().catch(() => undefined);
+    if (s.kind === 'session' && options.billing) {
+      // Its whole life, every started minute, whoever ended it (DELETE, ttl, idle, a revoked key).
+      s.creditsBilled = await options.billing.charge(s.owner, 'browser', now().getTime() - s.createdAt.getTime()).catch((err: unknown) => {
+        options.onChargeError?.(err);
+        return 0;
+      });
+    }
     const dir = dirs.get(s.id);
     dirs.delete(s.id);
     if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
@@ -159,11 +191,15 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       if (sessions.size + opening >= options.limits.maxTotal) {
         throw new ServiceError('RATE_LIMITED', `This server has ${options.limits.maxTotal} browser sessions open, its limit (FOLIO_BROWSER_MAX_SESSIONS). Try again when one has ended.`, { retryAfterSeconds: 10 });
       }
+      if (request.kind === 'session') await options.billing?.admit(owner, 'browser');
       opening++;
       openingByTeam.set(owner.teamId, (openingByTeam.get(owner.teamId) ?? 0) + 1);
-      const dir = await mkdtemp(path.join(os.tmpdir(), 'folio-session-'));
       let context: BrowserContext | undefined;
+      let place: { release(): void } | undefined;
+      let dir: string | undefined;
       try {
+        if (request.kind === 'session' && options.teamPlace) place = await options.teamPlace(owner.teamId, [...sessions.values()].filter((x) => x.owner.teamId === owner.teamId && x.kind === 'session').length);
+        dir = await mkdtemp(path.join(os.tmpdir(), 'folio-session-'));
         context = await options.launch(dir);
         const url = await devtoolsUrl(dir, 10_000);
         const page = context.pages()[0] ?? (await context.newPage());
@@ -185,12 +221,15 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
         sessions.set(session.id, session);
         byTokenHash.set(tokenHash(session.token), session);
         dirs.set(session.id, dir);
+        if (place) places.set(session.id, place);
+        place = undefined;
         context.on('close', () => void end(session, 'its browser closed'));
         if (closed) await end(session, 'the server is shutting down');
         return session;
       } catch (err) {
+        place?.release();
         await context?.close().catch(() => undefined);
-        await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+        if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
         throw err instanceof ServiceError ? err : new ServiceError('FETCH_FAILED', `Could not open a browser session: ${err instanceof Error ? (err.message.split('\n')[0] ?? '').slice(0, 200) : 'unknown error'}.`, { cause: err });
       } finally {
         opening--;

@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createBrowserService, type BrowserService } from '../browser/index.ts';
+import { createBrowserService, sessionPlaceRefused, type BrowserService } from '../browser/index.ts';
 import { createAccessTokens, type AccessTokens } from '../../auth/access-tokens.ts';
 import { createClientRegistry, type ClientRegistry } from '../../auth/clients.ts';
 import type { AuthorizationCodeIssuer } from '../../auth/authorization-code-types.ts';
@@ -17,7 +17,7 @@ import { createTokenEndpoint } from '../../auth/token-endpoint.ts';
 import { mcpResourceUrl } from '../../.well-known/urls.ts';
 import type { Config } from '../config.ts';
 import { createApp } from '../http/app.ts';
-import { chargeJobPages, createTeamAccounts } from '../accounts/index.ts';
+import { browserMinutesPrice, chargeJobPages, createTeamAccounts, NO_SURCHARGE } from '../accounts/index.ts';
 import { descriptorBudgetWarning, guardConnections, healthReserve, serverTimeoutOptions } from '../http/connections/index.ts';
 import { expectContinue } from '../http/routes/uploads.ts';
 import type { ParseRunner } from '../limits/runner.ts';
@@ -39,6 +39,7 @@ import { attachJobWatcher } from '../http/watcher.ts';
 import { attachCdpDoor } from '../http/cdp-door.ts';
 import { LLM_VARIABLES, planBrowserActions, type LlmSettings } from '../llm/index.ts';
 import { scrape } from '../web/scrape.ts';
+import { asksForBrowser, type ScrapeOptions } from '../web/scrape-options.ts';
 import { createSearch, searchBackendsFromConfig } from '../web/search/index.ts';
 import { createAudit } from '../audit/index.ts';
 import { startAgents } from '../agent/index.ts';
@@ -202,6 +203,10 @@ export async function startService(config: Config, options: ServiceOptions = {})
     getJob: (jobId) => store.getCrawlJob(jobId),
     onError: (err, jobId) => logger.error({ err, jobId }, 'could not charge a crawl page'),
   });
+  // Crawl, batch and search pages that ask for `actions` or a screenshot are rendered by the browser,
+  // created further down (it needs the accounts and limits); assigned before any page runs.
+  let pageBrowser: BrowserService | undefined;
+  const browserFor = (opts: ScrapeOptions) => (pageBrowser && asksForBrowser(opts) ? { browser: pageBrowser } : {});
   let crawls: Awaited<ReturnType<typeof startCrawling>>;
   try {
     crawls = await startCrawling({
@@ -209,8 +214,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
       store,
       fetcher,
       // A page counts against its job's team (docs/limits.md): it waits its turn, never refused.
-      scrapePage: (pageUrl, opts, run) => limits.crawlPage(run.owner, opts.timeout, run.signal, (timeout, teamId) => scrape({ ...opts, url: pageUrl, timeout }, { fetcher, runner }, { signal: run.signal, ...(teamId ? { teamId } : {}) })),
+      scrapePage: (pageUrl, opts, run) => limits.crawlPage(run.owner, opts.timeout, run.signal, (timeout, teamId) => scrape({ ...opts, url: pageUrl, timeout }, { fetcher, runner, ...browserFor(opts) }, { signal: run.signal, ...(teamId ? { teamId } : {}) })),
       concurrency: config.crawlConcurrency,
+      browserPages: config.browser.enabled,
       ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
       onPage: (detail) => logger.debug(detail, 'crawl page scraped'),
       onError: (detail, message) => logger.error(detail, message),
@@ -246,7 +252,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const clients = createClientRegistry({ store, fetcher });
   const search = createSearch({
     backends: searchBackendsFromConfig(config),
-    scrape: (url, scrapeOptions, run) => scrape({ ...scrapeOptions, url }, { fetcher, runner }, run),
+    scrape: (url, scrapeOptions, run) => scrape({ ...scrapeOptions, url }, { fetcher, runner, ...browserFor(scrapeOptions) }, run),
+    browserPages: config.browser.enabled,
   });
   // Uploaded files and captures (docs/uploads.md): DATA_DIR, or an S3 bucket / PostgreSQL shared by every instance.
   const blobs = openBlobStore(config.blob, { dataDir: config.dataDir });
@@ -278,6 +285,16 @@ export async function startService(config: Config, options: ServiceOptions = {})
     onSweepError: (err) => logger.warn({ err }, 'capture sweep failed'),
     sessionLimits: { maxPerTeam: config.browser.sessionsPerTeam, maxTotal: config.browser.maxSessions, maxTtlSeconds: config.browser.sessionMaxTtlSeconds },
     interactTtlSeconds: config.browser.interactTtlSeconds,
+    interactMaxPages: config.browser.interactMaxPages,
+    // An open /v2/browser session holds one of its team's concurrent places (docs/limits.md).
+    // Browser time in credits (docs/billing.md): a session its life, an interact call its run.
+    billing: {
+      admit: (owner, what) => teamAccounts.admit({ teamId: owner.teamId, keyId: owner.keyId }, what, NO_SURCHARGE),
+      charge: async (owner, what, durationMs) => (await teamAccounts.charge({ teamId: owner.teamId, keyId: owner.keyId }, { operation: what, units: browserMinutesPrice(config.prices, durationMs) })).units,
+    },
+    onChargeError: (err) => logger.error({ err }, 'could not record a charge of browser time'),
+    teamJob: (teamId, timeoutMs, signal, fn) => limits.job(teamId, { timeoutMs, ...(signal ? { signal } : {}), what: 'interact' }, (remainingMs) => fn(remainingMs)),
+    teamPlace: (teamId, sessionsOpen) => limits.place(teamId, (maxConcurrent, running) => sessionPlaceRefused(maxConcurrent, running, sessionsOpen)),
     // A session dies with its key: the key is looked up again on every use and by the sweep.
     keyValid: async (owner) => {
       if (owner.keyId === undefined) return true;
@@ -294,6 +311,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       : {}),
     onSessionClosed: (session, why) => logger.info({ sessionId: session.id, kind: session.kind, teamId: session.owner.teamId, why }, 'browser session ended'),
   });
+  pageBrowser = browser;
   // Agent and extract jobs (docs/agent.md): a job's credits are charged once when it ends, to the
   // key or OAuth client whose start recorded the job id; jobs a killed process left running fail now.
   const agents = await startAgents({

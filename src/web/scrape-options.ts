@@ -115,7 +115,7 @@ export function refuseUnsupportedScrapeFeatures(options: ScrapeOptions, where: '
   if (where === 'nested') {
     const browserOnly = [...(options.formats.some((f) => f.type === 'screenshot') ? ["the 'screenshot' format"] : []), ...((options.actions?.length ?? 0) > 0 ? ['`actions`'] : [])];
     if (browserOnly.length > 0) {
-      throw new ServiceError('NOT_YET_SUPPORTED', `${browserOnly.join(' and ')} ${browserOnly.length > 1 ? 'are' : 'is'} supported by folio on POST /v2/scrape and in the MCP scrape tool with an API key, not yet in crawl, batch scrape or search, nor for keyless MCP callers. Scrape the page with POST /v2/scrape (or call the tool with an API key), or remove ${browserOnly.length > 1 ? 'them' : 'it'}.`);
+      throw new ServiceError('NOT_YET_SUPPORTED', `${browserOnly.join(' and ')} ${browserOnly.length > 1 ? 'need' : 'needs'} folio's browser, which is not available here: it is off on this server (FOLIO_BROWSER=off), or the call is a keyless MCP call (the browser is for callers with an API key). Call with an API key on a server with the browser, or remove ${browserOnly.length > 1 ? 'them' : 'it'}.`);
     }
   }
   const unsupported = options.formats.map((f) => f.type).filter((t): t is (typeof UNSUPPORTED_FORMATS)[number] => (UNSUPPORTED_FORMATS as readonly string[]).includes(t));
@@ -148,13 +148,18 @@ export function parseScrapeRequest(body: unknown): ScrapeRequest {
   return ignoredFields.length > 0 ? { ...result.data, ignoredFields } : result.data;
 }
 
-/** Validates `scrapeOptions` of search or crawl the same way. */
-export function parseScrapeOptions(input: unknown, field = 'scrapeOptions'): ScrapeOptions {
+/** Whether the options ask for the browser themselves (`actions`, the `screenshot` format): crawl, batch and search pages get it then. */
+export function asksForBrowser(options: Pick<ScrapeOptions, 'formats' | 'actions'>): boolean {
+  return (options.actions?.length ?? 0) > 0 || options.formats.some((f) => f.type === 'screenshot');
+}
+
+/** Validates `scrapeOptions` of search or crawl the same way; `browser`: this server renders pages (actions and screenshots allowed). */
+export function parseScrapeOptions(input: unknown, field = 'scrapeOptions', browser = false): ScrapeOptions {
   if (input === undefined || input === null) input = {};
   if (typeof input !== 'object' || Array.isArray(input)) throw new ServiceError('BAD_REQUEST', `Invalid \`${field}\`: must be a JSON object.`);
   const result = ScrapeOptionsSchema.safeParse(input);
   if (!result.success) throw new ServiceError('BAD_REQUEST', `Invalid \`${field}\`: ${describeIssues(result.error)}`);
-  refuseUnsupportedScrapeFeatures(result.data);
+  refuseUnsupportedScrapeFeatures(result.data, browser ? 'scrape' : 'nested');
   const ignoredFields = unknownFields(input, Object.keys(ScrapeOptionsSchema.shape));
   return ignoredFields.length > 0 ? { ...result.data, ignoredFields } : result.data;
 }

@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { scrapeEngine, type ActionsResult, type BrowserService } from '../browser/index.ts';
+import { scrapeEngine, type EngineChoice, type ActionsResult, type BrowserService, type SessionOwner } from '../browser/index.ts';
 import { isServiceError } from '../errors.ts';
 import type { ParseRunner } from '../limits/runner.ts';
 import type { Progress } from '../parse/document.ts';
@@ -37,6 +37,8 @@ export interface ScrapeContext {
   onProgress?: (progress: Progress) => void;
   /** The team it is for: its parse waits its turn in the team's fair queue (src/limits/teams). */
   teamId?: string;
+  /** Keep a rendered page open for interact, owned by this team and key (the HTTP door and MCP with a key). */
+  holdFor?: SessionOwner;
 }
 
 /** The least time left for parsing after a slow fetch, so a late body still gets a chance. */
@@ -93,7 +95,23 @@ export async function scrape(request: ScrapeRequest, deps: ScrapeDeps, ctx: Scra
     headers,
     remainingMs: request.timeout - (Date.now() - started),
     signal: ctx.signal,
+    ...(ctx.holdFor ? { hold: { scrapeId, owner: ctx.holdFor } } : {}),
   });
+  try {
+    return await finish(request, deps, ctx, { started, scrapeId, engine });
+  } catch (err) {
+    // Nobody will learn this scrapeId: its held page is closed now rather than when idle.
+    if (engine.held && ctx.holdFor) {
+      const held = await deps.browser?.held.use(scrapeId, ctx.holdFor.teamId);
+      if (held) await deps.browser?.held.release(held, 'the scrape failed after rendering');
+    }
+    throw err;
+  }
+}
+
+/** The rendered or fetched page, parsed into the scrape's data. */
+async function finish(request: ScrapeRequest, deps: ScrapeDeps, ctx: ScrapeContext, s: { started: number; scrapeId: string; engine: EngineChoice }): Promise<ScrapeData> {
+  const { started, scrapeId, engine } = s;
   const res = engine.page;
   const error = upstreamError(res);
   const facts = {

@@ -11,7 +11,7 @@ const prices = loadConfig({}).prices;
 
 describe('prices', () => {
   it('defaults follow Firecrawl’s table', () => {
-    expect(prices).toEqual({ page: 1, pdfPage: 1, json: 4, redactPii: 4, zdr: 1, map: 1, searchPer10: 2 });
+    expect(prices).toEqual({ page: 1, pdfPage: 1, json: 4, redactPii: 4, zdr: 1, map: 1, searchPer10: 2, browserMinute: 2 });
   });
 
   it('a document: 1, a PDF by its pages, surcharges per billed page', () => {

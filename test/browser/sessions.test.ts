@@ -21,7 +21,7 @@ let sdk: Firecrawl;
 
 beforeAll(async () => {
   site = await startBrowserSite();
-  service = await startTestService({ now: () => clock }, { FOLIO_FETCH_ALLOW: site.hostPort, FOLIO_BROWSER_MAX_PAGES: '2', FOLIO_BROWSER_SESSIONS_PER_TEAM: '3', FOLIO_DEFAULT_ZDR: 'on' });
+  service = await startTestService({ now: () => clock }, { FOLIO_FETCH_ALLOW: site.hostPort, FOLIO_BROWSER_MAX_PAGES: '2', FOLIO_BROWSER_SESSIONS_PER_TEAM: '3', FOLIO_DEFAULT_ZDR: 'on', FOLIO_DEFAULT_MAX_CONCURRENT: '8' });
   sdk = new Firecrawl({ apiKey: service.key, apiUrl: service.url });
 }, 60_000);
 afterAll(async () => {
@@ -94,7 +94,7 @@ describe('browser sessions', () => {
     expect(service.logText()).toContain('/v2/browser/cdp/[redacted]');
   }, 120_000);
 
-  it("execute's sandbox refuses file writes, child processes and other network; other languages are a clear 400", async () => {
+  it("execute's sandbox refuses file writes, reads of folio's environment and data, child processes and other network; other languages are a clear 400", async () => {
     const created = await sdk.browser({});
     const id = created.id as string;
     try {
@@ -103,6 +103,14 @@ describe('browser sessions', () => {
       expect(write.result).toBeUndefined();
       expect(write.stderr).toContain('ERR_ACCESS_DENIED');
       expect(fs.existsSync('/tmp/folio-sandbox-escape.txt')).toBe(false);
+
+      // folio's secrets are in its environment and its data directory: neither is readable.
+      const environ = await sdk.browserExecute(id, { code: "return require('node:fs').readFileSync('/proc/' + process.ppid + '/environ', 'latin1')", language: 'node' });
+      expect(environ.exitCode).toBe(1);
+      expect(environ.stderr).toContain('ERR_ACCESS_DENIED');
+      const data = await sdk.browserExecute(id, { code: `return require('node:fs').readdirSync(${JSON.stringify(service.dataDir)}).join(',')`, language: 'node' });
+      expect(data.exitCode).toBe(1);
+      expect(data.stderr).toContain('ERR_ACCESS_DENIED');
 
       const spawn = await sdk.browserExecute(id, { code: "return require('node:child_process').execSync('id').toString()", language: 'node' });
       expect(spawn.exitCode).toBe(1);
@@ -169,6 +177,102 @@ describe('browser sessions', () => {
   }, 120_000);
 });
 
+describe("sessions and the team's concurrency", () => {
+  it('an open session holds one of the team places: at the limit a session is a 429 saying what is open, a scrape waits; DELETE and key revocation give the place back', async () => {
+    const { key, id: keyId } = await service.createKey('places-team');
+    const teamId = (await service.store.findTeamByName('places-team'))?.id ?? '';
+    await service.store.updateTeamPlan(teamId, { maxConcurrent: 2 }, new Date());
+    const team = new Firecrawl({ apiKey: key, apiUrl: service.url });
+    const first = await team.browser({});
+    const second = await team.browser({});
+    const queue = json(await call('GET', '/v2/team/queue-status', key));
+    expect(queue).toMatchObject({ activeJobsInQueue: 2, maxConcurrency: 2 });
+
+    const refused = await call('POST', '/v2/browser', key, {});
+    expect(refused.status).toBe(429);
+    expect(json(refused)).toMatchObject({ success: false, code: 'RATE_LIMITED' });
+    expect(String(json(refused).error)).toContain('2 browser sessions open and 0 other jobs');
+    expect(String(json(refused).error)).toContain('DELETE /v2/browser/');
+    expect(refused.headers['retry-after']).toBeDefined();
+    // A scrape waits for a place, here past its short timeout.
+    const waited = await call('POST', '/v2/scrape', key, { url: `${site.url}/styled.html`, timeout: 1500 });
+    expect(waited.status).toBe(408);
+
+    // DELETE gives its place back: a scrape runs, a new session opens.
+    await team.deleteBrowser(first.id as string);
+    expect((await call('POST', '/v2/scrape', key, { url: `${site.url}/styled.html` })).status).toBe(200);
+    const third = await team.browser({});
+    expect(third.success).toBe(true);
+
+    // A revoked key ends its sessions (the sweep), and their places are free again.
+    await service.store.revokeApiKey(keyId);
+    await service.browser.sessions.sweep();
+    const fresh = await service.createKey('places-team');
+    expect(json(await call('GET', '/v2/browser', fresh.key)).sessions).toEqual([]);
+    expect(json(await call('GET', '/v2/team/queue-status', fresh.key))).toMatchObject({ activeJobsInQueue: 0 });
+    const again = await call('POST', '/v2/browser', fresh.key, {});
+    expect(again.status).toBe(200);
+    await call('DELETE', `/v2/browser/${String(json(again).id)}`, fresh.key);
+    void second;
+  }, 180_000);
+});
+
+describe('interact and the team concurrency', () => {
+  it('an idle held page holds no place; an interact call takes one while it runs and waits for it within its timeout', async () => {
+    const { key } = await service.createKey('interact-places-team');
+    const teamId = (await service.store.findTeamByName('interact-places-team'))?.id ?? '';
+    await service.store.updateTeamPlan(teamId, { maxConcurrent: 1 }, new Date());
+    const team = new Firecrawl({ apiKey: key, apiUrl: service.url });
+    const scraped = await team.scrape(`${site.url}/click.html`, { formats: ['markdown'], actions: [{ type: 'click', selector: '#more' }] });
+    const scrapeId = scraped.metadata?.scrapeId as string;
+    // The held page idles: the team's only place is free for a session.
+    expect(json(await call('GET', '/v2/team/queue-status', key))).toMatchObject({ activeJobsInQueue: 0 });
+    const session = await team.browser({});
+    // The session holds the only place: the interact waits for it, past its 2 s timeout.
+    const waited = await call('POST', `/v2/scrape/${scrapeId}/interact`, key, { code: 'return 1', timeout: 2 });
+    expect(waited.status).toBe(408);
+    expect(String(json(waited).error)).toContain('interact waited');
+    await team.deleteBrowser(session.id as string);
+    expect((await team.interact(scrapeId, { code: "return await page.textContent('#hidden')" })).result).toBe('The secret harbour is Porthleven.');
+    await team.stopInteraction(scrapeId);
+  }, 120_000);
+});
+
+describe('browser time in credits', () => {
+  it('a session costs 2 credits per started minute of its life (creditsBilled), an interact call its run; 402 when a minute cannot be paid', async () => {
+    const { key } = await service.createKey('credits-team');
+    const teamId = (await service.store.findTeamByName('credits-team'))?.id ?? '';
+    await service.store.updateTeamPlan(teamId, { credits: 10 }, new Date());
+    const team = new Firecrawl({ apiKey: key, apiUrl: service.url });
+    const remaining = async () => (await team.getCreditUsage()).remainingCredits;
+
+    const scraped = await team.scrape(`${site.url}/click.html`, { formats: ['markdown'], actions: [{ type: 'click', selector: '#more' }] });
+    expect(await remaining()).toBe(9);
+    expect((await team.interact(scraped.metadata?.scrapeId as string, { code: 'return 1' })).result).toBe('1');
+    expect(await remaining()).toBe(7);
+    await team.stopInteraction(scraped.metadata?.scrapeId as string);
+
+    const short = await team.browser({});
+    expect(await team.deleteBrowser(short.id as string)).toMatchObject({ success: true, creditsBilled: 2 });
+    expect(await remaining()).toBe(5);
+    // 61 s of life: two started minutes.
+    const long = await team.browser({});
+    clock = new Date(clock.getTime() + 61_000);
+    const ended = await call('DELETE', `/v2/browser/${long.id as string}`, key);
+    expect(json(ended)).toMatchObject({ success: true, creditsBilled: 4 });
+    expect(await remaining()).toBe(1);
+
+    const refused = await call('POST', '/v2/browser', key, {});
+    expect(refused.status).toBe(402);
+    expect(json(refused)).toMatchObject({ success: false, code: 'PAYMENT_REQUIRED' });
+    expect(String(json(refused).error)).toContain('costs at least 2');
+    const again = await team.scrape(`${site.url}/click.html`, { formats: ['markdown'], actions: [{ type: 'click', selector: '#more' }] });
+    const noInteract = await call('POST', `/v2/scrape/${again.metadata?.scrapeId as string}/interact`, key, { code: 'return 1' });
+    expect(noInteract.status).toBe(402);
+    await call('DELETE', `/v2/scrape/${again.metadata?.scrapeId as string}/interact`, key);
+  }, 180_000);
+});
+
 describe('interact', () => {
   it("drives a scrape's page by code (where the scrape's actions left it), stops, and refuses other teams and prompts without an LLM", async () => {
     const scraped = await sdk.scrape(`${site.url}/click.html`, { formats: ['markdown'], actions: [{ type: 'click', selector: '#more' }] });
@@ -198,7 +302,7 @@ describe('interact', () => {
     const unknown = await call('POST', '/v2/scrape/00000000-0000-4000-8000-000000000000/interact', service.key, { code: 'return 1' });
     expect(unknown.status).toBe(404);
 
-    // A zeroDataRetention scrape is not remembered: nothing to interact with.
+    // A plain-fetch zeroDataRetention scrape is not remembered: nothing to interact with (a rendered one is held in memory: interact-hold.test.ts).
     const zdr = await sdk.scrape(`${site.url}/js.html`, { formats: ['markdown'], zeroDataRetention: true });
     const notKept = await call('POST', `/v2/scrape/${zdr.metadata?.scrapeId as string}/interact`, service.key, { code: 'return 1' });
     expect(notKept.status).toBe(404);

@@ -163,7 +163,7 @@ describe('batch scrape with the Firecrawl SDK', () => {
     const empty = await api('/v2/batch/scrape', { method: 'POST', body: { urls: [] } });
     expect(empty.status).toBe(400);
     expect(String(empty.json.error)).toContain('urls');
-    const badFormat = await api('/v2/batch/scrape', { method: 'POST', body: { urls: [`${site.url}/about.html`], formats: ['screenshot'] } });
+    const badFormat = await api('/v2/batch/scrape', { method: 'POST', body: { urls: [`${site.url}/about.html`], formats: ['branding'] } });
     expect(badFormat.status).toBe(400);
     expect(badFormat.json.code).toBe('NOT_YET_SUPPORTED');
     const badHook = await api('/v2/batch/scrape', { method: 'POST', body: { urls: [`${site.url}/about.html`], webhook: { url: 'file:///etc/passwd' } } });

@@ -152,10 +152,10 @@ describe('request validation', () => {
     const bad = await postSearch(none, { query: 'x', scrapeOptions: { formats: ['markdown'], timeout: -1 } });
     expect(bad.status).toBe(400);
     expect(bad.json).toEqual({ success: false, code: 'BAD_REQUEST', error: 'Invalid `scrapeOptions`: `timeout`: Too small: expected number to be >=1' });
-    const browser = await postSearch(none, { query: 'x', scrapeOptions: { formats: ['screenshot'] } });
-    expect(browser.status).toBe(400);
-    expect(browser.json.code).toBe('NOT_YET_SUPPORTED');
-    expect(String(browser.json.error)).toContain("'screenshot'");
+    const unbuilt = await postSearch(none, { query: 'x', scrapeOptions: { formats: ['branding'] } });
+    expect(unbuilt.status).toBe(400);
+    expect(unbuilt.json.code).toBe('NOT_YET_SUPPORTED');
+    expect(String(unbuilt.json.error)).toContain("'branding'");
   });
 
   it('a body that is not JSON, or not an object, is a 400', async () => {

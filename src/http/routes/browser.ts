@@ -77,7 +77,7 @@ function clientGone(res: Response): AbortSignal {
 
 const executeAnswer = (r: ExecuteResult) => ({ success: true, stdout: r.stdout, stderr: r.stderr, output: r.stdout, ...(r.result !== undefined ? { result: r.result } : {}), exitCode: r.exitCode, killed: r.killed, truncated: r.truncated });
 
-const deleted = (s: BrowserSessionRecord | undefined) => ({ success: true, status: 'destroyed', sessionDurationMs: s ? Date.now() - s.createdAt.getTime() : 0, creditsBilled: 0 });
+const deleted = (s: { createdAt: Date; creditsBilled?: number } | undefined) => ({ success: true, status: 'destroyed', sessionDurationMs: s ? Date.now() - s.createdAt.getTime() : 0, creditsBilled: s?.creditsBilled ?? 0 });
 
 type Handler = (req: Request, res: Response) => Promise<void>;
 const wrap = (h: Handler): RequestHandler => (req, res, next) => void h(req, res).catch(next);
@@ -136,17 +136,17 @@ export function browserRoutes(deps: BrowserRouteDeps): Router {
     if (code) nodeOnly(body.language);
     if (!code && !browser.canPrompt) throw browser.promptNotConfigured();
     const owner = ownerOf(res);
-    const session = await browser.interact.open(String(req.params.id), owner);
+    const target = await browser.interact.open(String(req.params.id), owner);
     const signal = clientGone(res);
-    const result = code ? await browser.execute(session, code, body.timeout ?? DEFAULT_EXECUTE_TIMEOUT_SECONDS, signal) : await browser.prompt(session, prompt as string, signal);
+    const result = code ? await browser.executeOn(target, owner, code, body.timeout ?? DEFAULT_EXECUTE_TIMEOUT_SECONDS, signal) : await browser.promptOn(target, owner, prompt as string, signal);
     res.status(200).json(executeAnswer(result));
   }));
 
   router.delete('/v2/scrape/:id/interact', wrap(async (req, res) => {
     const owner = ownerOf(res);
-    const session = await browser.interact.current(String(req.params.id), owner.teamId);
-    if (session) await browser.sessions.end(session, 'stopped by its owner');
-    res.status(200).json(deleted(session));
+    const target = await browser.interact.current(String(req.params.id), owner.teamId);
+    if (target) await browser.endInteract(target, 'stopped by its owner');
+    res.status(200).json(deleted(target ? (target.kind === 'held' ? target.held : target.session) : undefined));
   }));
 
   return router;

@@ -22,7 +22,8 @@ export function scrapeRoute(deps: ScrapeDeps): RequestHandler[] {
     res.on('close', onClose);
     try {
       const team = teamOf(res);
-      const data = await scrape(request, deps, { signal: clientGone.signal, ...(team ? { teamId: team.teamId } : {}) });
+      // A rendered page stays open for interact, owned by this team and key (src/browser/held-pages.ts).
+      const data = await scrape(request, deps, { signal: clientGone.signal, ...(team ? { teamId: team.teamId, ...(deps.browser ? { holdFor: { teamId: team.teamId, keyId: team.keyId } } : {}) } : {}) });
       // Its page can be driven afterwards (POST /v2/scrape/{scrapeId}/interact), by this team only;
       // not under zeroDataRetention (nothing of the request, its typed text included, is kept).
       const scrapeId = data.metadata.scrapeId;

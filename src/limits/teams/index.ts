@@ -13,6 +13,8 @@
  *   place (unless its caller holds one) and then a parse-pool place in a second fair queue, so
  *   that the pool's next free process goes to the next team in turn, not to the longest queue.
  *   A parse that waited carries `metadata.concurrencyLimited` and `concurrencyQueueDurationMs`.
+ * - `place(teamId, …)`: a place held by something long-lived (an open browser session) until it
+ *   ends; taken at once or refused (429), never queued.
  *
  * The rate window and the team places are in memory by default; with REDIS_URL serve hands in
  * the Redis ones (src/limits/redis: shared by every instance). The parse pool's queue stays here.
@@ -23,7 +25,7 @@ import { ServiceError } from '../../errors.ts';
 import type { ParseData } from '../../parse/index.ts';
 import { poolFullError, queueTimeoutError, timeoutError } from '../parse-pool.ts';
 import type { ParseRunner } from '../runner.ts';
-import { FairQueue, type TeamQueue } from './fair-queue.ts';
+import { FairQueue, type Lease, type TeamQueue } from './fair-queue.ts';
 import { memoryRateWindow, type RateWindow } from './rate-window.ts';
 
 export { FairQueue, type AcquireOptions, type Lease, type TeamQueue, type TeamQueueStats } from './fair-queue.ts';
@@ -87,6 +89,11 @@ export interface TeamLimits {
   crawlPage<T>(owner: string | undefined, timeoutMs: number, signal: AbortSignal | undefined, fn: (remainingMs: number, teamId?: string) => Promise<T>): Promise<T>;
   queueStatus(teamId: string): Promise<TeamQueueStatus>;
   concurrency(teamId: string): Promise<{ concurrency: number; maxConcurrency: number }>;
+  /**
+   * A place among the team's running jobs held until `release()` by something long-lived (a
+   * browser session): taken now or refused with `refusal(maxConcurrent, running)`, never queued.
+   */
+  place(teamId: string, refusal: (maxConcurrent: number, running: number) => ServiceError): Promise<Lease>;
 }
 
 /** The owner string of a team's resources (crawl jobs, upload refs). */
@@ -235,6 +242,17 @@ export function createTeamLimits(options: TeamLimitsOptions): TeamLimits {
     async concurrency(teamId) {
       const plan = await options.plans.planFor(teamId);
       return { concurrency: (await jobs.stats(teamId)).running, maxConcurrency: plan.maxConcurrent };
+    },
+    async place(teamId, refusal) {
+      const plan = await options.plans.planFor(teamId);
+      // The count the refusal names, read first: the Redis queue's stats are asynchronous.
+      const { running } = await jobs.stats(teamId);
+      return jobs.acquire(teamId, {
+        limit: plan.maxConcurrent,
+        maxQueued: 0,
+        refuse: () => refusal(plan.maxConcurrent, running),
+        expire: () => refusal(plan.maxConcurrent, running),
+      });
     },
   };
 }

@@ -36,10 +36,10 @@ export interface BatchRequest {
   job: CrawlRequest;
 }
 
-export function parseBatchRequest(input: unknown): BatchRequest {
+export function parseBatchRequest(input: unknown, browser = false): BatchRequest {
   const fields = parseBody(BatchFieldsSchema, input, 'batch scrape');
   const rest = Object.fromEntries(Object.entries(input as Record<string, unknown>).filter(([k]) => !BATCH_FIELDS.includes(k)));
-  const scrapeOptions = parseScrapeOptions(rest, 'batch scrape options');
+  const scrapeOptions = parseScrapeOptions(rest, 'batch scrape options', browser);
   const urls: string[] = [];
   const invalidURLs: string[] = [];
   const bad: string[] = [];

@@ -21,6 +21,8 @@ export interface CrawlingDeps {
   scrapePage: PageScraper;
   /** config.crawlConcurrency. */
   concurrency: number;
+  /** Pages may ask for the browser (`actions`, `screenshot` in scrapeOptions): scrapePage renders them. */
+  browserPages?: boolean;
   resultTtlMs?: number;
   /** config.redisUrl: crawl work on BullMQ queues shared by every process on this Redis. */
   redisUrl?: string;
@@ -88,6 +90,7 @@ export async function startCrawling(deps: CrawlingDeps): Promise<CrawlService> {
     resultTtlMs,
     onSweepError: (err) => deps.onError({ err }, 'crawl expiry sweep failed'),
     ...(deps.events ? { events: deps.events } : {}),
+    ...(deps.browserPages ? { browserPages: true } : {}),
   });
   await service.sweepExpired();
   await service.resumeUnfinished();

@@ -49,11 +49,11 @@ export const CrawlRequestSchema = z.object({
 export type CrawlRequest = z.output<typeof CrawlRequestSchema>;
 
 /** Validates a crawl body: shape, then the path regexes, then options folio cannot honour. */
-export function parseCrawlRequest(input: unknown): CrawlRequest {
+export function parseCrawlRequest(input: unknown, browser = false): CrawlRequest {
   const request = parseBody(CrawlRequestSchema, input, 'crawl');
   compilePathPatterns('includePaths', request.includePaths);
   compilePathPatterns('excludePaths', request.excludePaths);
-  refuseUnsupportedScrapeFeatures(request.scrapeOptions);
+  refuseUnsupportedScrapeFeatures(request.scrapeOptions, browser ? 'scrape' : 'nested');
   if (request.ignoreRobotsTxt === true) {
     throw new ServiceError('BAD_REQUEST', 'folio always honours robots.txt: remove `ignoreRobotsTxt`.');
   }

@@ -84,6 +84,8 @@ export interface CrawlServiceDeps {
   onSweepError?: (err: unknown) => void;
   /** Job events (webhooks): `started` is sent from here. */
   events?: JobEventSink;
+  /** Pages may use the browser (`actions`, `screenshot` in scrapeOptions): the scrapePage of startCrawling gives it to them. */
+  browserPages?: boolean;
 }
 
 export class CrawlProgressHub {
@@ -127,7 +129,7 @@ export function createCrawlService(deps: CrawlServiceDeps): CrawlService {
 
   return {
     async start(owner, body) {
-      const request = parseCrawlRequest(body);
+      const request = parseCrawlRequest(body, deps.browserPages === true);
       const id = randomUUID();
       await deps.store.createCrawlJob({
         id,
@@ -144,7 +146,7 @@ export function createCrawlService(deps: CrawlServiceDeps): CrawlService {
     },
 
     async startBatch(owner, body, idempotencyKey) {
-      const request = parseBatchRequest(body);
+      const request = parseBatchRequest(body, deps.browserPages === true);
       const entries = request.urls.map((url) => ({ url, depth: 0 }));
       if (request.appendToId) {
         const job = await owned(owner, request.appendToId, 'batch');

@@ -41,6 +41,6 @@ export interface SearchOperation {
 }
 
 export function createSearch(deps: SearchDeps): SearchOperation {
-  const operation = (body: unknown, run: { signal?: AbortSignal } = {}) => runSearch(parseSearchRequest(body), deps, run);
+  const operation = (body: unknown, run: { signal?: AbortSignal } = {}) => runSearch(parseSearchRequest(body, deps.browserPages === true), deps, run);
   return Object.assign(operation, { backends: Object.freeze(deps.backends.map((b) => b.name)) });
 }

@@ -177,7 +177,7 @@ function skippedWarnings(raw: RawSearchRequest, skippedSources: string[], skippe
   return warnings;
 }
 
-function normalise(raw: RawSearchRequest, unknown: string[]): SearchRequest {
+function normalise(raw: RawSearchRequest, unknown: string[], browser: boolean): SearchRequest {
   const sourceNames = [...new Set(raw.sources.map((s) => s.type))];
   const categoryNames = [...new Set((raw.categories ?? []).map((c) => c.type))];
   const warnings = skippedWarnings(
@@ -209,7 +209,7 @@ function normalise(raw: RawSearchRequest, unknown: string[]): SearchRequest {
   // Firecrawl scrapes results only when formats are asked for: `scrapeOptions: {}` scrapes nothing.
   if (raw.scrapeOptions !== undefined) {
     // Validated like scrape's own options (400 naming the field; NOT_YET_SUPPORTED for browser-only ones).
-    const scrape = parseScrapeOptions(raw.scrapeOptions);
+    const scrape = parseScrapeOptions(raw.scrapeOptions, 'scrapeOptions', browser);
     const formats = raw.scrapeOptions.formats;
     if (Array.isArray(formats) && formats.length > 0) out.scrapeOptions = scrape;
   }
@@ -217,11 +217,11 @@ function normalise(raw: RawSearchRequest, unknown: string[]): SearchRequest {
 }
 
 /** Validates a request body and applies defaults; a failure is a 400 naming every bad field. */
-export function parseSearchRequest(body: unknown): SearchRequest {
+export function parseSearchRequest(body: unknown, browser = false): SearchRequest {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new ServiceError('BAD_REQUEST', 'Invalid search request: the body must be a JSON object with at least `query`.');
   }
   const result = SearchRequestSchema.safeParse(body);
   if (!result.success) throw badRequest(result.error.issues);
-  return normalise(result.data, unknownFields(body, Object.keys(SearchRequestShape)));
+  return normalise(result.data, unknownFields(body, Object.keys(SearchRequestShape)), browser);
 }

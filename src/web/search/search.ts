@@ -76,6 +76,8 @@ export interface SearchDeps {
   backends: readonly SearchBackend[];
   /** Absent → `scrapeOptions` with formats is refused (NOT_YET_SUPPORTED). */
   scrape?: ResultScraper;
+  /** The result scrapes may use the browser (`actions`, `screenshot` in scrapeOptions). */
+  browserPages?: boolean;
 }
 
 export const NOT_CONFIGURED_MESSAGE =
