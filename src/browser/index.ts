@@ -48,6 +48,7 @@ export type { InteractPages, InteractTarget } from './interact.ts';
 export type { HeldPage } from './held-pages.ts';
 export type { ActionPlanner } from './prompt.ts';
 export { BLOCKED_HEADER, startGuardProxy } from './guard-proxy.ts';
+export { openScopedEndpoint } from './cdp-scope.ts';
 export type { GuardProxy, GuardProxyOptions, ProxyStats } from './guard-proxy.ts';
 export type { BrowserScrapeOptions, EngineChoice, EngineInput, FetchedPage } from './scrape-engine.ts';
 

@@ -8,7 +8,7 @@ import net from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openScopedEndpoint } from '../../src/browser/cdp-scope.ts';
+import { openScopedEndpoint } from '../../src/browser/index.ts';
 
 let browser: Browser;
 let upstream: string;
