@@ -9,6 +9,7 @@
  * coordinates directly (page-model.ts: top-left origin, y down).
  */
 import type { Word } from '../readers/pdf/page-model.ts';
+import { boldOnes, type GrayImage, weigh, type Weighed } from './weight.ts';
 
 /** Words tesseract is less sure of than this (0–100) are noise far more often than text. */
 export const MIN_WORD_CONFIDENCE = 30;
@@ -87,9 +88,10 @@ function emShare(text: string): number | undefined {
  * The words of one page. A word's `size` is its line's font size estimated from the heights of
  * the line's words and the letters they hold (emShare), so a heading without descenders and a
  * body line full of them compare the way their fonts do; `baseline` is the median of the words'
- * bottoms less their descent, shared by the whole line.
+ * bottoms less their descent, shared by the whole line. With the rendered page (`pixels`), a
+ * word's `bold` is read from the width of its stems (weight.ts); without it every word is regular.
  */
-export function wordsFromTsv(tsv: string, page: PageSize): Word[] {
+export function wordsFromTsv(tsv: string, page: PageSize, pixels?: GrayImage): Word[] {
   const rows: Row[] = [];
   for (const line of tsv.split('\n')) {
     if (line.length === 0 || line.startsWith('level\t')) continue;
@@ -120,6 +122,19 @@ export function wordsFromTsv(tsv: string, page: PageSize): Word[] {
     lines.set(key, { size, baseline: median(bottoms) as number });
   }
 
+  // The weight of each word's type, from the rendered page when there is one (weight.ts).
+  let bold = new Set<number>();
+  if (pixels) {
+    const weighed: (Weighed | undefined)[] = kept.map((w) => {
+      // A line without lower case is not weighed: capitals draw heavier stems than lower case,
+      // and small capitals pass for capitals of a smaller size.
+      if (!(byLine.get(w.line) ?? []).some((o) => /\p{Ll}/u.test(o.text))) return undefined;
+      const size = lines.get(w.line)?.size ?? 0;
+      return weigh(pixels, [{ left: w.left, top: w.top, width: w.width, height: w.height }], size / sy, w.text.length);
+    });
+    bold = boldOnes(weighed);
+  }
+
   return kept.map((r, order) => {
     const line = lines.get(r.line);
     const y1 = (r.top + r.height) * sy;
@@ -131,7 +146,7 @@ export function wordsFromTsv(tsv: string, page: PageSize): Word[] {
       y1,
       size: line?.size ?? r.height * sy,
       font: OCR_FONT,
-      bold: false,
+      bold: bold.has(order),
       italic: false,
       order,
       rotated: false,
