@@ -84,6 +84,38 @@ function emShare(text: string): number | undefined {
   return (ASCENDING.test(text) ? ASCENT : X_HEIGHT) + (DESCENDING.test(text) ? DESCENT : 0);
 }
 
+/** Of a line's weighed characters, at least this share in bold words makes the whole line bold. */
+const BOLD_LINE_SHARE = 0.6;
+
+/**
+ * Indexes (into `kept`) of the bold words. A word is weighed on its own (a bold run-in head opens
+ * a regular line); in a line whose weighed characters are mostly bold, every word is bold (a
+ * section number, a short word too light on stems to be weighed). A word of capitals in a line
+ * with lower case is left to its line (an acronym); a line in capitals is weighed as capitals.
+ */
+function boldWords(pixels: GrayImage, kept: readonly Row[], byLine: ReadonlyMap<string, Row[]>, emPx: (line: string) => number): Set<number> {
+  const capitalsLine = (key: string): boolean => !(byLine.get(key) ?? []).some((o) => /\p{Ll}/u.test(o.text));
+  const weighed: (Weighed | undefined)[] = kept.map((w) => {
+    const capitals = capitalsLine(w.line);
+    if (!capitals && !/\p{Ll}/u.test(w.text)) return undefined;
+    return weigh(pixels, [{ left: w.left, top: w.top, width: w.width, height: w.height }], emPx(w.line), w.text.length, capitals);
+  });
+  const bold = boldOnes(weighed);
+  const share = new Map<string, { bold: number; all: number }>();
+  kept.forEach((w, i) => {
+    if (!weighed[i]) return;
+    const s = share.get(w.line) ?? { bold: 0, all: 0 };
+    s.all += w.text.length;
+    if (bold.has(i)) s.bold += w.text.length;
+    share.set(w.line, s);
+  });
+  kept.forEach((w, i) => {
+    const s = share.get(w.line);
+    if (s && s.all > 0 && s.bold >= BOLD_LINE_SHARE * s.all) bold.add(i);
+  });
+  return bold;
+}
+
 /**
  * The words of one page. A word's `size` is its line's font size estimated from the heights of
  * the line's words and the letters they hold (emShare), so a heading without descenders and a
@@ -123,17 +155,7 @@ export function wordsFromTsv(tsv: string, page: PageSize, pixels?: GrayImage): W
   }
 
   // The weight of each word's type, from the rendered page when there is one (weight.ts).
-  let bold = new Set<number>();
-  if (pixels) {
-    const weighed: (Weighed | undefined)[] = kept.map((w) => {
-      // A line without lower case is not weighed: capitals draw heavier stems than lower case,
-      // and small capitals pass for capitals of a smaller size.
-      if (!(byLine.get(w.line) ?? []).some((o) => /\p{Ll}/u.test(o.text))) return undefined;
-      const size = lines.get(w.line)?.size ?? 0;
-      return weigh(pixels, [{ left: w.left, top: w.top, width: w.width, height: w.height }], size / sy, w.text.length);
-    });
-    bold = boldOnes(weighed);
-  }
+  const bold = pixels ? boldWords(pixels, kept, byLine, (key) => (lines.get(key)?.size ?? 0) / sy) : new Set<number>();
 
   return kept.map((r, order) => {
     const line = lines.get(r.line);

@@ -95,16 +95,26 @@ export interface Weighed {
   stem: number;
   /** Characters: the weight of its vote for the page's usual stem. */
   chars: number;
+  /** Set in capitals only (a line without lower case): weighed against CAPITALS_BOLD_STEM. */
+  capitals?: boolean;
 }
 
+/**
+ * Capitals draw heavier stems than lower case, and small capitals (whose height passes for a
+ * smaller size's capitals) heavier still for the em they seem to have: a word of a line in
+ * capitals is bold only at this many times the page's usual (lower-case) stems.
+ */
+export const CAPITALS_BOLD_STEM = 1.45;
+
 /** Indexes of the words set bold, against the usual stem of the page's characters. */
-export function boldOnes(lines: readonly (Weighed | undefined)[]): Set<number> {
-  const measured = lines.flatMap((l, i) => (l ? [{ ...l, i }] : []));
-  const total = measured.reduce((n, l) => n + l.chars, 0);
+export function boldOnes(words: readonly (Weighed | undefined)[]): Set<number> {
+  const measured = words.flatMap((l, i) => (l ? [{ ...l, i }] : []));
+  const lower = measured.filter((l) => !l.capitals);
+  const total = lower.reduce((n, l) => n + l.chars, 0);
   const bold = new Set<number>();
   if (total === 0) return bold;
   // The weighted median: the stem width of the characters of most of the page's text.
-  const sorted = [...measured].sort((a, b) => a.stem - b.stem);
+  const sorted = [...lower].sort((a, b) => a.stem - b.stem);
   let seen = 0;
   let usual = sorted[0]?.stem ?? 0;
   for (const l of sorted) {
@@ -112,12 +122,12 @@ export function boldOnes(lines: readonly (Weighed | undefined)[]): Set<number> {
     usual = l.stem;
     if (seen >= total / 2) break;
   }
-  for (const l of measured) if (l.stem >= BOLD_STEM * usual) bold.add(l.i);
+  for (const l of measured) if (l.stem >= (l.capitals ? CAPITALS_BOLD_STEM : BOLD_STEM) * usual) bold.add(l.i);
   return bold;
 }
 
 /** The stem width over the em of the text in `boxes`, or undefined when it has too few stems to say. */
-export function weigh(image: GrayImage, boxes: readonly PixelBox[], emPx: number, chars: number): Weighed | undefined {
+export function weigh(image: GrayImage, boxes: readonly PixelBox[], emPx: number, chars: number, capitals = false): Weighed | undefined {
   if (!(emPx > 0)) return undefined;
   let sum = 0;
   let count = 0;
@@ -126,5 +136,5 @@ export function weigh(image: GrayImage, boxes: readonly PixelBox[], emPx: number
     sum += s.sum;
     count += s.count;
   }
-  return count >= MIN_RUNS ? { stem: sum / count / emPx, chars } : undefined;
+  return count >= MIN_RUNS ? { stem: sum / count / emPx, chars, ...(capitals ? { capitals } : {}) } : undefined;
 }
