@@ -106,7 +106,8 @@ describe('PDF OCR (tesseract)', () => {
       expect(Math.abs(layer.baseline - ocr.baseline)).toBeLessThan(1.5);
       expect(ocr.size / layer.size).toBeGreaterThan(0.85);
       expect(ocr.size / layer.size).toBeLessThan(1.15);
-      expect(ocr).toMatchObject({ font: 'ocr', bold: false, italic: false, rotated: false });
+      // The weight comes from the pixels (weight.ts): bold where the text layer's font is bold.
+      expect(ocr).toMatchObject({ font: 'ocr', bold: layer.bold, italic: false, rotated: false });
       compared++;
     }
     expect(compared).toBe(5);
@@ -114,6 +115,28 @@ describe('PDF OCR (tesseract)', () => {
     const heading = words.find((w) => w.text === 'Pre-Digital');
     const body = words.find((w) => w.text === 'revolutionized');
     expect((heading?.size ?? 0) > (body?.size ?? 0)).toBe(true);
+  });
+
+  it('reads the weight of the type from the pixels: bold heads bold, the running text regular', async () => {
+    const pdfjs = await loadPdfjs();
+    const doc = await pdfjs.getDocument(documentParameters(readCorpus(...MULTI_PAGE))).promise;
+    const text = await extractPage(pdfjs, await doc.getPage(2), 2);
+    await doc.destroy();
+    const { words } = await ocrPage(corpusPath(...MULTI_PAGE), 2, text, 'eng', new AbortController().signal);
+    // Each OCR word against the text layer's word of the same text at the same place.
+    let agree = 0;
+    let compared = 0;
+    let boldHeads = 0;
+    for (const ocr of words) {
+      const layer = text.words.find((w) => w.text === ocr.text && Math.abs(w.x0 - ocr.x0) < 3 && Math.abs(w.baseline - ocr.baseline) < 3);
+      if (!layer) continue;
+      compared++;
+      if (layer.bold === ocr.bold) agree++;
+      if (layer.bold && ocr.bold) boldHeads++;
+    }
+    expect(compared).toBeGreaterThan(100);
+    expect(agree / compared).toBeGreaterThan(0.95);
+    expect(boldHeads).toBeGreaterThanOrEqual(5);
   });
 
   it('fast never OCRs: one warning names the scanned pages', async () => {

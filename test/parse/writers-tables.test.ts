@@ -31,36 +31,55 @@ describe('markdown writer: tables', () => {
     );
   });
 
-  it('repeats a colspan value in every spanned column', () => {
+  it('writes a table with a cell spanning some columns as an HTML table, the cell once with its colspan', () => {
     expect(md('<table><tr><th colspan="2">Wide</th><th>C</th></tr><tr><td>1</td><td>2</td><td>3</td></tr></table>')).toBe(
-      '| Wide | Wide | C |\n| --- | --- | --- |\n| 1 | 2 | 3 |',
+      '<table>\n<tr><th colspan="2">Wide</th><th>C</th></tr>\n<tr><td>1</td><td>2</td><td>3</td></tr>\n</table>',
     );
   });
 
-  it('writes a cell that spans the whole width once (a banner row, an infobox logo), not in every column', () => {
+  it('writes a cell that spans the whole width once (a banner row, an infobox logo), in a pipe table', () => {
     expect(md('<table><tr><td colspan="2"><img src="/logo.png" alt="Logo"></td></tr><tr><th>Founded</th><td>1975</td></tr><tr><th colspan="2">Key people</th></tr><tr><td>CEO</td><td>Ann</td></tr></table>')).toBe(
       '| ![Logo](/logo.png) |  |\n| --- | --- |\n| Founded | 1975 |\n| Key people |  |\n| CEO | Ann |',
     );
-    // Spanning every column of a table that a later row makes wider is a partial span: repeated.
-    expect(md('<table><tr><th colspan="2">Wide</th></tr><tr><td>1</td><td>2</td><td>3</td></tr></table>')).toBe('| Wide | Wide |  |\n| --- | --- | --- |\n| 1 | 2 | 3 |');
-  });
-
-  it('repeats a rowspan value in every spanned row and shifts the cells after it', () => {
-    expect(md('<table><tr><td>H1</td><td>H2</td><td>H3</td></tr><tr><td rowspan="2">R</td><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>')).toBe(
-      '| H1 | H2 | H3 |\n| --- | --- | --- |\n| R | a | b |\n| R | c | d |',
+    // Spanning every column of a table that a later row makes wider is a partial span.
+    expect(md('<table><tr><th colspan="2">Wide</th></tr><tr><td>1</td><td>2</td><td>3</td></tr></table>')).toBe(
+      '<table>\n<tr><th colspan="2">Wide</th></tr>\n<tr><td>1</td><td>2</td><td>3</td></tr>\n</table>',
     );
   });
 
-  it('expands a cell spanning both rows and columns', () => {
+  it('writes a table with a rowspan as an HTML table: the value once, not repeated in every row', () => {
+    const out = md('<table><tr><td>H1</td><td>H2</td><td>H3</td></tr><tr><td rowspan="2">R</td><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table><p>after</p>');
+    expect(out).toBe('<table>\n<tr><td>H1</td><td>H2</td><td>H3</td></tr>\n<tr><td rowspan="2">R</td><td>a</td><td>b</td></tr>\n<tr><td>c</td><td>d</td></tr>\n</table>\n\nafter');
+    expect(out.match(/R/g)).toHaveLength(1);
+  });
+
+  it('keeps a cell spanning both rows and columns with both spans', () => {
     expect(md('<table><tr><th>A</th><th>B</th><th>C</th></tr><tr><td rowspan="2" colspan="2">X</td><td>1</td></tr><tr><td>2</td></tr><tr><td>p</td><td>q</td><td>r</td></tr></table>')).toBe(
-      '| A | B | C |\n| --- | --- | --- |\n| X | X | 1 |\n| X | X | 2 |\n| p | q | r |',
+      '<table>\n<tr><th>A</th><th>B</th><th>C</th></tr>\n<tr><td colspan="2" rowspan="2">X</td><td>1</td></tr>\n<tr><td>2</td></tr>\n<tr><td>p</td><td>q</td><td>r</td></tr>\n</table>',
     );
   });
 
-  it('clamps a rowspan past the last row and treats rowspan=0 as "to the end"', () => {
+  it('clamps a rowspan past the last row and writes rowspan=0 as the rows to the end', () => {
     expect(md('<table><tr><th>k</th><th>v</th></tr><tr><td rowspan="0">all</td><td>1</td></tr><tr><td>2</td></tr><tr><td rowspan="9">x</td></tr></table>')).toBe(
-      '| k | v |\n| --- | --- |\n| all | 1 |\n| all | 2 |\n| all | x |',
+      '<table>\n<tr><th>k</th><th>v</th></tr>\n<tr><td rowspan="3">all</td><td>1</td></tr>\n<tr><td>2</td></tr>\n<tr><td>x</td></tr>\n</table>',
     );
+  });
+
+  it('in an HTML table: joins a cell\'s lines with <br>, keeps inline markdown, drops markdown escapes and escapes HTML', () => {
+    expect(
+      md('<table><tr><th rowspan="2">a &lt;b&gt; &amp; *c* [d] snake_case _e_</th><th><p>x | y</p><p><a href="https://e.com/?a=1&amp;b=2">E</a> <strong>new</strong> <code>k\\*</code></p></th></tr><tr><td>1</td></tr></table>'),
+    ).toBe(
+      '<table>\n<tr><th rowspan="2">a &lt;b&gt; &amp; *c* [d] snake_case _e_</th><th>x | y<br>[E](https://e.com/?a=1&amp;b=2) **new** `k\\*`</th></tr>\n<tr><td>1</td></tr>\n</table>',
+    );
+  });
+
+  it('judges merged cells in a large table of row spans without expanding them', () => {
+    const rows = Array.from({ length: 2000 }, (_, i) => `<tr><td rowspan="65534" colspan="1000">r${i}</td><td>v</td></tr>`).join('');
+    const started = performance.now();
+    const out = md(`<table><tr><th>h</th><th>v</th></tr>${rows}</table>`);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(out.startsWith('<table>\n')).toBe(true);
+    expect(out).toContain('<td colspan="1000" rowspan="2000">r0</td>');
   });
 
   it('escapes pipes and joins lines, paragraphs and list items in a cell with <br>', () => {

@@ -69,6 +69,21 @@ function kill(child: ChildProcess): void {
  * either program fails, and with the signal's reason when `signal` aborts (both killed first).
  */
 export async function runPipeline(first: Command, second: Command, signal: AbortSignal): Promise<string> {
+  return (await pipeline(first, second, signal, false)).output;
+}
+
+/** At most this much of `first`'s output is kept by runPipelineKeepingInput (a 4200 px square PGM is 17.6 MB). */
+const MAX_KEPT_INPUT = 24 * 1024 * 1024;
+
+/**
+ * runPipeline, also keeping what `first` printed (the rendered page, for the type's weight:
+ * weight.ts); `input` is undefined when it was larger than MAX_KEPT_INPUT.
+ */
+export async function runPipelineKeepingInput(first: Command, second: Command, signal: AbortSignal): Promise<{ output: string; input?: Buffer }> {
+  return pipeline(first, second, signal, true);
+}
+
+async function pipeline(first: Command, second: Command, signal: AbortSignal, keepInput: boolean): Promise<{ output: string; input?: Buffer }> {
   signal.throwIfAborted();
   const producer = spawn(first.file, first.args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const consumer = spawn(second.file, second.args, { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -80,6 +95,14 @@ export async function runPipeline(first: Command, second: Command, signal: Abort
     consumer.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
     // The consumer may stop reading early (it failed): its EPIPE is not the error to report.
     consumer.stdin?.on('error', () => undefined);
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
+    if (keepInput) {
+      producer.stdout?.on('data', (chunk: Buffer) => {
+        keptBytes += chunk.length;
+        if (keptBytes <= MAX_KEPT_INPUT) kept.push(chunk);
+      });
+    }
     producer.stdout?.pipe(consumer.stdin as NodeJS.WritableStream);
     const producerEnded = watch(producer, first.program);
     const consumerEnded = watch(consumer, second.program);
@@ -94,7 +117,8 @@ export async function runPipeline(first: Command, second: Command, signal: Abort
     signal.throwIfAborted();
     if (made.code !== 0) throw new ChildFailure(first.program, made.code, made.stderr);
     if (read.code !== 0) throw new ChildFailure(second.program, read.code, read.stderr);
-    return Buffer.concat(chunks).toString('utf8');
+    const output = Buffer.concat(chunks).toString('utf8');
+    return keepInput && keptBytes <= MAX_KEPT_INPUT ? { output, input: Buffer.concat(kept) } : { output };
   } catch (err) {
     children.forEach(kill);
     signal.throwIfAborted();

@@ -1,13 +1,15 @@
 /**
  * OCR of one PDF page: `pdftoppm -r 300 -gray` renders it to a PGM (grayscale PNM: no PNG
  * compression, ten times faster to write than PNG), `tesseract --psm 3` reads it and prints TSV.
- * The pixels never touch the disk: pdftoppm's stdout is relayed into tesseract's stdin (child.ts).
+ * The pixels never touch the disk: pdftoppm's stdout is relayed into tesseract's stdin (child.ts),
+ * and kept in memory for the weight of the type (weight.ts).
  * A page that read badly is rendered once more for tesseract's script detection (script.ts).
  */
 import type { Word } from '../readers/pdf/page-model.ts';
-import { runPipeline, type Command } from './child.ts';
+import { runPipelineKeepingInput, type Command } from './child.ts';
 import { detectScript, readBadly, type DetectedScript } from './script.ts';
 import { wordsFromTsv, type PageSize } from './tsv.ts';
+import { parsePgm } from './weight.ts';
 
 /** Rendering resolution: tesseract is trained on text of roughly 10 pt at 300 dpi. */
 export const OCR_DPI = 300;
@@ -50,8 +52,9 @@ export interface OcrPageReading {
 export async function ocrPage(pdfPath: string, pageNumber: number, size: PageSize, languages: string, signal: AbortSignal): Promise<OcrPageReading> {
   const dpi = renderDpi(size);
   const render = rasterizeCommand(pdfPath, pageNumber, dpi);
-  const tsv = await runPipeline(render, tesseractCommand(languages, dpi), signal);
-  const words = wordsFromTsv(tsv, size);
+  // The rendered page is kept for the weight of the type (weight.ts): tesseract reports none.
+  const { output: tsv, input } = await runPipelineKeepingInput(render, tesseractCommand(languages, dpi), signal);
+  const words = wordsFromTsv(tsv, size, input ? parsePgm(input) : undefined);
   if (!readBadly(tsv)) return { words };
   const script = await detectScript(render, dpi, signal);
   return script ? { words, script } : { words };

@@ -9,6 +9,7 @@
  * coordinates directly (page-model.ts: top-left origin, y down).
  */
 import type { Word } from '../readers/pdf/page-model.ts';
+import { boldOnes, type GrayImage, weigh, type Weighed } from './weight.ts';
 
 /** Words tesseract is less sure of than this (0–100) are noise far more often than text. */
 export const MIN_WORD_CONFIDENCE = 30;
@@ -83,13 +84,46 @@ function emShare(text: string): number | undefined {
   return (ASCENDING.test(text) ? ASCENT : X_HEIGHT) + (DESCENDING.test(text) ? DESCENT : 0);
 }
 
+/** Of a line's weighed characters, at least this share in bold words makes the whole line bold. */
+const BOLD_LINE_SHARE = 0.6;
+
+/**
+ * Indexes (into `kept`) of the bold words. A word is weighed on its own (a bold run-in head opens
+ * a regular line); in a line whose weighed characters are mostly bold, every word is bold (a
+ * section number, a short word too light on stems to be weighed). A word of capitals in a line
+ * with lower case is left to its line (an acronym); a line in capitals is weighed as capitals.
+ */
+function boldWords(pixels: GrayImage, kept: readonly Row[], byLine: ReadonlyMap<string, Row[]>, emPx: (line: string) => number): Set<number> {
+  const capitalsLine = (key: string): boolean => !(byLine.get(key) ?? []).some((o) => /\p{Ll}/u.test(o.text));
+  const weighed: (Weighed | undefined)[] = kept.map((w) => {
+    const capitals = capitalsLine(w.line);
+    if (!capitals && !/\p{Ll}/u.test(w.text)) return undefined;
+    return weigh(pixels, [{ left: w.left, top: w.top, width: w.width, height: w.height }], emPx(w.line), w.text.length, capitals);
+  });
+  const bold = boldOnes(weighed);
+  const share = new Map<string, { bold: number; all: number }>();
+  kept.forEach((w, i) => {
+    if (!weighed[i]) return;
+    const s = share.get(w.line) ?? { bold: 0, all: 0 };
+    s.all += w.text.length;
+    if (bold.has(i)) s.bold += w.text.length;
+    share.set(w.line, s);
+  });
+  kept.forEach((w, i) => {
+    const s = share.get(w.line);
+    if (s && s.all > 0 && s.bold >= BOLD_LINE_SHARE * s.all) bold.add(i);
+  });
+  return bold;
+}
+
 /**
  * The words of one page. A word's `size` is its line's font size estimated from the heights of
  * the line's words and the letters they hold (emShare), so a heading without descenders and a
  * body line full of them compare the way their fonts do; `baseline` is the median of the words'
- * bottoms less their descent, shared by the whole line.
+ * bottoms less their descent, shared by the whole line. With the rendered page (`pixels`), a
+ * word's `bold` is read from the width of its stems (weight.ts); without it every word is regular.
  */
-export function wordsFromTsv(tsv: string, page: PageSize): Word[] {
+export function wordsFromTsv(tsv: string, page: PageSize, pixels?: GrayImage): Word[] {
   const rows: Row[] = [];
   for (const line of tsv.split('\n')) {
     if (line.length === 0 || line.startsWith('level\t')) continue;
@@ -120,6 +154,9 @@ export function wordsFromTsv(tsv: string, page: PageSize): Word[] {
     lines.set(key, { size, baseline: median(bottoms) as number });
   }
 
+  // The weight of each word's type, from the rendered page when there is one (weight.ts).
+  const bold = pixels ? boldWords(pixels, kept, byLine, (key) => (lines.get(key)?.size ?? 0) / sy) : new Set<number>();
+
   return kept.map((r, order) => {
     const line = lines.get(r.line);
     const y1 = (r.top + r.height) * sy;
@@ -131,7 +168,7 @@ export function wordsFromTsv(tsv: string, page: PageSize): Word[] {
       y1,
       size: line?.size ?? r.height * sy,
       font: OCR_FONT,
-      bold: false,
+      bold: bold.has(order),
       italic: false,
       order,
       rotated: false,

@@ -8,12 +8,13 @@
  * Choices (applied everywhere, so output is predictable):
  * - Header row: the first row of `<thead>` when there is one, otherwise the first row of the table
  *   (whether it holds `<th>` or `<td>`): GFM needs a header row, and mammoth never marks one.
- * - `colspan`/`rowspan` are expanded into a rectangular grid, and the spanning cell's value is
- *   REPEATED in every grid cell it covers (not left blank): each row then reads on its own, which
- *   is what a reader of a single markdown row (or a model) needs. A cell spanning the whole width
- *   (a banner or section row across the table) is written once. `rowspan="0"` spans to the last
- *   row. Spans are clamped to the HTML limits (colspan ≤ 1000) and to the table's last row; a
- *   table whose expansion would exceed MAX_GRID_CELLS is laid out without expanding spans.
+ * - A table with merged cells (a cell spanning rows, or some but not all columns) is written as
+ *   an HTML `<table>` with its `colspan`/`rowspan` (span-table.ts): a pipe table cannot say a cell
+ *   spans, and a value repeated in every covered cell is read once per row. A cell spanning the
+ *   whole width at the head of its row (a banner or section row) keeps the pipe table and is
+ *   written once, in the first column. `rowspan="0"` spans to the last row. Spans are clamped to
+ *   the HTML limits (colspan ≤ 1000) and to the table's last row; a table whose expansion would
+ *   exceed MAX_GRID_CELLS is laid out without expanding spans.
  * - Inside a cell, every line break (`<br>`, paragraph and other block boundaries) becomes `<br>`
  *   — the one piece of HTML GFM tables need — and `|` is escaped as `\|`.
  * - A table nested in a data cell is flattened into that cell's text: its cells joined by a space,
@@ -27,6 +28,7 @@
  */
 import type TurndownService from 'turndown';
 import { type MdElement, type MdNode, elementChildren, findDescendant, intAttribute, mdRule } from './light-dom.ts';
+import { hasMergedCells, spanTableHtml } from './span-table.ts';
 
 export const MAX_GRID_CELLS = 250_000;
 const MAX_COLSPAN = 1000;
@@ -258,8 +260,10 @@ function renderTable(table: MdElement): string {
     const text = flatten(info.rows);
     return text === '' ? '' : `\n${[caption, text].filter((p) => p !== '').join('\n')}\n`;
   }
-  const pipeTable = renderPipeTable(buildGrid(info.rows, cellText));
-  return block([caption, pipeTable].filter((p) => p !== '').join('\n\n'));
+  const grid = hasMergedCells(info.rows, spans)
+    ? spanTableHtml(info.rows, (cell) => cellLines(cellMarkdown.get(cell) ?? ''), spans)
+    : renderPipeTable(buildGrid(info.rows, cellText));
+  return block([caption, grid].filter((p) => p !== '').join('\n\n'));
 }
 
 function* captionMarkdownOf(table: MdElement): Generator<string> {
