@@ -257,7 +257,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   });
   // Uploaded files and captures (docs/uploads.md): DATA_DIR, or an S3 bucket / PostgreSQL shared by every instance.
   const blobs = openBlobStore(config.blob, { dataDir: config.dataDir });
-  logger.info({ blobs: blobs.description }, `uploads and captures kept in ${blobs.description}`);
+  // Where uploads and captures are kept is a field of the "listening" line below (the first line an operator reads).
   const uploads = createUploadRefService({
     store,
     storage: blobs.uploads,
@@ -366,7 +366,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   server.on('checkContinue', expectContinue(app));
   const watcher = attachJobWatcher(server, { keys: store, crawls, logger });
   const cdpDoor = attachCdpDoor(server, { browser, logger });
-  logger.info({ url }, `folio listening on ${url}`);
+  logger.info({ url, blobs: blobs.description }, `folio listening on ${url}`);
 
   let stopping: Promise<void> | undefined;
   const shutdown = (): Promise<void> => {
