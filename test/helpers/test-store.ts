@@ -48,3 +48,32 @@ export function testStoreEnv(dataDir: string): Promise<Record<string, string>> {
   }
   return env;
 }
+
+/** Every key and value of the Redis database at `url`, as text (what it keeps): for tests that a secret or a ZDR document is not kept there. */
+export async function redisText(url: string): Promise<string> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await client.connect();
+    const parts: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, keys] = await client.scan(cursor, 'COUNT', 500);
+      cursor = next;
+      for (const key of keys) {
+        const type = await client.type(key);
+        const value =
+          type === 'string' ? [await client.get(key)]
+          : type === 'hash' ? Object.entries(await client.hgetall(key)).flat()
+          : type === 'list' ? await client.lrange(key, 0, -1)
+          : type === 'set' ? await client.smembers(key)
+          : type === 'zset' ? await client.zrange(key, 0, -1)
+          : type === 'stream' ? (await client.xrange(key, '-', '+')).flatMap(([id, fields]) => [id, ...fields])
+          : [];
+        parts.push(`${key}:\n${value.join('\n')}`);
+      }
+    } while (cursor !== '0');
+    return parts.join('\n');
+  } finally {
+    client.disconnect();
+  }
+}

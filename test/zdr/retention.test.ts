@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOUNDARY, request, spoolFiles, startTestService, storeAtRest, type TestService } from '../http/helpers.ts';
+import { redisText } from '../helpers/test-store.ts';
 import { connectMcp, structuredOf, textOf } from '../mcp/helpers.ts';
 import { longMarkerHtml, markerDocuments, type MarkerDocument } from './marker-documents.ts';
 
@@ -53,12 +54,14 @@ function filesHoldingMarker(dir: string): string[] {
 }
 
 /**
- * Where the marker is: files under the temp root (the SQLite store among them), log lines, and, on
- * a PostgreSQL store (the postgres+redis project), every row of its database.
+ * Where the marker is: files under the temp root (the SQLite store among them), log lines, and, in
+ * the postgres+redis project, every row of the PostgreSQL database and every key of Redis.
  */
-async function scan(service: TestService): Promise<{ disk: string[]; logs: boolean; database: boolean }> {
+async function scan(service: TestService): Promise<{ disk: string[]; logs: boolean; database: boolean; redis: boolean }> {
   const database = service.databaseUrl !== undefined && holdsMarker(await storeAtRest(service));
-  return { disk: filesHoldingMarker(TEMP_ROOT), logs: service.logText().includes(MARKER), database };
+  const redisUrl = service.storeEnv.REDIS_URL;
+  const redis = redisUrl !== undefined && holdsMarker(Buffer.from(await redisText(redisUrl)));
+  return { disk: filesHoldingMarker(TEMP_ROOT), logs: service.logText().includes(MARKER), database, redis };
 }
 
 /** A local site: `/` links every document; `/docs/note.<ext>` serves each; `/long.html` the long page. */
@@ -226,7 +229,7 @@ describe('Zero Data Retention: the marker scan', () => {
       await mcp.close();
     }
 
-    expect(await scan(service)).toEqual({ disk: [], logs: false, database: false });
+    expect(await scan(service)).toEqual({ disk: [], logs: false, database: false, redis: false });
   });
 
   it('the same scan finds the marker where retention is expected: results of jobs without ZDR, and a kept MCP result', async () => {
