@@ -15,6 +15,7 @@ import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCorpus } from '../helpers/corpus.ts';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.ts';
+import { testStoreEnv } from '../helpers/test-store.ts';
 import { postParse, request, startTestService, upload, type RawResponse, type TestService } from '../http/helpers.ts';
 import { curlUpload, parseByRef, ticketFor } from '../uploads/helpers.ts';
 
@@ -29,9 +30,12 @@ let b: TestService;
 beforeAll(async () => {
   cluster = await startPostgres();
   const databaseUrl = await cluster.createDatabase();
+  // In the postgres+redis project both also share one Redis database, as a deployment would.
+  const redisUrl = (await testStoreEnv('two instances on one PostgreSQL')).REDIS_URL;
+  const shared = { DATABASE_URL: databaseUrl, ...(redisUrl ? { REDIS_URL: redisUrl } : {}) };
   // Started one after the other as a deployment would; both apply (or find) the same schema.
-  a = await startTestService({}, { DATABASE_URL: databaseUrl });
-  b = await startTestService({}, { DATABASE_URL: databaseUrl });
+  a = await startTestService({}, shared);
+  b = await startTestService({}, shared);
 }, 120_000);
 afterAll(async () => {
   await a?.stop();
