@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCorpus } from './helpers/corpus.ts';
+import { testStoreEnv } from './helpers/test-store.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // Inside the repo, so that the compiled files resolve node_modules as dist/ does.
@@ -29,7 +30,7 @@ beforeAll(async () => {
   });
   expect(build.status, build.stdout + build.stderr).toBe(0);
 
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', FOLIO_MAX_CONCURRENT_PARSES: '1' };
+  const env = { ...process.env, DATA_DIR: dataDir, ...(await testStoreEnv(dataDir)), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', FOLIO_MAX_CONCURRENT_PARSES: '1' };
   const created = spawnSync(process.execPath, [mainJs, 'keys', 'create', '--team', 'build'], { env, encoding: 'utf8' });
   key = created.stdout.trim();
   expect(key).toMatch(/^folio_/);

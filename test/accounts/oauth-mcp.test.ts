@@ -19,7 +19,7 @@ let site: TestSite;
 async function folio(args: string[]): Promise<string> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) }, () => loadConfig({ DATA_DIR: service.dataDir, ...ENV }));
+  const code = await runCli(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) }, () => loadConfig({ DATA_DIR: service.dataDir, ...service.storeEnv, ...ENV }));
   if (code !== 0) throw new Error(`folio ${args.join(' ')}: ${stderr}`);
   return stdout.trim();
 }

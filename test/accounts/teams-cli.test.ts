@@ -13,6 +13,7 @@ import { runCli } from '../../src/cli/index.ts';
 import { parseSiem } from '../../src/cli/teams.ts';
 import { loadConfig } from '../../src/config.ts';
 import { readCorpus } from '../helpers/corpus.ts';
+import { testStoreEnv } from '../helpers/test-store.ts';
 import { postParse, startTestService, upload, type TestService } from '../http/helpers.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -32,9 +33,11 @@ afterAll(() => {
 });
 
 async function folio(args: string[], env: Record<string, string> = {}, dir = dataDir): Promise<Run> {
+  // The store of that DATA_DIR: in the postgres+redis project, the database its service runs on.
+  const store = await testStoreEnv(dir);
   let stdout = '';
   let stderr = '';
-  const code = await runCli(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) }, () => loadConfig({ DATA_DIR: dir, ...env }));
+  const code = await runCli(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) }, () => loadConfig({ DATA_DIR: dir, ...store, ...env }));
   return { code, stdout, stderr };
 }
 
@@ -122,8 +125,9 @@ describe('teams set / show / list', () => {
 
   it('runs as a process: folio teams show', async () => {
     const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+    const store = await testStoreEnv(dataDir);
     const run = await new Promise<Run>((resolve, reject) => {
-      const child = spawn(tsx, ['src/main.ts', 'teams', 'show', 'acme'], { cwd: root, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info' } });
+      const child = spawn(tsx, ['src/main.ts', 'teams', 'show', 'acme'], { cwd: root, env: { ...process.env, DATA_DIR: dataDir, ...store, LOG_LEVEL: 'info' } });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -15,7 +15,7 @@ const errors: string[] = [];
 
 beforeAll(async () => {
   service = await startTestService();
-  const config = loadConfig({ DATA_DIR: service.dataDir });
+  const config = loadConfig({ DATA_DIR: service.dataDir, ...service.storeEnv });
   accounts = createTeamAccounts({ store: service.store, defaults: config.defaultPlan, prices: config.prices, onError: (_err, message) => errors.push(message) });
 });
 afterAll(async () => {

@@ -18,6 +18,7 @@ import { startService } from '../../src/cli/serve.ts';
 import { loadConfig } from '../../src/config.ts';
 import { inProcessRunner } from '../../src/limits/runner.ts';
 import { createLogger } from '../../src/log.ts';
+import { testStoreEnv } from '../helpers/test-store.ts';
 import { startFakeOpenAi, type FakeOpenAi, type RecordedRequest } from '../helpers/fake-openai.ts';
 import { request, startTestService, type TestService } from '../http/helpers.ts';
 import { startBrowserSite, type BrowserSite } from '../browser/site.ts';
@@ -470,7 +471,7 @@ describe('restart', () => {
   it('a job a stopped process left running is failed cleanly at the next start; one running at shutdown ends failed', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-agent-restart-'));
     const sink = new Writable({ write: (_c, _e, cb) => cb() });
-    const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ...env() });
+    const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ...(await testStoreEnv(dataDir)), ...env() });
     const first = await startService(config, { runner: inProcessRunner(), logger: createLogger({ level: 'error', destination: sink }) });
     const team = await first.store.ensureTeam('restart-team');
     // A job whose process was killed (its row still `processing`), and one running at shutdown.

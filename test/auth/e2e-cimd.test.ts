@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import * as oauth from 'oauth4webapi';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { testStoreEnv } from '../helpers/test-store.ts';
 import { PASSWORD } from './authorize-helpers.ts';
 import { approveInBrowser, challengeOf, launchChromium, startCallback, type Callback } from './e2e-helpers.ts';
 
@@ -41,8 +42,11 @@ let browser: Browser;
 let context: BrowserContext;
 let callback: Callback;
 
+/** DATABASE_URL and REDIS_URL in the postgres+redis project (test/helpers/test-store.ts). */
+let storeEnv: Record<string, string> = {};
+
 function childEnv(): NodeJS.ProcessEnv {
-  return { ...process.env, DATA_DIR: path.join(dir, 'data'), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', FOLIO_MAX_CONCURRENT_PARSES: '1', FOLIO_FETCH_ALLOW: 'localhost', NODE_EXTRA_CA_CERTS: path.join(dir, 'cert.pem') };
+  return { ...process.env, DATA_DIR: path.join(dir, 'data'), ...storeEnv, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', FOLIO_MAX_CONCURRENT_PARSES: '1', FOLIO_FETCH_ALLOW: 'localhost', NODE_EXTRA_CA_CERTS: path.join(dir, 'cert.pem') };
 }
 
 /** `folio users create` as an operator runs it: the password on stdin, never an argument. */
@@ -62,7 +66,7 @@ function startFolio(): Promise<string> {
   return new Promise((resolve, reject) => {
     const p = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], { cwd: root, env: childEnv() });
     child = p;
-    const timer = setTimeout(() => reject(new Error(`folio serve did not start within 20 s:\n${childOutput}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`folio serve did not start within 60 s:\n${childOutput}`)), 60_000);
     const onData = (c: Buffer) => {
       childOutput += c.toString();
       const m = /folio listening on (http:\/\/[0-9.:]+)/.exec(childOutput);
@@ -82,6 +86,7 @@ function startFolio(): Promise<string> {
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-e2e-cimd-'));
+  storeEnv = await testStoreEnv(path.join(dir, 'data'));
   execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost'], { stdio: 'ignore' });
   docServer = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) }, (req, res) => {
     if (req.url !== '/clients/e2e.json') {

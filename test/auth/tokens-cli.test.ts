@@ -29,7 +29,7 @@ let service: TestService;
 async function folio(args: string[]): Promise<Run> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) }, () => loadConfig({ DATA_DIR: service.dataDir, ...ENV }));
+  const code = await runCli(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) }, () => loadConfig({ DATA_DIR: service.dataDir, ...service.storeEnv, ...ENV }));
   return { code, stdout, stderr };
 }
 
@@ -125,7 +125,7 @@ describe('folio tokens', () => {
     const run = await new Promise<Run>((resolve, reject) => {
       const child = spawn(tsx, ['src/main.ts', 'tokens', 'issue', '--team', 'proc-team', '--resource', 'mcp'], {
         cwd: root,
-        env: { ...process.env, DATA_DIR: service.dataDir, LOG_LEVEL: 'info', ...ENV },
+        env: { ...process.env, DATA_DIR: service.dataDir, ...service.storeEnv, LOG_LEVEL: 'info', ...ENV },
       });
       let stdout = '';
       let stderr = '';

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { corpusPath, readCorpus } from '../helpers/corpus.ts';
+import { testStoreEnv } from '../helpers/test-store.ts';
 import { BOUNDARY, multipartBody, postParse, request, upload } from '../http/helpers.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -25,9 +26,11 @@ interface Run {
 }
 
 let dataDir: string;
+/** DATABASE_URL and REDIS_URL in the postgres+redis project (test/helpers/test-store.ts). */
+let storeEnv: Record<string, string> = {};
 
 function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', ...extra };
+  return { ...process.env, DATA_DIR: dataDir, ...storeEnv, LOG_LEVEL: 'info', ...extra };
 }
 
 function folio(args: string[]): Promise<Run> {
@@ -46,12 +49,13 @@ function folio(args: string[]): Promise<Run> {
 async function folioInProcess(args: string[]): Promise<Run> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) }, () => loadConfig({ DATA_DIR: dataDir }));
+  const code = await runCli(args, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) }, () => loadConfig({ DATA_DIR: dataDir, ...storeEnv }));
   return { code, stdout, stderr };
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-cli-'));
+  storeEnv = await testStoreEnv(dataDir);
 });
 afterAll(() => {
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -143,7 +147,7 @@ describe.concurrent('parse', () => {
 
   it('OCRs with the languages of FOLIO_OCR_LANGUAGES', async () => {
     let stdout = '';
-    const configure = () => loadConfig({ DATA_DIR: dataDir, FOLIO_OCR_LANGUAGES: 'eng+zzz' });
+    const configure = () => loadConfig({ DATA_DIR: dataDir, ...storeEnv, FOLIO_OCR_LANGUAGES: 'eng+zzz' });
     const file = corpusPath('pdf', 'pdfjs', 'basicapi.pdf');
     const code = await runCli(['parse', file, '--mode', 'ocr', '--max-pages', '1', '--json'], { stdout: (t) => (stdout += t), stderr: () => undefined }, configure);
     expect(code).toBe(0);
@@ -155,7 +159,7 @@ describe.concurrent('parse', () => {
     let stderr = '';
     const page = path.join(dataDir, 'many.html');
     fs.writeFileSync(page, `<body>${'<p>x</p>'.repeat(2000)}</body>`);
-    const configure = () => loadConfig({ DATA_DIR: dataDir, FOLIO_MAX_HTML_NODES: '1000' });
+    const configure = () => loadConfig({ DATA_DIR: dataDir, ...storeEnv, FOLIO_MAX_HTML_NODES: '1000' });
     const code = await runCli(['parse', page], { stdout: () => undefined, stderr: (t) => (stderr += t) }, configure);
     expect(code).toBe(1);
     expect(stderr).toContain('CORRUPT_FILE');

@@ -1,5 +1,5 @@
 /**
- * globalSetup of the vitest project `postgres` (vitest.config.ts): one throw-away cluster for the
+ * globalSetup of the vitest project `postgres+redis` (vitest.config.ts): one throw-away cluster for the
  * run, its admin URL handed to the tests (`inject('postgresAdminUrl')`), stopped and removed at the end.
  */
 import type { TestProject } from 'vitest/node';

@@ -91,7 +91,7 @@ export async function startPostgres(): Promise<TestPostgres> {
 }
 
 /**
- * A new database on the cluster the vitest project `postgres` started for the whole run
+ * A new database on the cluster the vitest project `postgres+redis` started for the whole run
  * (test/helpers/postgres-global-setup.ts), for the HTTP tests that run on PostgreSQL too.
  */
 export async function sharedTestDatabase(adminUrl: string): Promise<string> {

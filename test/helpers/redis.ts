@@ -37,12 +37,15 @@ function redisServerPath(): string {
   return bin;
 }
 
-/** `port`: a given one (a Redis started again where a stopped one was); default a free one. */
-export async function startRedis(options: { port?: number } = {}): Promise<TestRedis> {
+/**
+ * `port`: a given one (a Redis started again where a stopped one was); default a free one.
+ * `databases`: how many database numbers the server has (redis-server's default is 16).
+ */
+export async function startRedis(options: { port?: number; databases?: number } = {}): Promise<TestRedis> {
   const bin = redisServerPath();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-redis-'));
   const port = options.port ?? (await freePort());
-  const child: ChildProcess = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
+  const child: ChildProcess = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', '--databases', String(options.databases ?? 16)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

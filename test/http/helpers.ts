@@ -11,16 +11,19 @@ import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../auth/api-
 import { startService, type Service, type ServiceOptions } from '../../src/cli/serve.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
-import { inject } from 'vitest';
-import { databaseText, sharedTestDatabase } from '../helpers/postgres.ts';
+import { databaseText } from '../helpers/postgres.ts';
+import { testStoreEnv } from '../helpers/test-store.ts';
 
-/** `postgres` in the vitest project that runs these HTTP tests on a PostgreSQL store too (vitest.config.ts). */
-const TEST_STORE = process.env.FOLIO_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite';
 
 export interface TestService extends Service {
   dataDir: string;
-  /** The PostgreSQL database of the store, when the service runs on one (the `postgres` vitest project). */
+  /** The PostgreSQL database of the store, when the service runs on one (the `postgres+redis` vitest project). */
   databaseUrl: string | undefined;
+  /**
+   * DATABASE_URL and REDIS_URL of this service's store when it has them (`{}` on SQLite): a CLI
+   * run or a second process given `{ DATA_DIR: dataDir, ...storeEnv }` works on the same store.
+   */
+  storeEnv: Record<string, string>;
   spoolDir: string;
   /** A valid key of team 'test-team'. */
   key: string;
@@ -35,12 +38,12 @@ export interface TestService extends Service {
 
 export async function startTestService(options: Omit<ServiceOptions, 'logger'> = {}, env: Record<string, string> = {}): Promise<TestService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-http-'));
-  // On PostgreSQL the uploaded files and captures are kept there too (FOLIO_BLOB_URL=postgres), unless a test names its own blob store.
-  const database =
-    TEST_STORE === 'postgres' && env.DATABASE_URL === undefined
-      ? { DATABASE_URL: await sharedTestDatabase(inject('postgresAdminUrl')), ...(env.FOLIO_BLOB_URL === undefined ? { FOLIO_BLOB_URL: 'postgres' } : {}) }
-      : {};
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', FOLIO_MAX_CONCURRENT_PARSES: '2', ...database, ...env });
+  // The postgres+redis project: a database and a Redis database of its own, unless the test gives
+  // them; uploaded files and captures are kept in that PostgreSQL too (FOLIO_BLOB_URL=postgres),
+  // unless the test names its own blob store.
+  const store = await testStoreEnv(dataDir);
+  const blobs = store.DATABASE_URL !== undefined && env.FOLIO_BLOB_URL === undefined ? { FOLIO_BLOB_URL: 'postgres' } : {};
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', FOLIO_MAX_CONCURRENT_PARSES: '2', ...store, ...blobs, ...env });
   const chunks: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _enc, cb) {
@@ -62,6 +65,7 @@ export async function startTestService(options: Omit<ServiceOptions, 'logger'> =
     ...service,
     dataDir,
     databaseUrl: config.databaseUrl,
+    storeEnv: { ...(config.databaseUrl ? { DATABASE_URL: config.databaseUrl } : {}), ...(config.redisUrl ? { REDIS_URL: config.redisUrl } : {}) },
     spoolDir: path.join(dataDir, 'tmp'),
     key: first.key,
     teamId: team?.id ?? '',

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCorpus } from '../helpers/corpus.ts';
 import { hugeImagePdf, pathOperatorPdf } from '../helpers/memory-bombs.ts';
 import { descendants, parseChildren, parseChildTempDir, sampleTreeRss, treeRssMb } from '../helpers/process-tree.ts';
-import { postParse, startTestService, upload, type TestService } from './helpers.ts';
+import { postParse, request, startTestService, upload, type TestService } from './helpers.ts';
 
 /** Under tsx a parse process idles near 530 MB; 1280 leaves it ~750 MB to work with. */
 const CAP_MB = 1280;
@@ -160,6 +160,13 @@ describe('a busy pool', () => {
 
     // Its timeout outlasts the hog, however long a loaded machine takes to reach the cap.
     const queued = postParse(busy, upload('rotation.pdf', page, { timeout: 120_000 }), { timeoutMs: ANSWER_WITHIN_MS });
+    // `queued` holds the queue's one place before `full` is sent: two requests sent at once reach
+    // the queue in either order once the key lookup is a network round trip (PostgreSQL).
+    const end = Date.now() + 30_000;
+    while (Number((await request(`${busy.url}/v2/team/queue-status`, { headers: { authorization: `Bearer ${busy.key}` } })).json.jobsInQueue) < 2) {
+      if (Date.now() > end) throw new Error('the second parse did not reach the queue within 30 s');
+      await new Promise((r) => setTimeout(r, 50));
+    }
     const full = await postParse(busy, upload('rotation.pdf', page), { timeoutMs: 30_000 });
     expect(full.status).toBe(429);
     expect(full.json.error).toContain('Too many parses are waiting (1)');

@@ -12,6 +12,7 @@ import { startService, type Service } from '../../src/cli/serve.ts';
 import { loadConfig } from '../../src/config.ts';
 import { inProcessRunner } from '../../src/limits/runner.ts';
 import { createLogger } from '../../src/log.ts';
+import { testStoreEnv } from '../helpers/test-store.ts';
 import { connectMcp, structuredOf, textOf } from './helpers.ts';
 
 const dirs: string[] = [];
@@ -20,7 +21,7 @@ afterAll(() => {
 });
 
 async function start(dataDir: string, env: Record<string, string>): Promise<Service> {
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...(await testStoreEnv(dataDir)), ...env });
   return startService(config, { runner: inProcessRunner(), logger: createLogger({ level: 'silent' }) });
 }
 

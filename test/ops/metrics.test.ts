@@ -30,7 +30,9 @@ describe('metrics off (the default)', () => {
   it('/ready answers 200 with the store and the warm parse processes, no API key needed', async () => {
     const res = await request(`${service.url}/ready`);
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ ready: true, checks: { store: 'ok', parseWorkers: 'ok' } });
+    // With REDIS_URL (the postgres+redis project) Redis is checked too.
+    const redis = service.storeEnv.REDIS_URL ? { redis: 'ok' } : {};
+    expect(res.json).toEqual({ ready: true, checks: { store: 'ok', parseWorkers: 'ok', ...redis } });
   });
 });
 

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCorpus } from '../helpers/corpus.ts';
+import { testStoreEnv } from '../helpers/test-store.ts';
 import { BOUNDARY, multipartBody, postParse, request, upload } from '../http/helpers.ts';
 import { startSite, type TestSite } from '../web/site.ts';
 
@@ -35,14 +36,18 @@ let site: TestSite;
 const dataDirs: string[] = [];
 const children: ChildProcess[] = [];
 
-function newDataDir(): string {
+/** DATABASE_URL and REDIS_URL of each DATA_DIR in the postgres+redis project (test/helpers/test-store.ts). */
+const storeEnvs = new Map<string, Record<string, string>>();
+
+async function newDataDir(): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-shutdown-'));
   dataDirs.push(dir);
+  storeEnvs.set(dir, await testStoreEnv(dir));
   return dir;
 }
 
 function env(dataDir: string, extra: Record<string, string>): NodeJS.ProcessEnv {
-  return { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1', FOLIO_MAX_CONCURRENT_PARSES: '1', FOLIO_FETCH_ALLOW: site.hostPort, ...extra };
+  return { ...process.env, DATA_DIR: dataDir, ...storeEnvs.get(dataDir), LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1', FOLIO_MAX_CONCURRENT_PARSES: '1', FOLIO_FETCH_ALLOW: site.hostPort, ...extra };
 }
 
 async function createKey(dataDir: string): Promise<string> {
@@ -115,7 +120,7 @@ afterAll(async () => {
 
 describe('folio serve on SIGTERM', () => {
   it('drains: not ready, new work 503 with Retry-After, the upload in flight answered, the crawl handed back and finished by the next start', async () => {
-    const dataDir = newDataDir();
+    const dataDir = await newDataDir();
     const key = await createKey(dataDir);
     const first = await serve(dataDir);
     expect((await request(`${first.url}/ready`)).status).toBe(200);
@@ -162,7 +167,7 @@ describe('folio serve on SIGTERM', () => {
   });
 
   it('closes a request that outlives FOLIO_SHUTDOWN_GRACE_SECONDS, and exits', async () => {
-    const dataDir = newDataDir();
+    const dataDir = await newDataDir();
     const key = await createKey(dataDir);
     const served = await serve(dataDir, { FOLIO_SHUTDOWN_GRACE_SECONDS: '1' });
     const stuck = halfSentUpload(served.url, key);

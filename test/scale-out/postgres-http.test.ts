@@ -21,6 +21,7 @@ import { readCorpus } from '../helpers/corpus.ts';
 import { inProcessRunner } from '../../src/limits/runner.ts';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.ts';
 import { startS3, type TestS3 } from '../helpers/s3.ts';
+import { testStoreEnv } from '../helpers/test-store.ts';
 import { postParse, request, startTestService, upload, type RawResponse, type TestService } from '../http/helpers.ts';
 import { curlUpload, parseByRef, ticketFor } from '../uploads/helpers.ts';
 
@@ -46,8 +47,11 @@ beforeAll(async () => {
   const sitePort = (site.address() as AddressInfo).port;
   siteUrl = `http://127.0.0.1:${sitePort}/page.html`;
   const databaseUrl = await cluster.createDatabase();
+  // In the postgres+redis project both also share one Redis database, as a deployment would.
+  const redisUrl = (await testStoreEnv('two instances on one PostgreSQL')).REDIS_URL;
+  const shared = { DATABASE_URL: databaseUrl, ...(redisUrl ? { REDIS_URL: redisUrl } : {}) };
   // Started one after the other as a deployment would; both apply (or find) the same schema.
-  const env = { DATABASE_URL: databaseUrl, ...s3.env('folio'), FOLIO_FETCH_ALLOW: `127.0.0.1:${sitePort}` };
+  const env = { ...shared, ...s3.env('folio'), FOLIO_FETCH_ALLOW: `127.0.0.1:${sitePort}` };
   a = await startTestService({}, env);
   b = await startTestService({}, env);
 }, 120_000);

@@ -16,6 +16,7 @@ import { startService, type Service } from '../../src/cli/serve.ts';
 import { loadConfig } from '../../src/config.ts';
 import { inProcessRunner } from '../../src/limits/runner.ts';
 import { createLogger } from '../../src/log.ts';
+import { testStoreEnv } from '../helpers/test-store.ts';
 import { freePort, startRedis, type TestRedis } from '../helpers/redis.ts';
 import { startSite, type TestSite } from './site.ts';
 
@@ -31,10 +32,13 @@ let site: TestSite;
 let dataDir: string;
 let key: string;
 let running: Instance[] = [];
+/** DATABASE_URL in the postgres+redis project (the test's own redis-server stays its REDIS_URL). */
+let storeEnv: Record<string, string> = {};
 
 function configFor(env: Record<string, string> = {}) {
   return loadConfig({
     DATA_DIR: dataDir,
+    ...storeEnv,
     PORT: '0',
     HOST: '127.0.0.1',
     FOLIO_FETCH_ALLOW: site.hostPort,
@@ -89,6 +93,7 @@ beforeAll(async () => {
   redis = await startRedis();
   site = await startSite({ pages: 30 });
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-crawl-redis-'));
+  storeEnv = await testStoreEnv(dataDir);
 });
 afterEach(stopAll);
 afterAll(async () => {

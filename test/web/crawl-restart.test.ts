@@ -14,6 +14,7 @@ import { startService, type Service } from '../../src/cli/serve.ts';
 import { loadConfig } from '../../src/config.ts';
 import { inProcessRunner } from '../../src/limits/runner.ts';
 import { createLogger } from '../../src/log.ts';
+import { testStoreEnv } from '../helpers/test-store.ts';
 import { startSite, type TestSite } from './site.ts';
 
 let site: TestSite;
@@ -21,7 +22,7 @@ let dataDir: string;
 const services: Service[] = [];
 
 async function start(): Promise<Service> {
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', FOLIO_MAX_CONCURRENT_PARSES: '2', FOLIO_FETCH_ALLOW: site.hostPort });
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', FOLIO_MAX_CONCURRENT_PARSES: '2', FOLIO_FETCH_ALLOW: site.hostPort, ...(await testStoreEnv(dataDir)) });
   const service = await startService(config, { logger: createLogger({ level: 'silent' }), graceMs: 2000, runner: inProcessRunner() });
   services.push(service);
   return service;

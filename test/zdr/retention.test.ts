@@ -15,7 +15,8 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOUNDARY, request, spoolFiles, startTestService, type TestService } from '../http/helpers.ts';
+import { BOUNDARY, request, spoolFiles, startTestService, storeAtRest, type TestService } from '../http/helpers.ts';
+import { redisText } from '../helpers/test-store.ts';
 import { connectMcp, structuredOf, textOf } from '../mcp/helpers.ts';
 import { longMarkerHtml, markerDocuments, type MarkerDocument } from './marker-documents.ts';
 
@@ -52,8 +53,15 @@ function filesHoldingMarker(dir: string): string[] {
   return hits;
 }
 
-function scan(service: TestService): { disk: string[]; logs: boolean } {
-  return { disk: filesHoldingMarker(TEMP_ROOT), logs: service.logText().includes(MARKER) };
+/**
+ * Where the marker is: files under the temp root (the SQLite store among them), log lines, and, in
+ * the postgres+redis project, every row of the PostgreSQL database and every key of Redis.
+ */
+async function scan(service: TestService): Promise<{ disk: string[]; logs: boolean; database: boolean; redis: boolean }> {
+  const database = service.databaseUrl !== undefined && holdsMarker(await storeAtRest(service));
+  const redisUrl = service.storeEnv.REDIS_URL;
+  const redis = redisUrl !== undefined && holdsMarker(Buffer.from(await redisText(redisUrl)));
+  return { disk: filesHoldingMarker(TEMP_ROOT), logs: service.logText().includes(MARKER), database, redis };
 }
 
 /** A local site: `/` links every document; `/docs/note.<ext>` serves each; `/long.html` the long page. */
@@ -221,7 +229,7 @@ describe('Zero Data Retention: the marker scan', () => {
       await mcp.close();
     }
 
-    expect(scan(service)).toEqual({ disk: [], logs: false });
+    expect(await scan(service)).toEqual({ disk: [], logs: false, database: false, redis: false });
   });
 
   it('the same scan finds the marker where retention is expected: results of jobs without ZDR, and a kept MCP result', async () => {
@@ -229,10 +237,16 @@ describe('Zero Data Retention: the marker scan', () => {
     expect(batch.data[0]?.markdown).toContain(MARKER);
     const crawl = await client.crawl(`${site.url}/`, { limit: 3, scrapeOptions: { formats: ['markdown'] }, pollInterval: 1, timeout: 120 });
     expect(crawl.status).toBe('completed');
-    const found = scan(service);
-    // The results table of the SQLite store (its file or its write-ahead log).
-    expect(found.disk.length).toBeGreaterThan(0);
-    expect(found.disk.every((f) => /folio\.db/.test(f))).toBe(true);
+    const found = await scan(service);
+    if (service.databaseUrl === undefined) {
+      // The results table of the SQLite store (its file or its write-ahead log).
+      expect(found.disk.length).toBeGreaterThan(0);
+      expect(found.disk.every((f) => /folio\.db/.test(f))).toBe(true);
+    } else {
+      // The results table of the PostgreSQL store, and nothing on disk.
+      expect(found.database).toBe(true);
+      expect(found.disk).toEqual([]);
+    }
 
     // MCP without ZDR: the long result is kept for continuation (in memory) and read back by resultId.
     const mcp = await connectMcp(`${service.url}/v2/mcp`, auth());

@@ -46,6 +46,8 @@ const CANCEL_CHANNEL = `${CRAWL_QUEUE_PREFIX}:crawl-cancel`;
 const RETRY_MS = 150;
 /** How long close() waits for BullMQ before dropping the connections (Redis not answering). */
 const CLOSE_BOUND_MS = 10_000;
+/** How long a cancel waits for this process's pages in flight to stop. */
+const CANCEL_SETTLE_MS = 5_000;
 /** Process-side job contexts (robots.txt cache, parsed request) kept at most. */
 const MAX_CONTEXTS = 64;
 
@@ -279,8 +281,14 @@ export async function createBullmqCrawlQueue(deps: BullmqCrawlQueueDeps): Promis
       await queue.add('seed', { crawlId }, { ...seedOptions, jobId: `seed-${crawlId}` });
     },
     async cancel(crawlId) {
-      // Every process (this one included) aborts the job's pages in flight.
+      // This process's pages in flight stop before the answer, as on the in-process queue (a page
+      // finishing meanwhile stored its result after the cancel: found by the crawl tests on
+      // Redis); every other process aborts its pages on the message.
+      const ctx = contexts.get(crawlId);
+      dropContext(crawlId, new CancelledError());
       await connection.publish(CANCEL_CHANNEL, crawlId);
+      const until = Date.now() + CANCEL_SETTLE_MS;
+      while (ctx && ctx.inFlight > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
     },
     running() {
       return [...contexts].filter(([, c]) => c.inFlight > 0).map(([id]) => id);

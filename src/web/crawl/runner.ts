@@ -25,6 +25,7 @@ import type { JobEventSink } from '../webhooks/index.ts';
 import { compilePathPatterns } from './path-patterns.ts';
 import { deserializeCrawlRequest, type CrawlRequest } from './request.ts';
 import { checkScope, type ScopeRules } from './scope.ts';
+import { CancelledError } from './queue.ts';
 import { HostGate, Slots } from './slots.ts';
 
 /** Scrapes one URL as POST /v2/scrape would; an upstream 4xx/5xx is data with metadata.error. */
@@ -211,6 +212,8 @@ export async function crawlPage(ctx: CrawlPageContext, entry: CrawlUrlEntry, sig
       await store.failCrawlUrl(jobId, entry.url, error);
       ctx.events?.pageFailed(jobId, entry.url, error);
     } else {
+      // A page cancelled while its answer came in is not stored (the job's pages end at the cancel).
+      if (signal.aborted && signal.reason instanceof CancelledError) throw signal.reason;
       await store.completeCrawlUrl(jobId, entry.url, JSON.stringify(data));
       ctx.events?.page(jobId, data);
     }
