@@ -31,7 +31,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startPostgres } from '../test/helpers/postgres.ts';
 import { startRedis } from '../test/helpers/redis.ts';
-import { treeRssBytes } from './served.ts';
+import { loggedUrl, treeRssBytes } from './served.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const corpus = path.resolve(root, '..', 'shared', 'corpus');
@@ -102,28 +102,9 @@ interface Instance {
 
 async function serve(env: NodeJS.ProcessEnv): Promise<Instance> {
   const child = spawn(process.execPath, [folioBin, 'serve'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const { stdout, stderr } = child;
-  if (!stdout || !stderr) throw new Error('no output from folio serve');
   let errors = '';
-  stderr.on('data', (c: Buffer) => (errors = (errors + c.toString('utf8')).slice(-4000)));
-  const url = await new Promise<string>((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error(`folio serve did not log its URL within 60 s: ${seen}${errors}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString('utf8');
-      const m = /"url":"(http:\/\/[^"]+)"/.exec(seen);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        stdout.off('data', onData);
-        // Request log lines are read and dropped: logging costs what it costs in production.
-        stdout.resume();
-        resolve(m[1]);
-      }
-    };
-    stdout.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`folio serve exited with ${code}: ${seen}${errors}`)));
-  });
-  child.removeAllListeners('exit');
+  child.stderr?.on('data', (c: Buffer) => (errors = (errors + c.toString('utf8')).slice(-4000)));
+  const url = await loggedUrl(child, 60_000, () => errors);
   return { child, url, pid: child.pid ?? 0, peakRss: 0 };
 }
 

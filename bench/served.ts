@@ -19,27 +19,39 @@ export async function startServer(mainJs: string, cwd: string, dataDir: string):
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  const url = await loggedUrl(child, 30_000);
+  return { child, url, pid: child.pid ?? 0 };
+}
+
+/**
+ * The URL a starting `folio serve` logs (its "listening" line), within `timeoutMs`. The request log
+ * lines after it are read and dropped (a full pipe would stall the server), so logging costs what
+ * it costs in production. `errors`: the end of its stderr, for the message when it fails.
+ */
+export function loggedUrl(child: ChildProcess, timeoutMs: number, errors: () => string = () => ''): Promise<string> {
   const stdout = child.stdout;
-  if (!stdout) throw new Error('no stdout from the server');
-  // The first line names the URL; the request log lines after it are read and dropped (a full
-  // pipe would stall the server), so logging costs what it costs in production.
-  const url = await new Promise<string>((resolve, reject) => {
+  if (!stdout) return Promise.reject(new Error('no stdout from folio serve'));
+  return new Promise<string>((resolve, reject) => {
     let seen = '';
-    const timer = setTimeout(() => reject(new Error(`the server did not log its URL within 30 s: ${seen}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`folio serve did not log its URL within ${timeoutMs / 1000} s: ${seen}${errors()}`)), timeoutMs);
     const onData = (chunk: Buffer) => {
       seen += chunk.toString('utf8');
       const m = /"url":"(http:\/\/[^"]+)"/.exec(seen);
       if (m?.[1]) {
         clearTimeout(timer);
         stdout.off('data', onData);
+        child.removeListener('exit', onExit);
         stdout.resume();
         resolve(m[1]);
       }
     };
+    const onExit = (code: number | null) => {
+      clearTimeout(timer);
+      reject(new Error(`folio serve exited with ${code}: ${seen}${errors()}`));
+    };
     stdout.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
+    child.once('exit', onExit);
   });
-  return { child, url, pid: child.pid ?? 0 };
 }
 
 function ownRss(pid: number): number {
