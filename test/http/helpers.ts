@@ -38,12 +38,9 @@ export interface TestService extends Service {
 
 export async function startTestService(options: Omit<ServiceOptions, 'logger'> = {}, env: Record<string, string> = {}): Promise<TestService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-http-'));
-  // The postgres+redis project: a database and a Redis database of its own, unless the test gives
-  // them; uploaded files and captures are kept in that PostgreSQL too (FOLIO_BLOB_URL=postgres),
-  // unless the test names its own blob store.
+  // The postgres+redis project: a database and a Redis database of its own, unless the test gives them.
   const store = await testStoreEnv(dataDir);
-  const blobs = store.DATABASE_URL !== undefined && env.FOLIO_BLOB_URL === undefined ? { FOLIO_BLOB_URL: 'postgres' } : {};
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', FOLIO_MAX_CONCURRENT_PARSES: '2', ...store, ...blobs, ...env });
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', FOLIO_MAX_CONCURRENT_PARSES: '2', ...store, ...env });
   const chunks: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _enc, cb) {

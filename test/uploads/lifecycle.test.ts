@@ -12,6 +12,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { inProcessRunner, type ParseRunner } from '../../src/limits/runner.ts';
 import { corpusPath } from '../helpers/corpus.ts';
+import { TEST_STORE } from '../helpers/test-store.ts';
 import { startTestService, type TestService } from '../http/helpers.ts';
 import { curlUpload, parseByRef, requestTicket, storedKeys, ticketFor, uploadDir } from './helpers.ts';
 
@@ -29,7 +30,10 @@ beforeAll(async () => {
     seenByRunner.push(await storedKeys(service));
     return inner(input, options, run);
   };
-  service = await startTestService({ runner: observing, now: () => new Date(Date.now() + offsetMs) }, { FOLIO_MAX_UPLOAD_REFS: '3', FOLIO_DEFAULT_ZDR: 'on' });
+  // On the postgres+redis project the bytes are kept in that PostgreSQL too (the shared blob store):
+  // this file looks at them through the storage interface, so it runs on either backend.
+  const blobs: Record<string, string> = TEST_STORE === 'postgres+redis' ? { FOLIO_BLOB_URL: 'postgres' } : {};
+  service = await startTestService({ runner: observing, now: () => new Date(Date.now() + offsetMs) }, { FOLIO_MAX_UPLOAD_REFS: '3', FOLIO_DEFAULT_ZDR: 'on', ...blobs });
 });
 afterAll(async () => {
   await service.stop();

@@ -16,7 +16,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inProcessRunner } from '../../src/limits/runner.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../helpers/fake-openai.ts';
-import { request, startTestService, type TestService } from '../http/helpers.ts';
+import { redisText } from '../helpers/test-store.ts';
+import { request, startTestService, storeAtRest, type TestService } from '../http/helpers.ts';
 import { connectMcp, structuredOf } from '../mcp/helpers.ts';
 
 /** Everything this file starts resolves os.tmpdir() here (set before anything starts). */
@@ -49,7 +50,13 @@ function filesHolding(dir: string, marker: string): string[] {
   return hits;
 }
 
-const scan = (marker = MARKER) => ({ disk: filesHolding(TEMP_ROOT, marker), logs: service.logText().includes(marker) });
+/** Files under the temp root (the SQLite store among them), log lines, and on the postgres+redis project every row of the database and key of Redis. */
+const scan = async (marker = MARKER) => {
+  const database = service.databaseUrl !== undefined && (await storeAtRest(service)).includes(marker);
+  const redisUrl = service.storeEnv.REDIS_URL;
+  const redis = redisUrl !== undefined && (await redisText(redisUrl)).includes(marker);
+  return { disk: filesHolding(TEMP_ROOT, marker), logs: service.logText().includes(marker), database, redis };
+};
 
 async function startMarkerSite(): Promise<typeof site> {
   const server = http.createServer((req, res) => {
@@ -119,7 +126,7 @@ describe('agent and extract under zeroDataRetention', () => {
     // The list shows the job without its prompt.
     const listed = ((await call(service, 'GET', '/v2/agent')).json.agents as Json[]).find((a) => a.id === id);
     expect(listed).toMatchObject({ status: 'completed', options: { prompt: '(not kept: zeroDataRetention)' } });
-    expect(scan()).toEqual({ disk: [], logs: false });
+    expect(await scan()).toEqual({ disk: [], logs: false, database: false, redis: false });
 
     // The answer, once.
     const first = await call(service, 'GET', `/v2/agent/${id}`);
@@ -130,7 +137,7 @@ describe('agent and extract under zeroDataRetention', () => {
     expect(second.json.data).toBeUndefined();
     // The trace went with the answer.
     expect(JSON.stringify((await call(service, 'GET', `/v2/agent/${id}/trace`)).json.events)).not.toContain(MARKER);
-    expect(scan()).toEqual({ disk: [], logs: false });
+    expect(await scan()).toEqual({ disk: [], logs: false, database: false, redis: false });
   });
 
   it('an extract job (ZDR in scrapeOptions), with sources, and the MCP agent tool', async () => {
@@ -140,7 +147,7 @@ describe('agent and extract under zeroDataRetention', () => {
       expect(started.status, JSON.stringify(started.json)).toBe(200);
       const id = started.json.id as string;
       await ended('extract', id);
-      expect(scan()).toEqual({ disk: [], logs: false });
+      expect(await scan()).toEqual({ disk: [], logs: false, database: false, redis: false });
       const first = await call(service, 'GET', `/v2/extract/${id}`);
       expect(first.json).toMatchObject({ status: 'completed', data: { codeWord: MARKER }, sources: { codeWord: [`${site.url}/vault.html`] } });
       expect((await call(service, 'GET', `/v2/extract/${id}`)).json.data).toBeUndefined();
@@ -153,7 +160,7 @@ describe('agent and extract under zeroDataRetention', () => {
       } finally {
         await client.close();
       }
-      expect(scan()).toEqual({ disk: [], logs: false });
+      expect(await scan()).toEqual({ disk: [], logs: false, database: false, redis: false });
     } finally {
       llm.respond(() => ({ content: '{}' }));
     }
@@ -163,7 +170,8 @@ describe('agent and extract under zeroDataRetention', () => {
     llm.enqueue({ toolCalls: [{ name: 'scrape', arguments: { url: `${site.url}/control.html` } }] }, { content: JSON.stringify({ codeWord: CONTROL }) });
     const started = await call(service, 'POST', '/v2/agent', { prompt: `Find ${CONTROL}.`, urls: [site.url] });
     await ended('agent', started.json.id as string);
-    expect(scan(CONTROL).disk.length).toBeGreaterThan(0);
+    const found = await scan(CONTROL);
+    expect(found.disk.length > 0 || found.database).toBe(true);
   });
 
   it('refused before any job: a team without ZDR (403 ZDR_NOT_ENABLED), an LLM not cleared for it (403 LLM_ZDR_REFUSED)', async () => {
