@@ -14,8 +14,12 @@ import { defineConfig } from 'vitest/config';
  * `serve` — itself or through a test helper module it imports (followed transitively). Files
  * that test readers, writers, stores or helpers in-process without a started service are the same
  * on both engines and run once (the store tests run both engines in one file), and so do the
- * files of test/scale-out, which start their own PostgreSQL and Redis for several instances.
+ * files of test/scale-out, which start their own PostgreSQL and Redis for several instances, and
+ * the files that start the service only to reach another subject (the parse processes, the
+ * readers, the browser, sockets): they say so on a line `// test matrix: once — <why>`.
  */
+/** A file that starts the service only to reach another subject says so, with its reason, and runs once. */
+const ONCE = /^\/\/ test matrix: once — \S/m;
 const STARTS_SERVICE = /\bstartTestService\(|\bstartService\(|['"]serve['"]/;
 const IMPORT = /(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 
@@ -49,7 +53,7 @@ function serviceTestFiles(root: string): string[] {
   // test/scale-out starts its own PostgreSQL and Redis for its instances: the same on both projects, run once.
   const scaleOut = path.join(testDir, 'scale-out') + path.sep;
   return [...sources.keys()]
-    .filter((f) => f.endsWith('.test.ts') && !f.startsWith(scaleOut) && startsService(f))
+    .filter((f) => f.endsWith('.test.ts') && !f.startsWith(scaleOut) && !ONCE.test(sources.get(f) ?? '') && startsService(f))
     .map((f) => path.relative(root, f).split(path.sep).join('/'))
     .sort();
 }
@@ -59,6 +63,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two at a time even on 2 cores (vitest's default there is 1): most files wait on servers,
+    // child processes and sockets; the whole run takes about half as long.
+    maxWorkers: 2,
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     projects: [
       { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },

@@ -3,6 +3,7 @@
  * this is the one test of the compiled parse workers (`parse-worker.js`, loaded without tsx):
  * build into a scratch folder, start the server with plain node, parse a PDF and a DOCX.
  */
+// test matrix: once — the compiled build's parse workers; the store only authenticates.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

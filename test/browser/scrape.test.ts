@@ -7,6 +7,7 @@
  * scripts fetch, iframe, redirect and open WebSockets to loopback, private and metadata
  * addresses gets nothing, and the guarded proxy counted every refusal.
  */
+// test matrix: once — rendering, actions and the guard proxy in one Chromium; the store only authenticates.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';

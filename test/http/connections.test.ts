@@ -6,6 +6,7 @@
  * connection cap full of slow clients `/health` answers throughout while other requests get
  * 429 or a connection. The caps are lowered through the environment to keep socket counts small.
  */
+// test matrix: once — socket timeouts and per-process connection caps; no store or shared state in question.
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';

@@ -4,6 +4,7 @@
  * is 200 or a 400 in the error shape, never a 500, none hangs, no spool file is left, and the
  * server still answers afterwards.
  */
+// test matrix: once — damaged documents through the readers; the store only authenticates.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCorpus } from '../helpers/corpus.ts';
 import { postParse, request, spoolDrained, startTestService, upload, type TestService } from './helpers.ts';

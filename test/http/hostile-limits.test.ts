@@ -3,6 +3,7 @@
  * by test/helpers/hostile-files.ts) is refused with a 400 naming the limit within seconds, not
  * at the parse timeout.
  */
+// test matrix: once — the readers' limits on hostile files; the store only authenticates.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SOURCE_LIMITS } from '../../src/parse/limits.ts';
 import { loadConfig } from '../../src/config.ts';

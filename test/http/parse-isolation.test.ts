@@ -8,6 +8,7 @@
  * at the source applies on this branch; after the merge with source-limits, this file must set
  * those limits high so that the cap is still what answers).
  */
+// test matrix: once — the parse processes' memory caps and RSS; the store only authenticates.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCorpus } from '../helpers/corpus.ts';

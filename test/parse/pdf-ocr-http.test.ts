@@ -3,6 +3,7 @@
  * request's `timeout` gives the reader a deadline (the pool's clock), so a long scan returns the
  * pages done with a warning instead of a 408.
  */
+// test matrix: once — OCR settings reaching the parse workers; the store only authenticates.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postParse, startTestService, upload, type TestService } from '../http/helpers.ts';
 import { buildPdf, ocrChildren, type FixturePage } from './pdf-ocr-fixtures.ts';

@@ -2,6 +2,7 @@
  * redactPII over the doors: the real Firecrawl SDK's parse() and scrape() against a started
  * folio (scrape fetches a loopback page), and the MCP parse tool.
  */
+// test matrix: once — redaction through the doors; the store only authenticates.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Firecrawl from '@mendable/firecrawl-js';
