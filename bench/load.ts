@@ -11,8 +11,10 @@
  * and loads them in turns A B B A (S/2 seconds each; the idle setup waits), so that the drifting
  * load of a shared machine falls on both.
  * Each setup: the key is made with the CLI (`folio keys create`) and the team's plan set with it
- * (`folio teams set`: credits unlimited, a rate far above what the load reaches, concurrency P —
- * P/2 on each instance of B, where the team's concurrency is per instance today), the
+ * (`folio teams set`: credits unlimited, a rate far above what the load reaches, and as many
+ * concurrent jobs as the queue bound — the parse processes are the bound: with REDIS_URL a team's
+ * places are shared by both instances, and a team limit equal to the pair's parse processes lets
+ * both places sit on the instance whose process is busy while the other's is idle), the
  * queue bounds and the uploads-in-flight bounds per address and per key raised (the clients share
  * one address and one key) so that every client can wait for a parse process instead of being
  * refused; the parse timeout stays the default (30 s, the wait in the queue included);
@@ -267,7 +269,7 @@ interface Setup {
 async function single(): Promise<Setup> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-bench-load-'));
   const env = baseEnv(dataDir, PARSES);
-  const key = keyFor(env, PARSES);
+  const key = keyFor(env, Number(QUEUE));
   const instance = await serve(env);
   return {
     name: `one instance, SQLite, ${PARSES} parse processes`,
@@ -295,7 +297,7 @@ async function shared(): Promise<Setup> {
     const first = envs[0] ?? baseEnv(os.tmpdir(), 1);
     cli(['migrate'], first);
     // The team's concurrency is per instance today (in memory): P/2 on each is P for the team.
-    const key = keyFor(first, PARSES / 2);
+    const key = keyFor(first, Number(QUEUE));
     for (const env of envs) instances.push(await serve(env));
     return { name: `two instances, PostgreSQL + Redis, ${PARSES / 2} parse process(es) each`, instances, key, close };
   } catch (err) {
@@ -321,7 +323,7 @@ async function main(): Promise<void> {
   const turn = SECONDS / 2;
   console.log(`bench:load — ${CLIENTS} clients, ${SECONDS} s per setup (two turns of ${turn} s, in the order A B B A), ${PARSES} parse processes in total, ${os.availableParallelism()} cores, loopback`);
   console.log(`  mix per client: ${MIX.map((d) => d.kind).join(' ')} — ${Object.values(DOCS).map((d) => `${d.file} (${(d.body.length / 1024).toFixed(0)} KB)`).join(', ')}`);
-  console.log(`  team '${TEAM}': credits unlimited, rate ${RATE_PER_MINUTE}/min (never reached); queue and uploads-in-flight bounds (per instance, team, address, key) ${QUEUE}, so none interferes; the parse timeout is the default (30 s, queue wait included)`);
+  console.log(`  team '${TEAM}': credits unlimited, rate ${RATE_PER_MINUTE}/min (never reached); concurrent jobs, queue and uploads-in-flight bounds (per team, instance, address, key) ${QUEUE}, so none interferes: the parse processes are the bound; the parse timeout is the default (30 s, queue wait included)`);
   console.log(`  load average before: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} (the machine is shared)`);
   build();
   const setups: Setup[] = [];
