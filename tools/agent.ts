@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { AgentService } from '../src/agent/index.ts';
 import { waitForAgentJob } from './agent-wait.ts';
-import { MAX_WAIT_SECONDS } from './crawl.ts';
+import { waitSecondsInput } from './crawl.ts';
 import { defineTool, type AnyToolDefinition } from './types.ts';
 
 export interface AgentToolDeps {
@@ -23,13 +23,7 @@ const AgentInput = z.object({
   strictConstrainToURLs: z.boolean().optional().describe('Visit only `urls` and the pages under them.'),
   showSources: z.boolean().optional().describe('Also say which of the pages read back each top-level field of the answer (`sources`).'),
   zeroDataRetention: z.boolean().optional().describe('Keep nothing of the job: its answer and trace stay in memory and are handed out once (the team needs ZDR, the server an LLM cleared for it).'),
-  waitSeconds: z
-    .number()
-    .int()
-    .min(0)
-    .max(MAX_WAIT_SECONDS)
-    .default(0)
-    .describe(`Keep the call open up to this many seconds (max ${MAX_WAIT_SECONDS}) while the job runs, with a progress notification per step, and return its answer if it ends in time; cancelling the call cancels the job. 0: return the job id at once.`),
+  waitSeconds: waitSecondsInput('the job runs, with a progress notification per step, and return its answer if it ends in time', 'job'),
 });
 
 export function createAgentTool(deps: AgentToolDeps): AnyToolDefinition {

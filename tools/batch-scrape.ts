@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { CrawlService } from '../src/web/crawl/index.ts';
-import { MAX_WAIT_SECONDS, waitForJob } from './crawl.ts';
+import { waitForJob, waitSecondsInput } from './crawl.ts';
 import { defineTool, type AnyToolDefinition } from './types.ts';
 
 export interface BatchScrapeToolDeps {
@@ -18,13 +18,7 @@ const BatchScrapeInput = z.object({
   options: z.record(z.string(), z.unknown()).optional().describe('Options for every page, as for `scrape` (formats, onlyMainContent, …).'),
   maxConcurrency: z.number().int().min(1).optional().describe('Pages scraped at once (capped by the server).'),
   ignoreInvalidURLs: z.boolean().optional().describe('Skip entries that are not valid URLs instead of refusing the call; they are listed back.'),
-  waitSeconds: z
-    .number()
-    .int()
-    .min(0)
-    .max(MAX_WAIT_SECONDS)
-    .default(0)
-    .describe(`Keep the call open up to this many seconds (max ${MAX_WAIT_SECONDS}) while the batch runs, with progress notifications; cancelling the call cancels the batch. 0: return the job id at once.`),
+  waitSeconds: waitSecondsInput('the batch runs, with progress notifications', 'batch'),
 });
 
 export function createBatchScrapeTool(deps: BatchScrapeToolDeps): AnyToolDefinition {

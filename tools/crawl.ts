@@ -12,6 +12,18 @@ import { defineTool, type AnyToolDefinition, type ToolCallContext } from './type
 
 /** The longest a `crawl` call may stay open (`waitSeconds`). */
 export const MAX_WAIT_SECONDS = 600;
+
+/** The `waitSeconds` input of the job tools (crawl, batch_scrape, agent): `doing` says what the call waits for, `job` what a cancel stops. */
+export function waitSecondsInput(doing: string, job: string) {
+  return z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_WAIT_SECONDS)
+    .default(0)
+    .describe(`Keep the call open up to this many seconds (max ${MAX_WAIT_SECONDS}) while ${doing}; cancelling the call cancels the ${job}. 0: return the job id at once.`);
+}
+
 const WAIT_POLL_MS = 250;
 
 export interface CrawlToolDeps {
@@ -34,13 +46,7 @@ const CrawlToolInput = z.looseObject({
   delay: z.number().min(0).optional().describe('Seconds between requests to the site.'),
   maxConcurrency: z.number().int().min(1).optional(),
   scrapeOptions: z.record(z.string(), z.unknown()).optional().describe('Options for each page, as for `scrape` (formats, onlyMainContent, …).'),
-  waitSeconds: z
-    .number()
-    .int()
-    .min(0)
-    .max(MAX_WAIT_SECONDS)
-    .default(0)
-    .describe(`Keep the call open up to this many seconds (max ${MAX_WAIT_SECONDS}) while the crawl runs, with progress notifications; cancelling the call cancels the crawl. 0: return the job id at once.`),
+  waitSeconds: waitSecondsInput('the crawl runs, with progress notifications', 'crawl'),
 });
 
 type Finished = 'completed' | 'failed' | 'cancelled';
