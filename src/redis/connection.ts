@@ -47,6 +47,16 @@ export async function checkRedisReachable(url: string): Promise<void> {
   }
 }
 
+/** Connection errors go to `onError` one per few seconds while Redis is away, not one per retry. */
+function reportErrors(client: Redis, onError: (err: Error) => void): void {
+  let lastLogged = 0;
+  client.on('error', (err: Error) => {
+    if (Date.now() - lastLogged < 5_000) return;
+    lastLogged = Date.now();
+    onError(err);
+  });
+}
+
 /**
  * A connection for BullMQ and the crawl gates: reconnects forever (with backoff up to 5 s),
  * commands wait for it (`maxRetriesPerRequest: null`, as BullMQ workers require).
@@ -57,13 +67,7 @@ export function openRedis(url: string, name: string, onError: (err: Error) => vo
     maxRetriesPerRequest: null,
     retryStrategy: (times) => Math.min(times * 200, 5_000),
   });
-  let lastLogged = 0;
-  client.on('error', (err: Error) => {
-    // One line per few seconds while Redis is away, not one per retry.
-    if (Date.now() - lastLogged < 5_000) return;
-    lastLogged = Date.now();
-    onError(err);
-  });
+  reportErrors(client, onError);
   return client;
 }
 
@@ -82,12 +86,7 @@ export async function openRedisFailFast(url: string, name: string, onError: (err
     commandTimeout: COMMAND_TIMEOUT_MS,
     retryStrategy: (times) => Math.min(times * 100, 2_000),
   });
-  let lastLogged = 0;
-  client.on('error', (err: Error) => {
-    if (Date.now() - lastLogged < 5_000) return;
-    lastLogged = Date.now();
-    onError(err);
-  });
+  reportErrors(client, onError);
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('no answer within 5 s')), CONNECT_TIMEOUT_MS);
