@@ -1,4 +1,4 @@
-/** The `browser_delete` tool: closes a browser session (as DELETE /v2/browser/{id}). */
+/** The `browser_delete` tool: closes a browser session (as DELETE /v2/browser/{id}, the same answer). */
 import { z } from 'zod';
 import type { BrowserService } from '../src/browser/index.ts';
 import { ServiceError } from '../src/errors.ts';
@@ -17,7 +17,11 @@ export function createBrowserDeleteTool(browser: BrowserService): AnyToolDefinit
       const session = await browser.sessions.use(input.sessionId, ownerOf(ctx.caller).teamId);
       if (!session || session.kind !== 'session') throw new ServiceError('NOT_FOUND', `No browser session ${input.sessionId.slice(0, 64)} of your team is open.`);
       await browser.sessions.end(session, 'deleted by its owner');
-      return { text: `Closed browser session ${session.id}.`, structured: { success: true, status: 'destroyed', sessionDurationMs: Date.now() - session.createdAt.getTime() } };
+      const creditsBilled = session.creditsBilled ?? 0;
+      return {
+        text: `Closed browser session ${session.id}${creditsBilled > 0 ? ` (${creditsBilled} credits of browser time)` : ''}.`,
+        structured: { success: true, status: 'destroyed', sessionDurationMs: Date.now() - session.createdAt.getTime(), creditsBilled },
+      };
     },
   });
 }

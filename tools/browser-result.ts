@@ -5,7 +5,7 @@
  */
 import type { ExecuteResult, SessionOwner } from '../src/browser/index.ts';
 import { ServiceError } from '../src/errors.ts';
-import type { Caller, ToolResult } from './types.ts';
+import { oauthClientOf, type Caller, type ToolResult } from './types.ts';
 
 export function executeToolResult(r: ExecuteResult, extra: Record<string, unknown> = {}): ToolResult {
   const parts: string[] = [];
@@ -19,7 +19,8 @@ export function executeToolResult(r: ExecuteResult, extra: Record<string, unknow
 /** The session owner of a keyed caller (its team, and its API key when it used one). */
 export function ownerOf(caller: Caller): SessionOwner {
   if (!caller.teamId) throw new ServiceError('UNAUTHORIZED', 'Browser tools need an API key or a folio OAuth token: they act for a team.');
-  return { teamId: caller.teamId, ...(caller.keyId ? { keyId: caller.keyId } : {}) };
+  const oauthClient = oauthClientOf(caller);
+  return { teamId: caller.teamId, ...(caller.keyId ? { keyId: caller.keyId } : {}), ...(oauthClient !== undefined ? { oauthClient } : {}) };
 }
 
 /** Node only, as on HTTP. */

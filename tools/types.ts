@@ -26,6 +26,12 @@ export interface Caller {
   owner: string;
 }
 
+/** Who spent the credits of an OAuth call, for the team's usage by key: `client/user`, or the client alone. */
+export function oauthClientOf(caller: Caller): string | undefined {
+  if (caller.kind !== 'oauth') return undefined;
+  return caller.userId !== undefined ? `${caller.oauthClientId ?? ''}/${caller.userId}` : (caller.oauthClientId ?? '');
+}
+
 export interface ToolProgress {
   /** Units done (pages, URLs). */
   progress: number;

@@ -3,9 +3,10 @@
  * (docs/billing.md). Reading a kept result (`parse` with `resultId`) and the status tools cost
  * nothing; `crawl` and `batch_scrape` cost nothing themselves: their pages are charged as they
  * are stored (job-pages.ts); `agent` and `extract` neither: their jobs' credits are charged when
- * they end (src/agent).
+ * they end (src/agent). `interact` is charged by its run time through the browser's billing; an
+ * `interact` given a `url` scrapes that page first, and that scrape is billed as one.
  */
-import { priceOf, type Operation, type PageFactors, type Prices } from './prices.ts';
+import { NO_SURCHARGE, priceOf, type Operation, type PageFactors, type Prices } from './prices.ts';
 import { requestFactors } from './requests.ts';
 
 export interface ToolBilling {
@@ -26,6 +27,9 @@ export function toolBilling(toolName: string, input: unknown): ToolBilling | und
     case 'search':
     case 'map':
       return { operation: toolName, factors, startsJob: false };
+    case 'interact':
+      // Its own scrape of `url` (markdown only: no surcharge); the run itself is browser time.
+      return isRecord(input) && typeof input.url === 'string' && input.url.trim() !== '' ? { operation: 'scrape', factors: NO_SURCHARGE, startsJob: false } : undefined;
     case 'crawl':
     case 'batch_scrape':
     case 'agent':

@@ -27,6 +27,8 @@ export interface SessionOwner {
   teamId: string;
   /** The id of the API key that created the session (checked for revocation on use); absent for OAuth callers. */
   keyId?: string;
+  /** The OAuth client (and user) of an access token, named on the session's charges; absent for API keys. */
+  oauthClient?: string;
 }
 
 export interface BrowserSessionRecord {

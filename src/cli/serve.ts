@@ -289,8 +289,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
     // An open /v2/browser session holds one of its team's concurrent places (docs/limits.md).
     // Browser time in credits (docs/billing.md): a session its life, an interact call its run.
     billing: {
-      admit: (owner, what) => teamAccounts.admit({ teamId: owner.teamId, keyId: owner.keyId }, what, NO_SURCHARGE),
-      charge: async (owner, what, durationMs) => (await teamAccounts.charge({ teamId: owner.teamId, keyId: owner.keyId }, { operation: what, units: browserMinutesPrice(config.prices, durationMs) })).units,
+      admit: (owner, what) => teamAccounts.admit(owner, what, NO_SURCHARGE),
+      charge: async (owner, what, durationMs) => (await teamAccounts.charge(owner, { operation: what, units: browserMinutesPrice(config.prices, durationMs) })).units,
     },
     onChargeError: (err) => logger.error({ err }, 'could not record a charge of browser time'),
     teamJob: (teamId, timeoutMs, signal, fn) => limits.job(teamId, { timeoutMs, ...(signal ? { signal } : {}), what: 'interact' }, (remainingMs) => fn(remainingMs)),

@@ -5,17 +5,18 @@
  * afford the least the call costs, a charge after a successful call. Keyless calls have their own
  * quota (src/limits/keyless.ts) and local (stdio) calls are the user's own: neither is billed.
  */
-import type { AnyToolDefinition, Caller } from '../../tools/types.ts';
+import { oauthClientOf, type AnyToolDefinition, type Caller } from '../../tools/types.ts';
 import { startedJobId, toolBilling, toolPrice, wantsZdr, type Payer, type TeamAccounts } from '../accounts/index.ts';
 import type { Logger } from '../log.ts';
 
 function payerOf(caller: Caller): Payer | undefined {
   if (caller.teamId === undefined || (caller.kind !== 'api-key' && caller.kind !== 'oauth')) return undefined;
+  const oauthClient = oauthClientOf(caller);
   return {
     teamId: caller.teamId,
     teamName: caller.teamName,
     ...(caller.keyId !== undefined ? { keyId: caller.keyId } : {}),
-    ...(caller.kind === 'oauth' ? { oauthClient: caller.userId !== undefined ? `${caller.oauthClientId ?? ''}/${caller.userId}` : (caller.oauthClientId ?? '') } : {}),
+    ...(oauthClient !== undefined ? { oauthClient } : {}),
   };
 }
 

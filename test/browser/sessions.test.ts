@@ -11,6 +11,7 @@ import Firecrawl from '@mendable/firecrawl-js';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { request, startTestService, type RawResponse, type TestService } from '../http/helpers.ts';
+import { MCP_SCOPE } from '../../auth/scopes.ts';
 import { connectMcp, structuredOf, textOf } from '../mcp/helpers.ts';
 import { startBrowserSite, type BrowserSite } from './site.ts';
 
@@ -270,6 +271,36 @@ describe('browser time in credits', () => {
     const noInteract = await call('POST', `/v2/scrape/${again.metadata?.scrapeId as string}/interact`, key, { code: 'return 1' });
     expect(noInteract.status).toBe(402);
     await call('DELETE', `/v2/scrape/${again.metadata?.scrapeId as string}/interact`, key);
+  }, 180_000);
+
+  it('over MCP: interact with a `url` pays its scrape (1) and its run (2); an OAuth caller\'s session is charged to its team under its client', async () => {
+    const { key } = await service.createKey('mcp-credits-team');
+    const teamId = (await service.store.findTeamByName('mcp-credits-team'))?.id ?? '';
+    await service.store.updateTeamPlan(teamId, { credits: 10 }, new Date());
+    const team = new Firecrawl({ apiKey: key, apiUrl: service.url });
+    const keyed = await connectMcp(`${service.url}/v2/mcp`, { authorization: `Bearer ${key}` });
+    try {
+      const byUrl = await keyed.callTool({ name: 'interact', arguments: { url: `${site.url}/js.html`, code: "return await page.textContent('h1')" } });
+      expect(structuredOf(byUrl).result).toBe('Rendered Harbour Report');
+      expect((await team.getCreditUsage()).remainingCredits).toBe(7);
+      await keyed.callTool({ name: 'interact_stop', arguments: { scrapeId: structuredOf(byUrl).scrapeId as string } });
+    } finally {
+      await keyed.close();
+    }
+
+    const grant = await service.store.createOAuthGrant({ clientId: 'https://client.example/app', teamId, scope: MCP_SCOPE, resource: '/v2/mcp-oauth' });
+    const token = (await service.tokens.issue(grant, {})).access_token;
+    const oauth = await connectMcp(`${service.url}/v2/mcp-oauth`, { authorization: `Bearer ${token}` });
+    try {
+      const created = structuredOf(await oauth.callTool({ name: 'browser_create', arguments: {} }));
+      expect(structuredOf(await oauth.callTool({ name: 'browser_delete', arguments: { sessionId: created.id as string } }))).toMatchObject({ success: true, creditsBilled: 2 });
+    } finally {
+      await oauth.close();
+    }
+    expect((await team.getCreditUsage()).remainingCredits).toBe(5);
+    const spenders = (await team.getCreditUsageHistorical(true)).periods.map((p) => ({ apiKey: p.apiKey, creditsUsed: p.creditsUsed }));
+    expect(spenders).toEqual(expect.arrayContaining([{ apiKey: 'oauth:https://client.example/app', creditsUsed: 2 }]));
+    expect(spenders.reduce((n, p) => n + p.creditsUsed, 0)).toBe(5);
   }, 180_000);
 });
 
