@@ -21,18 +21,23 @@ function payerOf(caller: Caller): Payer | undefined {
 }
 
 export interface ToolMetering {
-  admit(tool: AnyToolDefinition, caller: Caller, input: unknown): Promise<void>;
+  /**
+   * Refuses what the team cannot afford (402) and, with `hold`, keeps the call's least price held
+   * for the team until the signal aborts (the HTTP exchange carrying the call closes), so parallel
+   * calls cannot spend the same credits — as the HTTP door does (src/http/billing.ts).
+   */
+  admit(tool: AnyToolDefinition, caller: Caller, input: unknown, hold?: AbortSignal): Promise<void>;
   settle(tool: AnyToolDefinition, caller: Caller, input: unknown, structured: Record<string, unknown>): Promise<void>;
 }
 
 export function toolMetering(accounts: TeamAccounts, logger: Logger): ToolMetering {
   return {
-    async admit(tool, caller, input) {
+    async admit(tool, caller, input, hold) {
       const payer = payerOf(caller);
       if (!payer) return;
       await accounts.checkZdr(payer, wantsZdr(input));
       const billing = toolBilling(tool.name, input);
-      if (billing) await accounts.admit(payer, billing.operation, billing.factors);
+      if (billing) await accounts.admit(payer, billing.operation, billing.factors, undefined, hold);
     },
     async settle(tool, caller, input, structured) {
       const payer = payerOf(caller);

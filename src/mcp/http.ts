@@ -151,10 +151,11 @@ export function mcpRoutes(deps: McpRoutesDeps): Router {
   const running = new RunningCalls(deps.cancels ? { relay: deps.cancels } : {});
   const limiter = new KeylessLimiter({ ratePerMinute: config.keyless.ratePerMinute, dailyQuota: config.keyless.dailyQuota, usage: deps.keys, ...(deps.keylessRate ? { rate: deps.keylessRate } : {}) });
   const metering = deps.teamAccounts ? toolMetering(deps.teamAccounts, logger) : undefined;
-  const admit = async (tool: AnyToolDefinition, caller: Caller, input: unknown) => {
+  /** Admission of one tool call; its least price stays held until `hold` aborts (the exchange closes). */
+  const admitHolding = (hold: AbortSignal) => async (tool: AnyToolDefinition, caller: Caller, input: unknown) => {
     if (caller.kind === 'keyless') await limiter.admit(caller.owner);
     else if (caller.teamId !== undefined) await deps.limits?.admit(caller.teamId);
-    await metering?.admit(tool, caller, input);
+    await metering?.admit(tool, caller, input, hold);
   };
   const around = deps.limits ? teamToolJobs(deps.limits) : undefined;
   const authDeps: AuthDeps = {
@@ -215,13 +216,15 @@ export function mcpRoutes(deps: McpRoutesDeps): Router {
         return;
       }
       for (const c of cancellations(req.body)) running.cancel(caller.owner, c.requestId, c.reason);
+      const hold = new AbortController();
+      res.once('close', () => hold.abort());
 
       const server = createMcpServer({
         tools,
         caller,
         logger,
         mcpUrl: urls.mcp,
-        admit,
+        admit: admitHolding(hold.signal),
         ...(metering ? { settle: metering.settle } : {}),
         ...(around ? { around } : {}),
         running,

@@ -244,4 +244,21 @@ describe('MCP tool calls with a key', () => {
       await mcp.close();
     }
   });
+
+  it('parallel calls cannot spend the same credits: with 3 left, 8 scrapes at once → 3 answered, 5 PAYMENT_REQUIRED, the balance 0', async () => {
+    const t = await team('mcp-parallel-team', { credits: 3 });
+    const mcp = await connectMcp(`${service.url}/v2/mcp`, { authorization: `Bearer ${t.key}` });
+    try {
+      const results = await Promise.all(Array.from({ length: 8 }, () => mcp.callTool({ name: 'scrape', arguments: { url: `${site.url}/article.html` } })));
+      const refused = results.filter((r) => r.isError === true);
+      expect(refused.map((r) => structuredOf(r).code)).toEqual(Array(5).fill('PAYMENT_REQUIRED'));
+      expect(textOf(refused[0] ?? { content: [] })).toMatch(/held by its requests still running|has 0 credits left/);
+      expect(await remaining(t)).toBe(0);
+      // The holds went with the answers: once credits are added, the next call is answered.
+      await service.store.updateTeamPlan(t.teamId, { credits: 1 }, new Date());
+      expect((await mcp.callTool({ name: 'scrape', arguments: { url: `${site.url}/article.html` } })).isError).toBeFalsy();
+    } finally {
+      await mcp.close();
+    }
+  });
 });
