@@ -4,6 +4,7 @@ import { parse } from '../../src/parse/index.ts';
 import { parseOptions } from '../../src/parse/options.ts';
 import { DEFAULT_SOURCE_LIMITS } from '../../src/parse/limits.ts';
 import { checkPdfBounds } from '../../src/parse/readers/pdf/bounds.ts';
+import { decodedLength } from '../../src/parse/readers/pdf/stream-filters.ts';
 import { buildPdf, pdfHugeImage, pdfPathBomb, zlibRepeated } from '../helpers/hostile-files.ts';
 
 function stream(dict: string, data: Buffer): Buffer {
@@ -21,6 +22,112 @@ function textAndPaths(segments: number, drawing = `0 0 m\n${'10 10 l\n'.repeat(s
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
   ]);
 }
+
+/**
+ * ISO 32000-1 §7.4.4 LZW as a PDF writer does it (EarlyChange 1): a clear code first, codes from 9
+ * to 12 bits, the table cleared again before it fills, 257 at the end.
+ */
+function lzwEncode(input: Buffer): Buffer {
+  const out: number[] = [];
+  let buffer = 0;
+  let bits = 0;
+  let width = 9;
+  let next = 258;
+  let table = new Map<number, number>();
+  const write = (code: number) => {
+    buffer = (buffer << width) | code;
+    bits += width;
+    while (bits >= 8) {
+      bits -= 8;
+      out.push((buffer >>> bits) & 0xff);
+    }
+    buffer &= (1 << bits) - 1;
+  };
+  write(256);
+  let w = -1;
+  for (const b of input) {
+    if (w < 0) {
+      w = b;
+      continue;
+    }
+    const key = w * 256 + b;
+    const known = table.get(key);
+    if (known !== undefined) {
+      w = known;
+      continue;
+    }
+    write(w);
+    table.set(key, next++);
+    if (next >= 1 << width && width < 12) width++;
+    w = b;
+    if (next >= 4000) {
+      write(256);
+      table = new Map();
+      next = 258;
+      width = 9;
+    }
+  }
+  if (w >= 0) write(w);
+  write(257);
+  if (bits > 0) out.push((buffer << (8 - bits)) & 0xff);
+  return Buffer.from(out);
+}
+
+/** §7.4.5: runs of one byte, 128 at a time. */
+function runLengthRepeated(byte: number, count: number): Buffer {
+  const out = Buffer.alloc(Math.ceil(count / 128) * 2 + 1);
+  let at = 0;
+  for (let left = count; left > 0; left -= 128) {
+    out[at++] = 257 - Math.min(128, left);
+    out[at++] = byte;
+  }
+  out[at] = 128;
+  return out;
+}
+
+const FOUR_MB = { ...DEFAULT_SOURCE_LIMITS, maxPdfStreamBytes: 4 * 1024 * 1024 };
+const onePage = (filter: string, data: Buffer) =>
+  buildPdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [] /Count 0 >>', stream(`/Filter ${filter}`, data)]);
+
+describe('pdf stream filters', () => {
+  it('LZW, RunLength, ASCIIHex and ASCII85 decode to the bytes that were encoded', () => {
+    const text = Buffer.from('BT /F1 12 Tf 72 700 Td (Stream filters, counted before pdf.js decodes them.) Tj ET\n'.repeat(400) + 'x'.repeat(70_000));
+    expect(Buffer.from(decodedLength('LZWDecode', lzwEncode(text), 1 << 30, { keep: true }).bytes ?? [])).toEqual(text);
+    expect(decodedLength('LZWDecode', lzwEncode(text), 1 << 30).length).toBe(text.length);
+    expect(Buffer.from(decodedLength('RunLengthDecode', runLengthRepeated(0x41, 1000), 1 << 30, { keep: true }).bytes ?? [])).toEqual(Buffer.alloc(1000, 0x41));
+    expect(Buffer.from(decodedLength('ASCIIHexDecode', Buffer.from('48 65 6c6C 6f>'), 100, { keep: true }).bytes ?? []).toString()).toBe('Hello');
+    // "Hello" in ASCII85 (Adobe's encoding: 87cURD] then the partial group), and z for four zeros.
+    expect(Buffer.from(decodedLength('ASCII85Decode', Buffer.from('87cURD]i,"Ebo80~>'), 100, { keep: true }).bytes ?? []).toString()).toBe('Hello World!');
+    expect(Buffer.from(decodedLength('ASCII85Decode', Buffer.from('z~>'), 100, { keep: true }).bytes ?? [])).toEqual(Buffer.alloc(4));
+  });
+
+  it('pdf.js reads an LZW content stream written the same way (the encoder above is a PDF writer\'s)', async () => {
+    const content = lzwEncode(Buffer.from('BT /F1 12 Tf 72 700 Td (Text in an LZW stream.) Tj ET\n'));
+    const pdf = buildPdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+      stream('/Filter /LZWDecode', content),
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    ]);
+    expect(() => checkPdfBounds(pdf, FOUR_MB, { images: true })).not.toThrow();
+    const data = await parse({ bytes: pdf, filename: 'lzw.pdf' }, parseOptions({ formats: ['markdown'], timeout: 60_000 }));
+    expect(data.markdown).toContain('Text in an LZW stream.');
+  }, 60_000);
+
+  it('refuses LZW and RunLength streams that decode past the limit, and a Flate bomb wrapped in ASCIIHex; keeps what stays under it', () => {
+    const lzw = lzwEncode(Buffer.alloc(8 * 1024 * 1024, 0x20));
+    expect(lzw.length).toBeLessThan(64 * 1024);
+    expect(() => checkPdfBounds(onePage('/LZWDecode', lzw), FOUR_MB, { images: true })).toThrow(/decodes to more than 4 MB \(the limit FOLIO_MAX_PDF_STREAM_MB\)/);
+    expect(() => checkPdfBounds(onePage('/LZWDecode', lzwEncode(Buffer.alloc(3 * 1024 * 1024, 0x20))), FOUR_MB, { images: true })).not.toThrow();
+    expect(() => checkPdfBounds(onePage('/RunLengthDecode', runLengthRepeated(0x20, 8 * 1024 * 1024)), FOUR_MB, { images: true })).toThrow(/FOLIO_MAX_PDF_STREAM_MB/);
+    expect(() => checkPdfBounds(onePage('/RunLengthDecode', runLengthRepeated(0x20, 3 * 1024 * 1024)), FOUR_MB, { images: true })).not.toThrow();
+    const hexOverFlate = Buffer.from(zlib.deflateSync(Buffer.alloc(8 * 1024 * 1024, 0x20)).toString('hex'));
+    expect(() => checkPdfBounds(onePage('[/ASCIIHexDecode /FlateDecode]', hexOverFlate), FOUR_MB, { images: true })).toThrow(/FOLIO_MAX_PDF_STREAM_MB/);
+    // Flate over LZW: the LZW layer's output is the bomb.
+    expect(() => checkPdfBounds(onePage('[/FlateDecode /LZWDecode]', zlib.deflateSync(lzw)), FOUR_MB, { images: true })).toThrow(/FOLIO_MAX_PDF_STREAM_MB/);
+  });
+});
 
 describe('pdf bounds', () => {
   it('refuses a stream that inflates past the limit, and one that does so through two Flate layers', () => {

@@ -7,53 +7,20 @@
  *
  * - an image XObject (`/Subtype /Image`) wider × higher than `maxImagePixels` refuses the file
  *   (when images are decoded at all: not in `fast` mode);
- * - a FlateDecode stream that could inflate past `maxPdfStreamBytes` is inflated here, counting
- *   and discarding, and refuses the file the moment it passes the limit. Deflate cannot expand
- *   more than 1032:1, so a single-filter stream smaller than limit/1032 is never inflated twice;
- *   chained filters (Flate over Flate) are always counted.
+ * - a stream whose filters (Flate, LZW, RunLength, ASCII85, ASCIIHex, chained in any order)
+ *   could decode past `maxPdfStreamBytes` is decoded here, counting and discarding
+ *   (stream-filters.ts), and refuses the file the moment it passes the limit. Each filter has a
+ *   largest expansion (Flate 1032:1, LZW under 3641:1, RunLength 64:1), so a stream smaller than
+ *   the limit over the product of its filters' ratios is never decoded twice.
  *
- * Other filters (LZW, RunLength) and inline images are left to pdf.js's own `maxImageSize` and
- * the worker's memory cap.
+ * Inline images are left to pdf.js's own `maxImageSize` and the worker's memory cap.
  */
-import { Unzlib } from 'fflate';
 import { ServiceError } from '../../../errors.ts';
 import { megabytes, type SourceLimits } from '../../limits.ts';
-
-/** Deflate's largest expansion (RFC 1951: a 258-byte match in ~2 bits). */
-const DEFLATE_MAX_RATIO = 1032;
-const SLICE = 16 * 1024;
+import { countedFilter, decodedLength, maxRatio } from './stream-filters.ts';
 
 function refuse(what: string): ServiceError {
   return new ServiceError('CORRUPT_FILE', `The PDF could not be read: ${what}. Real documents stay below that; if yours is one, raise the limit on the server.`);
-}
-
-/** Bytes the zlib stream inflates to, counted until it ends or passes `limit` (then limit + 1). Damaged data counts what came before. */
-export function inflatedLength(data: Uint8Array, limit: number, keep = false): { length: number; bytes?: Uint8Array } {
-  let length = 0;
-  let over = false;
-  const kept: Uint8Array[] = [];
-  const inflater = new Unzlib((chunk) => {
-    length += chunk.length;
-    if (length > limit) over = true;
-    else if (keep) kept.push(chunk);
-  });
-  try {
-    for (let at = 0; at < data.length && !over; at += SLICE) {
-      const end = Math.min(at + SLICE, data.length);
-      inflater.push(data.subarray(at, end), end === data.length);
-    }
-  } catch {
-    // Damaged or unterminated: pdf.js reads what it can, and so far is all it gets.
-  }
-  if (over) return { length: limit + 1 };
-  if (!keep) return { length };
-  const bytes = new Uint8Array(length);
-  let at = 0;
-  for (const c of kept) {
-    bytes.set(c, at);
-    at += c.length;
-  }
-  return { length, bytes };
 }
 
 function filtersOf(dict: string): string[] {
@@ -98,19 +65,23 @@ export function checkPdfBounds(bytes: Buffer, limits: Pick<SourceLimits, 'maxIma
       }
     }
     const filters = filtersOf(dict);
-    const flates = filters.filter((f) => f === 'FlateDecode' || f === 'Fl').length;
-    if (flates === 0) continue;
+    // The chain's filters this check can decode, in order; an image-only filter ends it.
+    const chain: string[] = [];
+    for (const f of filters) {
+      const counted = countedFilter(f);
+      if (!counted) break;
+      chain.push(counted);
+    }
+    if (chain.length === 0) continue;
     const data = bytes.subarray(start, end);
-    if (flates === 1 && data.length * DEFLATE_MAX_RATIO <= streamLimit) continue;
-    // Layer by layer while the filters are Flate; each layer's output is bounded.
+    if (data.length * chain.reduce((r, f) => r * maxRatio(f), 1) <= streamLimit) continue;
+    const earlyChange = directNumber(dict, 'EarlyChange');
     let layer: Uint8Array = data;
-    for (let i = 0; i < filters.length; i++) {
-      const f = filters[i];
-      if (f !== 'FlateDecode' && f !== 'Fl') break;
-      const last = i === filters.length - 1 || (filters[i + 1] !== 'FlateDecode' && filters[i + 1] !== 'Fl');
-      const out = inflatedLength(layer, streamLimit, !last);
+    for (let i = 0; i < chain.length; i++) {
+      const last = i === chain.length - 1;
+      const out = decodedLength(chain[i] as string, layer, streamLimit, { keep: !last, ...(earlyChange !== undefined ? { earlyChange } : {}) });
       if (out.length > streamLimit) {
-        throw refuse(`one of its streams inflates to more than ${megabytes(streamLimit)} (the limit FOLIO_MAX_PDF_STREAM_MB)`);
+        throw refuse(`one of its streams decodes to more than ${megabytes(streamLimit)} (the limit FOLIO_MAX_PDF_STREAM_MB)`);
       }
       if (last || !out.bytes) break;
       layer = out.bytes;
