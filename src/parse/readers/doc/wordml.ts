@@ -1,7 +1,7 @@
 /**
  * Word 2003 XML ("WordprocessingML 2003", `<w:wordDocument>`, the Office 2003 XML Reference
  * Schemas) saved under a .doc name. Paragraphs (`w:p`, runs `w:r` with `w:t`, `w:tab`,
- * `w:br`), bold and italic from `w:rPr`, hidden runs (`w:vanish`) left out, headings from the
+ * `w:br`), bold and italic from `w:rPr`, hidden runs (`w:vanish`) kept as the DOCX reader keeps them, headings from the
  * paragraph style (`w:pStyle` → a style named "heading N" or with an outline level), tables
  * (`w:tbl/w:tr/w:tc`, `w:gridSpan` → colspan, `w:vmerge` → rowspan; first row as header),
  * links (`w:hlink w:dest`), headers and footers (`w:hdr`/`w:ftr` in `w:sectPr`) as page
@@ -101,7 +101,6 @@ class Converter {
 
   run(run: Element): string {
     const rPr = child(run, 'w:rPr');
-    if (rPr && isOn(child(rPr, 'w:vanish'))) return '';
     let text = '';
     for (const node of Array.from(run.children)) {
       switch (node.nodeName) {
