@@ -10,8 +10,13 @@
  * folio: `parse({bytes, filename}, {formats: ['markdown']})` in this process, after a warm-up;
  *   a document's time is the median of RUNS runs. A ServiceError counts as empty output and is listed.
  * References (separate processes, installed by scripts/bench-setup.sh, never used by folio):
- *   - .docx .odt .rtf: pandoc `-t gfm` (structure, timed as one process per file) and `-t plain`
- *     (the words).
+ *   - .docx .odt .rtf: pandoc `-t gfm` (structure, timed as one process per file) and its plain
+ *     text (the words: `-t json`, tables linearised cell by cell, `-t plain+tex_math_dollars`;
+ *     see office/reference.ts). RTF also against a second reference, LibreOffice → .docx → pandoc
+ *     (one soffice batch): pandoc 2.17's RTF reader decodes `\'hh` as cp1252 whatever the code
+ *     page, ignores `\ucN` skip counts and prints character-style names from the style sheet
+ *     (tika-testRTFListMicrosoftWord: "Aufzä"); both figures are printed, neither is hidden. An RTF
+ *     pandoc cannot read is scored against LibreOffice alone, with a note.
  *   - .doc: pandoc cannot read it, so LibreOffice headless converts it to .docx (one soffice
  *     process for the whole batch) and pandoc reads that, as above. A second recall compares
  *     folio's .doc reader with folio's own DOCX reader on LibreOffice's .docx (issue 4's
@@ -26,7 +31,8 @@
  * words normalised by bench/office/normalise.ts (NFKC, lower case, punctuation stripped).
  * Structure = tables, headings, list items counted in folio's markdown vs pandoc's gfm
  * (bench/office/structure.ts). Targets: median recall ≥ 0.98 per format; folio ≥ 5× faster than
- * pandoc. Prints tables; exits 0 (non-zero only when folio throws something other than a
+ * pandoc; issue 16: ≥ 98 % of documents at recall ≥ 0.95 (the "≥ 0.95" column). Prints tables,
+ * then per format every document under 0.95 (at least the 5 worst) with notes; exits 0 (non-zero only when folio throws something other than a
  * ServiceError, or a reference tool is missing).
  */
 import { spawnSync } from 'node:child_process';
@@ -45,6 +51,7 @@ const QUICK = process.argv.includes('--quick');
 const ONLY = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
 const QUICK_PER_FORMAT = 5;
 const RUNS = 3;
+/** The worst documents printed per format, besides every one under GOOD_RECALL. */
 const WORST = 5;
 /** Issue 16's bar for one document: word recall ≥ 0.95. */
 const GOOD_RECALL = 0.95;
@@ -365,7 +372,9 @@ function printDetails(results: FormatResult[]): void {
   for (const r of results) {
     out();
     out(`${r.format}: reference = ${r.referenceLabel}`);
-    const worst = [...r.docs].sort((a, b) => a.recall - b.recall).slice(0, WORST);
+    // Every document under the bar (against pandoc, or for RTF against LibreOffice too), and at least the WORST worst.
+    const below = (d: DocResult): boolean => d.recall < GOOD_RECALL || (d.recallVsLibreOffice ?? 1) < GOOD_RECALL;
+    const worst = [...r.docs].sort((a, b) => a.recall - b.recall).filter((d, i) => i < WORST || below(d));
     for (const d of worst) {
       const extra =
         (d.recallVsFolioDocx !== undefined ? `, vs folio(LO .docx) ${num(d.recallVsFolioDocx, 3)}` : '') +
