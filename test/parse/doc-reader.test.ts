@@ -248,6 +248,16 @@ describe('doc reader: Word 2003 XML saved as .doc', () => {
     expect(metadata.extra.author).toBe('Ann');
   });
 
+  it('leaves a review comment (aml:annotation Word.Comment) out, with the Word readers\' warning', async () => {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<w:wordDocument xmlns:w="http://schemas.microsoft.com/office/word/2003/wordml" xmlns:aml="http://schemas.microsoft.com/aml/2001/core">
+<w:body><w:p><w:r><w:t>Reviewed text.</w:t></w:r><aml:annotation aml:id="0" w:type="Word.Comment" aml:author="Ann"><aml:content><w:p><w:r><w:t>A note to self</w:t></w:r></w:p></aml:content></aml:annotation></w:p></w:body></w:wordDocument>`;
+    const { document, warnings } = await readDoc(readInput('doc', Buffer.from(xml), { format: 'wordml' }));
+    expect(document.body.textContent).toContain('Reviewed text.');
+    expect(document.body.textContent).not.toContain('A note to self');
+    expect(warnings).toEqual(['Comments in the document are left out of the output.']);
+  });
+
   it('writes a w:pict as a data URI only when base64 images are kept', async () => {
     const xml = `<w:wordDocument xmlns:w="http://schemas.microsoft.com/office/word/2003/wordml" xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office"><w:body>
 <w:p><w:r><w:pict><w:binData w:name="wordml://01.png">iVBORw0K

@@ -222,6 +222,11 @@ function text(root: Element, name: string): string | undefined {
   return value || undefined;
 }
 
+/** Review comments (`aml:annotation w:type="Word.Comment"`), left out as in every Word reader. */
+function hasComments(root: Element): boolean {
+  return Array.from(root.getElementsByTagName('aml:annotation')).some((a) => a.getAttribute('w:type') === 'Word.Comment');
+}
+
 function readProperties(root: Element): DocumentMetadata {
   const metadata = emptyMetadata();
   const props = root.getElementsByTagName('o:DocumentProperties')[0];
@@ -274,7 +279,7 @@ export async function readWordml(input: ReadInput): Promise<ReadResult> {
   return {
     document,
     metadata: readProperties(root),
-    warnings: [],
+    warnings: hasComments(root) ? ['Comments in the document are left out of the output.'] : [],
     rawHtml: `<!DOCTYPE html>\n${document.documentElement.outerHTML}`,
   };
 }
