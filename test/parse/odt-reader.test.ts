@@ -150,6 +150,7 @@ describe('odt reader: embedded objects', () => {
     expect(m('<math:munderover><math:mo>∑</math:mo><math:mrow><math:mi>i</math:mi><math:mo>=</math:mo><math:mn>1</math:mn></math:mrow><math:mi>n</math:mi></math:munderover><math:msub><math:mi>x</math:mi><math:mi>i</math:mi></math:msub>')).toBe('\\sum_{i = 1}^{n} x_{i}');
     expect(m('<math:mi>sin</math:mi><math:mfenced><math:mi>θ</math:mi></math:mfenced><math:mroot><math:mi>y</math:mi><math:mn>3</math:mn></math:mroot>')).toBe('\\sin \\left( \\theta \\right) \\sqrt[3]{y}');
     expect(m('<math:mtable><math:mtr><math:mtd><math:mn>1</math:mn></math:mtd><math:mtd><math:mn>0</math:mn></math:mtd></math:mtr><math:mtr><math:mtd><math:mn>0</math:mn></math:mtd><math:mtd><math:mn>1</math:mn></math:mtd></math:mtr></math:mtable>')).toBe('\\begin{matrix} 1 & 0 \\\\ 0 & 1 \\end{matrix}');
+    expect(m('<math:mn>5</math:mn><math:mi math:fontstyle="normal">mm</math:mi><math:mo>+</math:mo><math:mi>ab</math:mi>')).toBe('5 \\mathrm{mm} + \\mathit{ab}');
     expect(m('<math:annotation>only StarMath</math:annotation>')).toBe('');
   });
 });

@@ -30,11 +30,16 @@ function localName(el: Element): string {
   return colon < 0 ? name : name.slice(colon + 1);
 }
 
-function token(text: string, name: string): string {
-  const trimmed = text.trim();
+/** Upright identifiers (`mathvariant="normal"`, ODF's `math:fontstyle="normal"`): units, names. */
+function upright(el: Element): boolean {
+  return (el.getAttribute('mathvariant') ?? el.getAttribute('math:mathvariant') ?? el.getAttribute('fontstyle') ?? el.getAttribute('math:fontstyle')) === 'normal';
+}
+
+function token(el: Element, name: string): string {
+  const trimmed = (el.textContent ?? '').trim();
   if (trimmed === '') return '';
   if (name === 'mtext' || name === 'ms') return `\\text{${trimmed.replace(/[{}\\]/g, '')}}`;
-  if (name === 'mi' && trimmed.length > 1) return FUNCTIONS.has(trimmed) ? `\\${trimmed}` : `\\mathit{${trimmed}}`;
+  if (name === 'mi' && trimmed.length > 1) return FUNCTIONS.has(trimmed) ? `\\${trimmed}` : upright(el) ? `\\mathrm{${trimmed}}` : `\\mathit{${trimmed}}`;
   return Array.from(trimmed, (c) => SYMBOLS[c] ?? c).join('');
 }
 
@@ -55,7 +60,7 @@ function convert(el: Element, depth: number): string {
     case 'mo':
     case 'mtext':
     case 'ms':
-      return token(el.textContent ?? '', name);
+      return token(el, name);
     case 'annotation':
     case 'annotation-xml':
     case 'mphantom':
