@@ -21,22 +21,65 @@ export interface PandocResult {
   ms: number;
 }
 
-function runPandoc(file: string, from: PandocReader, to: 'gfm' | 'plain'): { out: string; ms: number } {
+function pandoc(args: string[], input?: string): { out: string; ms: number } {
   const started = performance.now();
-  const run = spawnSync('pandoc', ['-f', from, '-t', to, '--wrap=none', file], {
+  const run = spawnSync('pandoc', args, {
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
     timeout: PANDOC_TIMEOUT_MS,
+    ...(input !== undefined ? { input } : {}),
   });
   const ms = performance.now() - started;
-  if (run.status !== 0) throw new Error(`pandoc -f ${from} -t ${to}: ${(run.stderr || String(run.error ?? run.signal)).trim().split('\n')[0]}`);
+  if (run.status !== 0) throw new Error(`pandoc ${args.slice(0, 4).join(' ')}: ${(run.stderr || String(run.error ?? run.signal)).trim().split('\n')[0]}`);
   return { out: run.stdout, ms };
 }
 
-/** pandoc's markdown (`-t gfm`, timed) and plain text (`-t plain`, the words' reference). */
+/** A node of pandoc's JSON AST (pandoc-types 1.22): `{t, c}` objects inside arrays. */
+type PandocJson = string | number | boolean | null | PandocJson[] | { [key: string]: PandocJson };
+
+function isNode(value: PandocJson, tag: string): value is { t: string; c: PandocJson[] } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && value.t === tag && Array.isArray(value.c);
+}
+
+/**
+ * Every Table of pandoc's AST becomes a Div of its caption and then its cells' blocks, row by
+ * row, cell by cell (nested tables likewise). pandoc's plain writer lays a table with
+ * multi-paragraph cells out as a grid, side by side, so its text reads line 1 of cell A, line 1
+ * of cell B, line 2 of cell A …: an in-order recall would count folio's cell-by-cell table
+ * (markdown's `<br>` cells) as out of order. The words and their order inside a cell are
+ * pandoc's own.
+ *   Table attr caption colspecs head bodies foot; TableHead attr rows; TableBody attr n rows rows;
+ *   TableFoot attr rows; Row attr cells; Cell attr align rowspan colspan blocks; Caption short blocks.
+ */
+export function linearisedTables(node: PandocJson): PandocJson {
+  if (Array.isArray(node)) return node.map(linearisedTables);
+  if (typeof node !== 'object' || node === null) return node;
+  if (isNode(node, 'Table')) {
+    const [, caption, , head, bodies, foot] = node.c as [PandocJson, PandocJson[], PandocJson, PandocJson[], PandocJson[][], PandocJson[]];
+    const rows: PandocJson[][] = [
+      ...((head[1] as PandocJson[][]) ?? []),
+      ...bodies.flatMap((b) => [...((b[2] as PandocJson[][]) ?? []), ...((b[3] as PandocJson[][]) ?? [])]),
+      ...((foot[1] as PandocJson[][]) ?? []),
+    ];
+    const blocks: PandocJson[] = [...((caption[1] as PandocJson[]) ?? [])];
+    for (const row of rows) for (const cell of (row[1] as PandocJson[][]) ?? []) blocks.push(...((cell[4] as PandocJson[]) ?? []));
+    return { t: 'Div', c: [['', [], []], blocks.map(linearisedTables)] };
+  }
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, linearisedTables(v)]));
+}
+
+/**
+ * pandoc's markdown (`-t gfm`, timed: one process from the file, start-up included) and its plain
+ * text, the words' reference: the document read to pandoc's AST (`-t json`), tables linearised
+ * (linearisedTables), written by `-t plain+tex_math_dollars`. Without `tex_math_dollars` the plain
+ * writer renders an equation it can as Unicode text (`A = πr²`) and the rest as TeX, while folio
+ * writes every equation as TeX (`$A=\pi r^{2}$`, as pandoc's gfm and docling do); with it both
+ * sides are TeX, compared symbol by symbol (normalise.ts).
+ */
 export function pandocConvert(file: string, from: PandocReader): PandocResult {
-  const gfm = runPandoc(file, from, 'gfm');
-  const plain = runPandoc(file, from, 'plain');
+  const gfm = pandoc(['-f', from, '-t', 'gfm', '--wrap=none', file]);
+  const ast = JSON.parse(pandoc(['-f', from, '-t', 'json', file]).out) as PandocJson;
+  const plain = pandoc(['-f', 'json', '-t', 'plain+tex_math_dollars', '--wrap=none'], JSON.stringify(linearisedTables(ast)));
   return { gfm: gfm.out, plain: plain.out, ms: gfm.ms };
 }
 

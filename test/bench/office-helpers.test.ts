@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { lcsLength, orderedRecall } from '../../bench/office/lcs.ts';
 import { normalisedWords } from '../../bench/office/normalise.ts';
-import { parseCsv } from '../../bench/office/reference.ts';
+import { linearisedTables, parseCsv } from '../../bench/office/reference.ts';
 import { countStructure } from '../../bench/office/structure.ts';
 
 function textbookLcs(a: string[], b: string[]): number {
@@ -77,6 +77,44 @@ describe('bench/office normalisation', () => {
     expect(normalisedWords('1.  0th\n    2.  1st\n- - 3. deep\n  a. alpha\n  iv. four\n• dot')).toEqual(['0th', '1st', 'deep', 'alpha', 'four', 'dot']);
     expect(normalisedWords('1.5 million in 2019.')).toEqual(['15', 'million', 'in', '2019']);
     expect(normalisedWords('Ouch\\[1\\].[^2]\n\n1. Note')).toEqual(normalisedWords('Ouch[1].[2]\n\n[1] Note'));
+  });
+});
+
+describe('bench/office equations', () => {
+  it('compares TeX symbol by symbol, whatever the spacing, bracing and layout commands', () => {
+    // folio's OMML → TeX and pandoc's plain+tex_math_dollars on the same equations (markitdown-equations.docx, docling-equations.docx).
+    const folio = 'For $m=1$, $$\n\\sin\\theta=\\frac{(1)\\left(550\\times{10}^{-6}\\text{ }\\mathrm{mm}\\right)}{2.5}\n$$ rad $A=\\pi r^{2}$';
+    const pandoc = 'For $m = 1$, $$sin\\theta = \\frac{(1)\\left( 550 \\times 10^{- 6}\\text{\\ }mm \\right)}{2.5}$$ rad $$\\begin{matrix}\nA = \\pi r^{2} \\\\\n\\end{matrix}$$';
+    expect(normalisedWords(pandoc)).toEqual(['for', 'm', '1', 'sin', 'theta', '1', '550', 'times', '10', '6', 'mm', '2', '5', 'rad', 'a', 'pi', 'r', '2']);
+    expect(normalisedWords(folio)).toEqual(normalisedWords(pandoc));
+  });
+
+  it('leaves dollar amounts and escaped dollars as words', () => {
+    expect(normalisedWords('It costs $5 and \\$6, not $ 7 $.')).toEqual(['it', 'costs', '5', 'and', '6', 'not', '7']);
+    expect(normalisedWords('pay $10 or $20 today')).toEqual(['pay', '10', 'or', '20', 'today']);
+  });
+});
+
+describe('bench/office reference tables', () => {
+  const str = (text: string): unknown[] => text.split(' ').flatMap((w, i) => (i === 0 ? [{ t: 'Str', c: w }] : [{ t: 'Space' }, { t: 'Str', c: w }]));
+  const para = (text: string): unknown => ({ t: 'Para', c: str(text) });
+  const cell = (...blocks: unknown[]): unknown => [['', [], []], { t: 'AlignDefault' }, 1, 1, blocks];
+  const row = (...cells: unknown[]): unknown => [['', [], []], cells];
+  const table = (head: unknown[], body: unknown[]): unknown => ({
+    t: 'Table',
+    c: [['', [], []], [null, [para('Caption')]], [], [['', [], []], head], [[['', [], []], 0, [], body]], [['', [], []], []]],
+  });
+
+  it('turns a table into its caption and cells, row by row, nested tables too (pandoc-types 1.22 JSON)', () => {
+    const nested = table([row(cell(para('x')), cell(para('y')))], []);
+    const doc = { 'pandoc-api-version': [1, 22], meta: {}, blocks: [table([row(cell(para('A')), cell(para('B')))], [row(cell(para('a1'), para('a2')), cell(para('b1'), nested))])] };
+    const out = linearisedTables(doc as never) as { blocks: { t: string; c: [unknown, { t: string; c: unknown }[]] }[] };
+    expect(out.blocks).toHaveLength(1);
+    const [div] = out.blocks;
+    expect(div?.t).toBe('Div');
+    const texts = JSON.stringify(div).match(/"Str","c":"[^"]+"/g)?.map((m) => m.slice(11, -1));
+    expect(texts).toEqual(['Caption', 'A', 'B', 'a1', 'a2', 'b1', 'Caption', 'x', 'y']);
+    expect(JSON.stringify(out)).not.toContain('"Table"');
   });
 });
 

@@ -197,10 +197,14 @@ describe('doc reader: links, notes, furniture, text boxes', () => {
     expect(authors.metadata.extra.author).toEqual(['Allison, Timothy B.', 'author2', 'author3']);
   });
 
-  it('leaves hidden text (sprmCFVanish) out, as Word shows the page', async () => {
+  it('keeps hidden text (sprmCFVanish), as the DOCX reader, pandoc and LibreOffice do; tracked deletions stay out', async () => {
+    // The .docx of the same document (w:vanish) reads the same through the DOCX reader.
     const { document } = await read('tika-testWORD_features.doc');
-    expect(document.body.textContent).toContain('Praesent non facilisis orci, sodales hendrerit ipsum.');
-    expect(document.body.textContent).not.toContain('This is hidden text.');
+    const text = document.body.textContent ?? '';
+    expect(text).toContain('Praesent non facilisis orci, sodales hendrerit ipsum.');
+    expect(text).toContain('This is hidden text.');
+    expect(text).toContain('torquent inceptos himenaeos');
+    expect(text).not.toContain('bibendum'); // a tracked deletion
   });
 
   it('leaves comments out, with a warning', async () => {
@@ -211,7 +215,7 @@ describe('doc reader: links, notes, furniture, text boxes', () => {
 });
 
 describe('doc reader: Word 2003 XML saved as .doc', () => {
-  it('reads its tables (empty layout tables left out), hidden text left out', async () => {
+  it('reads its tables (empty layout tables left out)', async () => {
     const { document } = await read('tika-testWORDML_tableInsideParagraph.doc', {}, 'wordml');
     const tables = Array.from(document.body.querySelectorAll(':scope > table'));
     expect(grid(tables[0] as Element).slice(0, 2)).toEqual([
@@ -237,11 +241,21 @@ describe('doc reader: Word 2003 XML saved as .doc', () => {
     const { document, metadata } = await readDoc(readInput('doc', Buffer.from(xml), { format: 'wordml' }));
     expect(texts(document.body, 'h1')).toEqual(['Results']);
     expect(texts(document.body, 'h2')).toEqual(['Detail']);
-    expect(document.body.querySelector(':scope > p')?.innerHTML).toBe('<strong>Bold</strong> plain <a href="https://example.com/">site</a>');
+    expect(document.body.querySelector(':scope > p')?.innerHTML).toBe('<strong>Bold</strong> plain <a href="https://example.com/">site</a>hidden');
     expect(grid(document.body.querySelector('table') as Element)).toEqual([['Wide colspan=2'], ['Tall rowspan=2', 'a'], ['b']]);
     expect(texts(document.body, 'header[data-furniture]')).toEqual(['Running head']);
     expect(metadata.title).toBe('Quarterly');
     expect(metadata.extra.author).toBe('Ann');
+  });
+
+  it('leaves a review comment (aml:annotation Word.Comment) out, with the Word readers\' warning', async () => {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<w:wordDocument xmlns:w="http://schemas.microsoft.com/office/word/2003/wordml" xmlns:aml="http://schemas.microsoft.com/aml/2001/core">
+<w:body><w:p><w:r><w:t>Reviewed text.</w:t></w:r><aml:annotation aml:id="0" w:type="Word.Comment" aml:author="Ann"><aml:content><w:p><w:r><w:t>A note to self</w:t></w:r></w:p></aml:content></aml:annotation></w:p></w:body></w:wordDocument>`;
+    const { document, warnings } = await readDoc(readInput('doc', Buffer.from(xml), { format: 'wordml' }));
+    expect(document.body.textContent).toContain('Reviewed text.');
+    expect(document.body.textContent).not.toContain('A note to self');
+    expect(warnings).toEqual(['Comments in the document are left out of the output.']);
   });
 
   it('writes a w:pict as a data URI only when base64 images are kept', async () => {

@@ -123,6 +123,14 @@ describe('comments: left out of the body', () => {
     const md = await corpusMarkdown('tika-testWORD_features.docx');
     expect(md).toContain('Integer tincidunt pretium dapibus. Fusce quis dolor dui.');
   });
+
+  it('says comments were left out, as the .doc, Word 2003 XML and RTF readers do; a file without any says nothing', async () => {
+    const warningOf = async (file: string): Promise<string | undefined> =>
+      (await parse({ bytes: readCorpus('office', 'docx', file), filename: file }, parseOptions({ formats: ['markdown'] }))).warning ?? undefined;
+    expect(await warningOf('docling-docx_comments.docx')).toBe('Comments in the document are left out of the output.');
+    expect(await warningOf('tika-testWORD_features.docx')).toContain('Comments in the document are left out of the output.');
+    expect(await warningOf('docling-word_sample.docx')).toBeUndefined();
+  });
 });
 
 describe('fields: the displayed result, never the code', () => {

@@ -6,7 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ReadResult } from '../../src/parse/document.ts';
 import type { ParseOptionsInput } from '../../src/parse/options.ts';
+import { DOMParser } from 'linkedom';
 import { readOdt } from '../../src/parse/readers/odt/index.ts';
+import { mathmlToTex } from '../../src/parse/readers/odt/mathml.ts';
 import { readCorpus } from '../helpers/corpus.ts';
 import { readInput, serviceFailure } from '../helpers/read-input.ts';
 
@@ -129,11 +131,27 @@ describe('odt reader: embedded objects', () => {
     expect(rows[3]).toEqual(['td:Row 3', 'td:3.1', 'td:1.5', 'td:3.7']);
   });
 
-  it("writes an embedded spreadsheet's table and a formula's StarMath text", async () => {
+  it("writes an embedded spreadsheet's table and a formula as TeX from its MathML", async () => {
     const { document, warnings } = await read('tika-testODFwithOOo3.odt');
     expect(grid(document.body.querySelector('table') as Element)[2]).toEqual(['td:2', 'td:two embedded']);
-    expect(texts(document.body, 'p')).toContain('A classic example: a² + b^2 = c^2');
+    // Object 2/content.xml: <mi>A</mi><mi>classic</mi>… <msup><mi>b</mi><mn>2</mn></msup> (StarMath "A classic example: a² + b^2 = c^2").
+    const math = document.body.querySelector('math');
+    expect(math?.getAttribute('display')).toBe('inline');
+    expect(math?.getAttribute('alttext')).toBe('A \\mathit{classic} \\mathit{example} : \\mathit{a²} + b^{2} = c^{2}');
     expect(warnings).toEqual([]);
+  });
+
+  it('converts MathML scripts, fractions, roots, fences, large operators and tables to TeX', () => {
+    const m = (xml: string): string =>
+      mathmlToTex(new DOMParser().parseFromString(`<math:math xmlns:math="http://www.w3.org/1998/Math/MathML">${xml}</math:math>`, 'text/xml').documentElement as unknown as Element);
+    expect(m('<math:semantics><math:mrow><math:mi>x</math:mi><math:mo>=</math:mo><math:mfrac><math:mrow><math:mo>−</math:mo><math:mi>b</math:mi><math:mo>±</math:mo><math:msqrt><math:msup><math:mi>b</math:mi><math:mn>2</math:mn></math:msup><math:mo>−</math:mo><math:mn>4</math:mn><math:mi>ac</math:mi></math:msqrt></math:mrow><math:mrow><math:mn>2</math:mn><math:mi>a</math:mi></math:mrow></math:mfrac></math:mrow><math:annotation>x = {-b +- sqrt{b^2-4ac}} over {2a}</math:annotation></math:semantics>')).toBe(
+      'x = \\frac{- b \\pm \\sqrt{b^{2} - 4 \\mathit{ac}}}{2 a}',
+    );
+    expect(m('<math:munderover><math:mo>∑</math:mo><math:mrow><math:mi>i</math:mi><math:mo>=</math:mo><math:mn>1</math:mn></math:mrow><math:mi>n</math:mi></math:munderover><math:msub><math:mi>x</math:mi><math:mi>i</math:mi></math:msub>')).toBe('\\sum_{i = 1}^{n} x_{i}');
+    expect(m('<math:mi>sin</math:mi><math:mfenced><math:mi>θ</math:mi></math:mfenced><math:mroot><math:mi>y</math:mi><math:mn>3</math:mn></math:mroot>')).toBe('\\sin \\left( \\theta \\right) \\sqrt[3]{y}');
+    expect(m('<math:mtable><math:mtr><math:mtd><math:mn>1</math:mn></math:mtd><math:mtd><math:mn>0</math:mn></math:mtd></math:mtr><math:mtr><math:mtd><math:mn>0</math:mn></math:mtd><math:mtd><math:mn>1</math:mn></math:mtd></math:mtr></math:mtable>')).toBe('\\begin{matrix} 1 & 0 \\\\ 0 & 1 \\end{matrix}');
+    expect(m('<math:mn>5</math:mn><math:mi math:fontstyle="normal">mm</math:mi><math:mo>+</math:mo><math:mi>ab</math:mi>')).toBe('5 \\mathrm{mm} + \\mathit{ab}');
+    expect(m('<math:annotation>only StarMath</math:annotation>')).toBe('');
   });
 });
 

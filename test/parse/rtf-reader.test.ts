@@ -141,6 +141,15 @@ describe('rtf reader: structure', () => {
     expect(document.body.innerHTML).toBe('<p>Before after</p><p>Box text</p><p><img alt="Image"></p>');
   });
 
+  it('leaves review comments (\\annotation) out with a warning, as the Word readers do', async () => {
+    const { document, warnings } = await read('tika-testComment.rtf');
+    expect(warnings).toEqual(['Comments in the document are left out of the output.']);
+    const text = document.body.textContent ?? '';
+    expect(text).not.toContain('Michael McCandless');
+    const plain = await readText('{\\rtf1\\ansi Body text.\\par}');
+    expect(plain.warnings).toEqual([]);
+  });
+
   it('numbers footnotes and puts their text after a rule at the end', async () => {
     const { document } = await readText(
       '{\\rtf1\\ansi {\\fonttbl{\\f0 Arial;}}\\pard Body text{\\super\\chftn}{\\footnote\\pard {\\super\\chftn} The note.}. More\\par}',

@@ -1,7 +1,7 @@
 /**
  * Character properties of a .doc (MS-DOC §2.9.29 ChpxFkp, via PlcBteChpx): tracked deletions
- * (sprmCFRMarkDel) and hidden text (sprmCFVanish: Word does not show it; the Word 2003 XML
- * reader drops `w:vanish` alike), bold (sprmCFBold) and italic (sprmCFItalic) by file position. Deleted text is
+ * (sprmCFRMarkDel), bold (sprmCFBold) and italic (sprmCFItalic) by file position. Hidden text
+ * (sprmCFVanish) is kept, as the DOCX reader, pandoc and LibreOffice keep it. Deleted text is
  * blanked in the piece text in one pass per piece (word-extractor's own pass rewrote a piece's
  * whole string per deleted run: quadratic on long documents); bold and italic become change
  * points in CP order for story.ts.
@@ -12,8 +12,6 @@ export interface CharacterRun {
   fcStart: number;
   fcEnd: number;
   deleted: boolean;
-  /** Hidden (sprmCFVanish): blanked like deleted text, but paragraph and cell marks stay. */
-  hidden: boolean;
   bold: boolean;
   italic: boolean;
 }
@@ -40,7 +38,6 @@ const FIB_PLCFBTECHPX = 0x00fa;
 const SPRM_C_FRMARKDEL = 0x0800;
 const SPRM_C_FBOLD = 0x0835;
 const SPRM_C_FITALIC = 0x0836;
-const SPRM_C_FVANISH = 0x083c;
 
 function check(buf: Buffer, at: number, size: number): void {
   if (at < 0 || at + size > buf.length) throw new OutOfRange('chpx');
@@ -61,7 +58,6 @@ function readGrpprl(grpprl: Buffer, run: CharacterRun): void {
     if (size === 0 || at + size > grpprl.length) return;
     const operand = grpprl[at] as number;
     if (sprm === SPRM_C_FRMARKDEL) run.deleted ||= (operand & 1) === 1;
-    else if (sprm === SPRM_C_FVANISH) run.hidden = toggle(operand);
     else if (sprm === SPRM_C_FBOLD) run.bold = toggle(operand);
     else if (sprm === SPRM_C_FITALIC) run.italic = toggle(operand);
     at += size;
@@ -83,13 +79,13 @@ export function readCharacterRuns(fib: Buffer, table: Buffer): CharacterRun[] {
     const crun = fkp[511] as number;
     if ((crun + 1) * 4 + crun > 511) continue;
     for (let j = 0; j < crun; j++) {
-      const run: CharacterRun = { fcStart: fkp.readUInt32LE(j * 4), fcEnd: fkp.readUInt32LE((j + 1) * 4), deleted: false, hidden: false, bold: false, italic: false };
+      const run: CharacterRun = { fcStart: fkp.readUInt32LE(j * 4), fcEnd: fkp.readUInt32LE((j + 1) * 4), deleted: false, bold: false, italic: false };
       const offset = (fkp[(crun + 1) * 4 + j] as number) * 2;
       if (offset > 0 && offset < 511) {
         const cb = fkp[offset] as number;
         readGrpprl(fkp.subarray(offset + 1, Math.min(511, offset + 1 + cb)), run);
       }
-      if (run.fcEnd > run.fcStart && (run.deleted || run.hidden || run.bold || run.italic)) runs.push(run);
+      if (run.fcEnd > run.fcStart && (run.deleted || run.bold || run.italic)) runs.push(run);
     }
   }
   return runs.sort((a, b) => a.fcStart - b.fcStart);
@@ -119,25 +115,24 @@ function pieceFcEnd(piece: PiecePosition): number {
 
 /** Blanks deleted text (to NUL, which story.ts skips), keeping every piece's length. */
 export function blankDeletions(pieces: TextPiece[], runs: CharacterRun[]): void {
-  const deleted = runs.filter((run) => run.deleted || run.hidden);
+  const deleted = runs.filter((run) => run.deleted);
   if (deleted.length === 0) return;
   for (const piece of pieces) {
     const fcEnd = pieceFcEnd(piece);
-    const cuts: [number, number, boolean][] = [];
+    const cuts: [number, number][] = [];
     for (const run of overlapping(deleted, piece.startFilePos, fcEnd)) {
       const from = Math.floor((Math.max(run.fcStart, piece.startFilePos) - piece.startFilePos) / piece.bpc);
       const to = Math.ceil((Math.min(run.fcEnd, fcEnd) - piece.startFilePos) / piece.bpc);
-      if (to > from) cuts.push([from, Math.min(to, piece.text.length), !run.deleted]);
+      if (to > from) cuts.push([from, Math.min(to, piece.text.length)]);
     }
     if (cuts.length === 0) continue;
     const parts: string[] = [];
     let at = 0;
-    for (const [from, to, keepMarks] of cuts) {
+    for (const [from, to] of cuts) {
       const start = Math.max(from, at);
       if (to <= start) continue;
       parts.push(piece.text.slice(at, start));
-      const cut = piece.text.slice(start, to);
-      parts.push(keepMarks ? cut.replace(/[^\r\x07]/g, '\0') : '\0'.repeat(cut.length));
+      parts.push('\0'.repeat(to - start));
       at = to;
     }
     parts.push(piece.text.slice(at));

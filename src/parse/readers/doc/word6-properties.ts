@@ -1,6 +1,6 @@
 /**
  * Word 6/95 properties, all in the WordDocument stream: character runs (CHPX FKPs: deleted,
- * hidden, bold, italic, font), paragraph runs (PAPX FKPs: style, in-table, row end), the style
+ * bold, italic, font), paragraph runs (PAPX FKPs: style, in-table, row end), the style
  * sheet's built-in heading styles, the font table's charsets, and note positions. The FKPs
  * are Word 97's but for 2-byte page numbers in the bin tables, 7-byte BXs in PAPX pages and
  * one-byte sprms (word6-sprm.ts). Every read is bounds-checked (OutOfRange).
@@ -10,7 +10,7 @@ import type { Piece } from './ole-text.ts';
 import { filePositionOf, runAt } from './piece-table.ts';
 import { u16, u32, u8, type NotePositions, type ParagraphProps, type StoryProperties } from './properties.ts';
 import { slice, type FcLcb, type Word6Fib } from './word6-fib.ts';
-import { SPRM_C_FBOLD, SPRM_C_FITALIC, SPRM_C_FRMARKDEL, SPRM_C_FTC, SPRM_C_FVANISH, SPRM_P_ANLD, SPRM_P_FINTABLE, SPRM_P_NLVLANM, SPRM_P_TTP, word6Sprms } from './word6-sprm.ts';
+import { SPRM_C_FBOLD, SPRM_C_FITALIC, SPRM_C_FRMARKDEL, SPRM_C_FTC, SPRM_P_ANLD, SPRM_P_FINTABLE, SPRM_P_NLVLANM, SPRM_P_TTP, word6Sprms } from './word6-sprm.ts';
 
 const PAGE = 512;
 const MAX_PAGES = 65_536;
@@ -48,7 +48,7 @@ export function readWord6CharacterRuns(stream: Buffer, fib: Word6Fib): Word6Char
     const crun = page[511] as number;
     if ((crun + 1) * 4 + crun > 511) continue;
     for (let j = 0; j < crun; j++) {
-      const run: Word6CharacterRun = { fcStart: page.readUInt32LE(j * 4), fcEnd: page.readUInt32LE((j + 1) * 4), deleted: false, hidden: false, bold: false, italic: false };
+      const run: Word6CharacterRun = { fcStart: page.readUInt32LE(j * 4), fcEnd: page.readUInt32LE((j + 1) * 4), deleted: false, bold: false, italic: false };
       const offset = (page[(crun + 1) * 4 + j] as number) * 2;
       if (offset > 0 && offset < 511) {
         const cb = page[offset] as number;
@@ -56,13 +56,12 @@ export function readWord6CharacterRuns(stream: Buffer, fib: Word6Fib): Word6Char
         for (const { sprm, at } of word6Sprms(grpprl)) {
           const operand = grpprl[at] as number;
           if (sprm === SPRM_C_FRMARKDEL) run.deleted = (operand & 1) === 1;
-          else if (sprm === SPRM_C_FVANISH) run.hidden = operand === 1 || operand === 0x81;
           else if (sprm === SPRM_C_FBOLD) run.bold = operand === 1 || operand === 0x81;
           else if (sprm === SPRM_C_FITALIC) run.italic = operand === 1 || operand === 0x81;
           else if (sprm === SPRM_C_FTC) run.ftc = grpprl.readUInt16LE(at);
         }
       }
-      if (run.fcEnd > run.fcStart && (run.deleted || run.hidden || run.bold || run.italic || run.ftc !== undefined)) runs.push(run);
+      if (run.fcEnd > run.fcStart && (run.deleted || run.bold || run.italic || run.ftc !== undefined)) runs.push(run);
     }
   }
   return runs.sort((a, b) => a.fcStart - b.fcStart);

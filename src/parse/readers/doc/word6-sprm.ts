@@ -58,5 +58,4 @@ export const SPRM_P_TTP = 25;
 export const SPRM_C_FRMARKDEL = 65;
 export const SPRM_C_FBOLD = 85;
 export const SPRM_C_FITALIC = 86;
-export const SPRM_C_FVANISH = 92;
 export const SPRM_C_FTC = 93;

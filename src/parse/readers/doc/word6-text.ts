@@ -3,8 +3,8 @@
  * CP order, from the piece table (CLX at fcClx, pieces of 8-bit text) when the file has one,
  * else the bytes from fcMin. Each byte decodes in the code page of its run's font when that
  * font names a charset, else the document's (Macintosh when chse says so, else the FIB's
- * language, else the charset most of the document's fonts share). Deleted and hidden text is
- * blanked as in Word 97 files.
+ * language, else the charset most of the document's fonts share). Deleted text is
+ * blanked as in Word 97 files (hidden text is kept, as there).
  */
 import { blankDeletions, type TextPiece } from './character.ts';
 import type { RawDoc } from './ole-text.ts';

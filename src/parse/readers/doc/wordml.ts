@@ -1,7 +1,7 @@
 /**
  * Word 2003 XML ("WordprocessingML 2003", `<w:wordDocument>`, the Office 2003 XML Reference
  * Schemas) saved under a .doc name. Paragraphs (`w:p`, runs `w:r` with `w:t`, `w:tab`,
- * `w:br`), bold and italic from `w:rPr`, hidden runs (`w:vanish`) left out, headings from the
+ * `w:br`), bold and italic from `w:rPr`, hidden runs (`w:vanish`) kept as the DOCX reader keeps them, headings from the
  * paragraph style (`w:pStyle` → a style named "heading N" or with an outline level), tables
  * (`w:tbl/w:tr/w:tc`, `w:gridSpan` → colspan, `w:vmerge` → rowspan; first row as header),
  * links (`w:hlink w:dest`), headers and footers (`w:hdr`/`w:ftr` in `w:sectPr`) as page
@@ -101,7 +101,6 @@ class Converter {
 
   run(run: Element): string {
     const rPr = child(run, 'w:rPr');
-    if (rPr && isOn(child(rPr, 'w:vanish'))) return '';
     let text = '';
     for (const node of Array.from(run.children)) {
       switch (node.nodeName) {
@@ -223,6 +222,11 @@ function text(root: Element, name: string): string | undefined {
   return value || undefined;
 }
 
+/** Review comments (`aml:annotation w:type="Word.Comment"`), left out as in every Word reader. */
+function hasComments(root: Element): boolean {
+  return Array.from(root.getElementsByTagName('aml:annotation')).some((a) => a.getAttribute('w:type') === 'Word.Comment');
+}
+
 function readProperties(root: Element): DocumentMetadata {
   const metadata = emptyMetadata();
   const props = root.getElementsByTagName('o:DocumentProperties')[0];
@@ -275,7 +279,7 @@ export async function readWordml(input: ReadInput): Promise<ReadResult> {
   return {
     document,
     metadata: readProperties(root),
-    warnings: [],
+    warnings: hasComments(root) ? ['Comments in the document are left out of the output.'] : [],
     rawHtml: `<!DOCTYPE html>\n${document.documentElement.outerHTML}`,
   };
 }

@@ -30,6 +30,8 @@ import { readRelationships, relsPartName, resolvePartName, type Relationship } f
 /** Alt text of a picture that has none, so its placeholder still shows that a picture was there. */
 export const IMAGE_FALLBACK_ALT = 'Image';
 
+/** A review comment's anchor in the main story (its text lives in comments.xml). */
+const COMMENT_REFERENCE = /<w:commentReference\b/;
 const RELATIONSHIP = /\/(officeDocument|styles|numbering|core-properties|footnotes|endnotes)$/;
 
 function relationshipOfType(rels: Map<string, Relationship>, type: string): Relationship | undefined {
@@ -123,6 +125,8 @@ export async function readDocx(input: ReadInput): Promise<ReadResult> {
   tidyNotes(document.body);
 
   const warnings = summarizeWarnings(converted.messages, converted.images);
+  // Review comments are left out in every Word reader (docs/parsing.md), and said so alike.
+  if (COMMENT_REFERENCE.test(documentXml)) warnings.push('Comments in the document are left out of the output.');
   try {
     insertFurniture(document, readFurniture(pkg, mainPart, documentXml, documentRels, { ...imageOptions, contentTypes }));
   } catch (err) {

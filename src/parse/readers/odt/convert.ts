@@ -8,6 +8,7 @@
  * Nesting deeper than MAX_DEPTH is refused as a damaged file (no real document gets near it).
  */
 import { escapeHtml } from '../../document.ts';
+import { mathmlToTex } from './mathml.ts';
 import { odtCorrupt, type OdtPackage } from './package.ts';
 import type { StyleSheet, TextFormat } from './styles.ts';
 import { attr, cleanText, firstChildNamed, intAttr, parsePart } from './xml.ts';
@@ -265,8 +266,8 @@ export class OdtConverter {
       if (name === 'draw:object' || name === 'draw:object-ole') {
         const formula = this.embeddedObject(child, context);
         if (formula !== undefined) {
-          // A formula's text stands in for its replacement picture.
-          out.push(escapeHtml(formula));
+          // A formula (as TeX, else its StarMath text) stands in for its replacement picture.
+          out.push(formula);
           imageDone = true;
         }
       }
@@ -285,8 +286,9 @@ export class OdtConverter {
 
   /**
    * An embedded object (`Object N/content.xml`): a chart gives its title and data table, a
-   * spreadsheet its tables (both written after the paragraph), a formula its StarMath text
-   * (returned, to stand in the line). Other objects are left to their replacement picture.
+   * spreadsheet its tables (both written after the paragraph), a formula its HTML: `<math
+   * alttext="TeX">` from its MathML (mathml.ts), else its StarMath text (returned, to stand in
+   * the line). Other objects are left to their replacement picture.
    */
   private embeddedObject(el: Element, context: Context): string | undefined {
     const href = attr(el, 'xlink:href');
@@ -306,8 +308,10 @@ export class OdtConverter {
     const xml = this.options.pkg.textOf(part);
     const root = xml !== undefined ? (parsePart(xml, part).documentElement ?? undefined) : undefined;
     if (root?.tagName === 'math:math') {
+      const tex = mathmlToTex(root);
+      if (tex !== '') return `<math display="inline" alttext="${escapeHtml(tex)}">${escapeHtml(tex)}</math>`;
       const annotation = cleanText(root.getElementsByTagName('math:annotation')[0]) ?? cleanText(root);
-      if (annotation) return annotation;
+      if (annotation) return escapeHtml(annotation);
     }
     const body = firstChildNamed(root, 'office:body');
     const chart = firstChildNamed(firstChildNamed(body, 'office:chart'), 'chart:chart');

@@ -52,6 +52,7 @@ export async function readRtf(input: ReadInput): Promise<ReadResult> {
       interpreter.pictures === 1 ? 'The picture in this RTF document is shown as a placeholder' : `The ${interpreter.pictures} pictures in this RTF document are shown as placeholders`;
     warnings.push(`${pictures}: folio does not extract RTF picture data yet.`);
   }
+  if (interpreter.comments > 0) warnings.push('Comments in the document are left out of the output.');
   const document = documentFromHtml(bodyHtml(result), metadata.language);
   input.signal.throwIfAborted();
   return {

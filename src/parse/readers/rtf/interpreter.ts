@@ -80,6 +80,8 @@ export class Interpreter implements ParagraphContext {
   private skipCount = 0;
   /** Pictures and embedded objects shown as placeholders. */
   pictures = 0;
+  /** Review comments (`\annotation` destinations) left out. */
+  comments = 0;
   private count = 0;
   private readonly info: InfoValues = { text: new Map(), times: new Map() };
   private bodyLanguage: number | undefined;
@@ -235,6 +237,7 @@ export class Interpreter implements ParagraphContext {
     const star = group.star;
     group.star = false;
     if (SKIPPED_DESTINATIONS.has(name)) {
+      if (name === 'annotation' && group.dest !== 'skip') this.comments++;
       group.dest = 'skip';
       return true;
     }
