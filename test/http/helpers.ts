@@ -11,6 +11,7 @@ import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../auth/api-
 import { startService, type Service, type ServiceOptions } from '../../src/cli/serve.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
+import { COMPILED_PARSE_WORKER } from '../helpers/build-global-setup.ts';
 import { databaseText } from '../helpers/postgres.ts';
 import { testStoreEnv } from '../helpers/test-store.ts';
 
@@ -49,7 +50,9 @@ export async function startTestService(options: Omit<ServiceOptions, 'logger'> =
     },
   });
   const logger = createLogger({ level: 'info', destination });
-  const service = await startService(config, { ...options, logger });
+  // The parse children run compiled, as under `npm start` (test/helpers/build-global-setup.ts builds
+  // dist/ first); the TypeScript bootstrap is the parse pool's own tests' and the CLI's (tsx) path.
+  const service = await startService(config, { parseWorkerPath: COMPILED_PARSE_WORKER, ...options, logger });
   const createKey = async (team: string) => {
     const key = generateApiKey();
     const t = await service.store.ensureTeam(team);
