@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { request } from '../http/helpers.ts';
+import { request } from '../http/client.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-prod-install-'));
