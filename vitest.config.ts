@@ -68,14 +68,14 @@ export default defineConfig({
     maxWorkers: 2,
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     projects: [
-      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'], globalSetup: ['./test/helpers/build-global-setup.ts'] } },
       {
         extends: true,
         test: {
           name: 'postgres+redis',
           include: serviceTestFiles(import.meta.dirname),
           env: { FOLIO_TEST_STORE: 'postgres+redis' },
-          globalSetup: ['./test/helpers/postgres-global-setup.ts', './test/helpers/redis-global-setup.ts'],
+          globalSetup: ['./test/helpers/build-global-setup.ts', './test/helpers/postgres-global-setup.ts', './test/helpers/redis-global-setup.ts'],
         },
       },
     ],

@@ -1,7 +1,8 @@
 /**
- * What `npm start` runs: the compiled build. The suite otherwise runs the TypeScript sources, so
- * this is the one test of the compiled parse workers (`parse-worker.js`, loaded without tsx):
- * build into a scratch folder, start the server with plain node, parse a PDF and a DOCX.
+ * What `npm start` runs: the compiled build. The suite otherwise runs the TypeScript sources
+ * (only the parse processes of the tests' services run compiled, from dist/), so this is the one
+ * test of the whole compiled server: build into a scratch folder, start the server with plain
+ * node, parse a PDF and a DOCX.
  */
 // test matrix: once — the compiled build's parse workers; the store only authenticates.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';

@@ -11,11 +11,19 @@
  * own sandbox is used unless folio runs as root (FOLIO_BROWSER_SANDBOX).
  */
 import net from 'node:net';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
 import { ServiceError } from '../errors.ts';
 import type { LookupFunction } from '../web/fetch/guarded-connect.ts';
 import { cdpCommand } from './cdp-scope.ts';
 import { startGuardProxy, type GuardProxy, type ProxyStats, type Target } from './guard-proxy.ts';
+
+/**
+ * playwright-core takes about a second to import: it is loaded on the first launch (node caches
+ * it), so a service that never renders, and every service's start, do without it.
+ */
+async function playwrightChromium(): Promise<typeof import('playwright-core').chromium> {
+  return (await import('playwright-core')).chromium;
+}
 
 export interface BrowserEngineOptions {
   executablePath: string;
@@ -182,6 +190,7 @@ export function createBrowserEngine(options: BrowserEngineOptions): BrowserEngin
     const sandbox = options.sandbox === 'on' || (options.sandbox === 'auto' && process.getuid?.() !== 0);
     // A DevTools port on loopback for interact's scoped relay (cdp-scope.ts); Playwright itself uses a pipe.
     const port = await freePort();
+    const chromium = await playwrightChromium();
     const browser = await chromium.launch({ executablePath: options.executablePath, headless: true, args: [...chromiumArgs(p.url), `--remote-debugging-port=${port}`, '--remote-debugging-address=127.0.0.1'], chromiumSandbox: sandbox, timeout: 60_000 });
     await recordEndpoint(browser, port).catch(() => undefined);
     browser.on('disconnected', () => {
@@ -288,6 +297,7 @@ export function createBrowserEngine(options: BrowserEngineOptions): BrowserEngin
       if (closed) throw new ServiceError('NOT_CONFIGURED', 'The browser engine is shutting down.');
       const p = await guard();
       const sandbox = options.sandbox === 'on' || (options.sandbox === 'auto' && process.getuid?.() !== 0);
+      const chromium = await playwrightChromium();
       try {
         return await chromium.launchPersistentContext(userDataDir, {
           executablePath: options.executablePath,

@@ -73,6 +73,8 @@ export interface ServiceOptions {
   logger?: Logger;
   /** Replaces the worker pool (tests that need a runner with known behaviour). */
   runner?: ParseRunner;
+  /** The parse children's entry module (ParsePoolOptions.workerPath; the tests' services run the compiled one). */
+  parseWorkerPath?: string;
   /** How long in-flight requests may take to finish after a stop signal. Default: FOLIO_SHUTDOWN_GRACE_SECONDS. */
   graceMs?: number;
   /** Replaces the authorization-code issuer the consent page calls (tests that inspect what was approved). */
@@ -103,6 +105,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         ocr: { languages: config.ocrLanguages },
         limits: config.sourceLimits,
         ...(config.llm ? { llm: config.llm } : {}),
+        ...(options.parseWorkerPath ? { workerPath: options.parseWorkerPath } : {}),
       });
   // Workers load every reader before they take work; listening before that would hand the
   // first requests a cold start that counts against their timeout.

@@ -56,6 +56,11 @@ export interface ParsePoolOptions {
   limits?: Partial<SourceLimits>;
   /** The LLM provider (docs/llm.md): sent with each job over IPC (it holds the API key), never in argv or env. */
   llm?: LlmSettings;
+  /**
+   * The child's entry module. Default: the compiled parse-worker.js beside this module, or from
+   * the TypeScript sources the tsx bootstrap. The tests' services pass the compiled build's.
+   */
+  workerPath?: string;
 }
 
 export interface ParseRunOptions {
@@ -141,7 +146,7 @@ const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|std::bad_alloc|Allo
  * Compiled (`npm start` runs dist/), the child runs plain JavaScript. From the TypeScript sources
  * (tests, `tsx`), a bootstrap teaches the child TypeScript first.
  */
-const workerPath = fileURLToPath(
+const defaultWorkerPath = fileURLToPath(
   import.meta.url.endsWith('.ts') ? new URL('./parse-worker-bootstrap.mjs', import.meta.url) : new URL('./parse-worker.js', import.meta.url),
 );
 
@@ -217,6 +222,7 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
   const slots: Slot[] = Array.from({ length: opts.size }, () => ({ ready: false }));
   const capMb = opts.workerMemoryMb;
   const recycleMb = opts.recycleMb ?? Math.floor(capMb / 2);
+  const workerPath = opts.workerPath ?? defaultWorkerPath;
   const queue: Job[] = [];
   const live = new Set<Proc>();
   let nextId = 1;

@@ -15,7 +15,7 @@ import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCorpus } from '../helpers/corpus.ts';
 import { testStoreEnv } from '../helpers/test-store.ts';
-import { BOUNDARY, multipartBody, postParse, request, upload } from '../http/helpers.ts';
+import { BOUNDARY, multipartBody, postParse, request, upload } from '../http/client.ts';
 import { startSite, type TestSite } from '../web/site.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

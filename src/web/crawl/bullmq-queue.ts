@@ -17,7 +17,7 @@
  * the pages in flight on every process.
  */
 import { randomUUID } from 'node:crypto';
-import { DelayedError, Queue, Worker, type Job } from 'bullmq';
+import type { Job } from 'bullmq';
 import type { CrawlJobStore, CrawlUrlEntry, JobKind } from '../../store/crawl-jobs.ts';
 import type { Fetcher } from '../fetch/types.ts';
 import { RobotsCache } from '../robots.ts';
@@ -96,6 +96,8 @@ const seedOptions = { ...ticketOptions, removeOnFail: true };
 /** Connects (failing clearly when Redis does not answer) and starts this process's worker. */
 export async function createBullmqCrawlQueue(deps: BullmqCrawlQueueDeps): Promise<BullmqCrawlQueue> {
   await checkRedisReachable(deps.redisUrl);
+  // Loaded here, with REDIS_URL only: a service on the in-process queue does without its ~0.4 s import.
+  const { DelayedError, Queue, Worker } = await import('bullmq');
   const worker = `folio-${process.pid}-${randomUUID().slice(0, 8)}`;
   const where = redactRedisUrl(deps.redisUrl);
   const onRedisError = (err: Error) => deps.onError({ err: new Error(`${err.message} (REDIS_URL=${where}; retrying)`) }, 'crawl queue: Redis connection error');
