@@ -3,6 +3,7 @@
  * are treated alike:
  * - ruled tables: crossing ruling lines (and the edges of shaded boxes) form a grid; a missing
  *   inner edge merges cells (ruled.ts, grid.ts);
+ * - a panel holding a painted text box per cell: the boxes are the grid (boxes.ts);
  * - cell text: the words whose centre lies in the cell, lines in order (cell-text.ts);
  * - header rows: leading rows set in bold when the body is not (header.ts).
  * A table of one row or one column is not a table (a framed text box, a ruled list), except a
@@ -11,6 +12,7 @@
 import type { Box, PageModel, Word } from '../page-model.ts';
 import { centreIn, wordLines } from './cell-text.ts';
 import { compact, fillCells, gridCells, type GridCell, type LaidOutTable } from './grid.ts';
+import { boxGridTable } from './boxes.ts';
 import { borderlessRegions, columnsAligned, contentsLike, plausibleBorderless } from './borderless.ts';
 import { grownRegion } from './grow.ts';
 import { headerRows } from './header.ts';
@@ -214,6 +216,12 @@ function ruledTables(page: PageModel): PdfTable[] {
         box = { ...frame, y0: Math.min(...head.map((c) => c.y0)) };
       }
       out.push(toPdfTable(page, box, laid, headerRows(laid)));
+      continue;
+    }
+    // A panel holding a text box per cell (boxes.ts): the boxes are the grid.
+    const boxed = grid ? boxGridTable(frame, page.fills, inFrame) : undefined;
+    if (boxed && acceptable(boxed)) {
+      out.push(toPdfTable(page, frame, boxed, headerRows(boxed)));
       continue;
     }
     // Lines that form no grid of their own (an open frame, rows ruled, columns aligned): the
