@@ -5,7 +5,8 @@
  *   inner edge merges cells (ruled.ts, grid.ts);
  * - a panel holding a painted text box per cell: the boxes are the grid (boxes.ts);
  * - cell text: the words whose centre lies in the cell, lines in order (cell-text.ts);
- * - header rows: leading rows set in bold when the body is not (header.ts).
+ * - header rows: leading rows set in bold when the body is not (header.ts);
+ * - a body row of values stacked line for line beside a label they share is that many rows (stacked.ts).
  * A table of one row or one column is not a table (a framed text box, a ruled list), except a
  * ruled grid of one column whose head row is set apart in bold over three or more ruled rows.
  */
@@ -16,6 +17,7 @@ import { boxGridTable } from './boxes.ts';
 import { borderlessRegions, columnsAligned, contentsLike, plausibleBorderless } from './borderless.ts';
 import { grownRegion } from './grow.ts';
 import { headerRows } from './header.ts';
+import { splitStackedRows } from './stacked.ts';
 import { frameGrid, frames, stackFrames } from './ruled.ts';
 import { type Line, pageLines } from './segments.ts';
 import { type AlignedRegion, alignedTable, listLike, proseLike, textLines } from './aligned.ts';
@@ -84,7 +86,8 @@ function singleColumnTable(t: LaidOutTable): boolean {
   return headerRows(t) === 1 && !t.cells.some((c) => c.row > 0 && c.text.split(' ').length > 12);
 }
 
-function toPdfTable(page: PageModel, box: Box, laid: LaidOutTable, header: number): PdfTable {
+function toPdfTable(page: PageModel, box: Box, found: LaidOutTable, header: number): PdfTable {
+  const laid = splitStackedRows(found, header);
   const words: number[] = [];
   page.words.forEach((w, i) => {
     if (centreIn(w, box)) words.push(i);
