@@ -13,6 +13,7 @@
 import type { Box, PageModel, Word } from '../page-model.ts';
 import { centreIn, wordLines } from './cell-text.ts';
 import { compact, fillCells, gridCells, type GridCell, type LaidOutTable } from './grid.ts';
+import { rowBelow } from './below.ts';
 import { boxGridTable } from './boxes.ts';
 import { borderlessRegions, columnsAligned, contentsLike, plausibleBorderless } from './borderless.ts';
 import { grownRegion } from './grow.ts';
@@ -213,10 +214,12 @@ function ruledTables(page: PageModel): PdfTable[] {
     if (grid && laid && (acceptable(laid) || singleColumnTable(laid))) {
       let box: Box = frame;
       const head = headAbove(page, frame, grid.xs, cells, size);
-      if (head) {
-        const all = [...head, ...cells.map((c) => ({ ...c, row: c.row + 1 }))];
-        laid = compact({ rows: grid.ys.length, cols: grid.xs.length - 1, cells: all });
-        box = { ...frame, y0: Math.min(...head.map((c) => c.y0)) };
+      const rows = grid.ys.length - 1 + (head ? 1 : 0);
+      const below = rowBelow(page.words, page.fills, frame, grid.xs, grid.ys, rows, size);
+      if (head || below) {
+        const all = [...(head ?? []), ...cells.map((c) => ({ ...c, row: c.row + (head ? 1 : 0) })), ...(below ?? [])];
+        laid = compact({ rows: rows + (below ? 1 : 0), cols: grid.xs.length - 1, cells: all });
+        box = { ...frame, y0: head ? Math.min(...head.map((c) => c.y0)) : frame.y0, y1: below ? Math.max(...below.map((c) => c.y1)) : frame.y1 };
       }
       out.push(toPdfTable(page, box, laid, headerRows(laid)));
       continue;
