@@ -84,7 +84,8 @@ const MIN_SINGLE_COLUMN_ROWS = 4;
 function singleColumnTable(t: LaidOutTable): boolean {
   if (t.cols !== 1 || t.rows < MIN_SINGLE_COLUMN_ROWS) return false;
   if (!t.cells.every((c) => c.text !== '' && c.rowSpan === 1 && WORDISH.test(c.text))) return false;
-  return headerRows(t) === 1 && !t.cells.some((c) => c.row > 0 && c.text.split(' ').length > 12);
+  // Set apart in bold (or by a rule): capitals alone make a framed box's title, not a head.
+  return headerRows(t, { capitals: false }) === 1 && !t.cells.some((c) => c.row > 0 && c.text.split(' ').length > 12);
 }
 
 function toPdfTable(page: PageModel, box: Box, found: LaidOutTable, header: number): PdfTable {
