@@ -33,7 +33,7 @@ describe('markdown writer: tables', () => {
 
   it('writes a table with a cell spanning some columns as an HTML table, the cell once with its colspan', () => {
     expect(md('<table><tr><th colspan="2">Wide</th><th>C</th></tr><tr><td>1</td><td>2</td><td>3</td></tr></table>')).toBe(
-      '<table>\n<tr><th colspan="2">Wide</th><th>C</th></tr>\n<tr><td>1</td><td>2</td><td>3</td></tr>\n</table>',
+      '<table>\n<thead>\n<tr><th colspan="2">Wide</th><th>C</th></tr>\n</thead>\n<tr><td>1</td><td>2</td><td>3</td></tr>\n</table>',
     );
   });
 
@@ -43,7 +43,7 @@ describe('markdown writer: tables', () => {
     );
     // Spanning every column of a table that a later row makes wider is a partial span.
     expect(md('<table><tr><th colspan="2">Wide</th></tr><tr><td>1</td><td>2</td><td>3</td></tr></table>')).toBe(
-      '<table>\n<tr><th colspan="2">Wide</th></tr>\n<tr><td>1</td><td>2</td><td>3</td></tr>\n</table>',
+      '<table>\n<thead>\n<tr><th colspan="2">Wide</th></tr>\n</thead>\n<tr><td>1</td><td>2</td><td>3</td></tr>\n</table>',
     );
   });
 
@@ -55,13 +55,13 @@ describe('markdown writer: tables', () => {
 
   it('keeps a cell spanning both rows and columns with both spans', () => {
     expect(md('<table><tr><th>A</th><th>B</th><th>C</th></tr><tr><td rowspan="2" colspan="2">X</td><td>1</td></tr><tr><td>2</td></tr><tr><td>p</td><td>q</td><td>r</td></tr></table>')).toBe(
-      '<table>\n<tr><th>A</th><th>B</th><th>C</th></tr>\n<tr><td colspan="2" rowspan="2">X</td><td>1</td></tr>\n<tr><td>2</td></tr>\n<tr><td>p</td><td>q</td><td>r</td></tr>\n</table>',
+      '<table>\n<thead>\n<tr><th>A</th><th>B</th><th>C</th></tr>\n</thead>\n<tr><td colspan="2" rowspan="2">X</td><td>1</td></tr>\n<tr><td>2</td></tr>\n<tr><td>p</td><td>q</td><td>r</td></tr>\n</table>',
     );
   });
 
   it('clamps a rowspan past the last row and writes rowspan=0 as the rows to the end', () => {
     expect(md('<table><tr><th>k</th><th>v</th></tr><tr><td rowspan="0">all</td><td>1</td></tr><tr><td>2</td></tr><tr><td rowspan="9">x</td></tr></table>')).toBe(
-      '<table>\n<tr><th>k</th><th>v</th></tr>\n<tr><td rowspan="3">all</td><td>1</td></tr>\n<tr><td>2</td></tr>\n<tr><td>x</td></tr>\n</table>',
+      '<table>\n<thead>\n<tr><th>k</th><th>v</th></tr>\n</thead>\n<tr><td rowspan="3">all</td><td>1</td></tr>\n<tr><td>2</td></tr>\n<tr><td>x</td></tr>\n</table>',
     );
   });
 
@@ -71,6 +71,24 @@ describe('markdown writer: tables', () => {
     ).toBe(
       '<table>\n<tr><th rowspan="2">a &lt;b&gt; &amp; *c* [d] snake_case _e_</th><th>x | y<br>[E](https://e.com/?a=1&amp;b=2) **new** `k\\*`</th></tr>\n<tr><td>1</td></tr>\n</table>',
     );
+  });
+
+  it('in an HTML table: the thead rows go in <thead> as <th>, even when the source wrote <td> there', () => {
+    expect(md('<table><thead><tr><td>Area</td><td>Competence</td></tr><tr><td>a</td><td>b</td></tr></thead><tbody><tr><td rowspan="2">1. Values</td><td>1.1</td></tr><tr><td>1.2</td></tr></tbody></table>')).toBe(
+      '<table>\n<thead>\n<tr><th>Area</th><th>Competence</th></tr>\n<tr><th>a</th><th>b</th></tr>\n</thead>\n<tr><td rowspan="2">1. Values</td><td>1.1</td></tr>\n<tr><td>1.2</td></tr>\n</table>',
+    );
+  });
+
+  it('in an HTML table: a head cell spanning two rows takes both into the head; a row header in the body stays <th>', () => {
+    expect(md('<table><tr><th rowspan="2">Party</th><th colspan="2">Result</th></tr><tr><th>Seats</th><th>Votes</th></tr><tr><th>Red</th><td>3</td><td>40</td></tr></table>')).toBe(
+      '<table>\n<thead>\n<tr><th rowspan="2">Party</th><th colspan="2">Result</th></tr>\n<tr><th>Seats</th><th>Votes</th></tr>\n</thead>\n<tr><th>Red</th><td>3</td><td>40</td></tr>\n</table>',
+    );
+  });
+
+  it('in an HTML table: no <thead> when the table names no header row (as the html format writes it)', () => {
+    expect(md('<table><tr><td rowspan="2">R</td><td>a</td></tr><tr><td>b</td></tr></table>')).toBe('<table>\n<tr><td rowspan="2">R</td><td>a</td></tr>\n<tr><td>b</td></tr>\n</table>');
+    // Header cells only: a grid of labels, no head over nothing.
+    expect(md('<table><tr><th rowspan="2">R</th><th>a</th></tr><tr><th>b</th></tr></table>')).toBe('<table>\n<tr><th rowspan="2">R</th><th>a</th></tr>\n<tr><th>b</th></tr>\n</table>');
   });
 
   it('judges merged cells in a large table of row spans without expanding them', () => {

@@ -5,7 +5,11 @@
  * as many groups). HTML says it exactly, and is what the benchmark references (and most
  * documents converted for models) use for such tables. See docs/parsing.md "Markdown".
  *
- * Shape: one row per line, `<th>`/`<td>` as in the document, `colspan`/`rowspan` only where > 1
+ * Shape: one row per line; the header rows (headerRowCount: the rows of the table's `<thead>`, else
+ * its leading rows of `<th>` cells) inside `<thead>` … `</thead>` with every cell a `<th>`, the
+ * body rows after it (the implied `<tbody>`) with `<th>`/`<td>` as in the document (a row header
+ * stays a `<th>`); a table with no header rows has no `<thead>`, as in the html format;
+ * `colspan`/`rowspan` only where > 1
  * (clamped like the pipe writer's: colspan ≤ 1000, rowspan to the table's last row, `rowspan="0"`
  * to the end); each cell's markdown lines joined by `<br>`. Inline markdown stays as in a pipe
  * table's cell (links, emphasis, code), but the backslashes that keep text from reading as
@@ -65,18 +69,43 @@ export function hasMergedCells(rows: MdElement[][], spans: CellSpans): boolean {
   return leading.some((colspan) => colspan < width);
 }
 
-/** The table as HTML lines (see the file comment); `text` gives a cell's markdown lines. */
-export function spanTableHtml(rows: MdElement[][], lines: (cell: MdElement) => string[], spans: CellSpans): string {
+/**
+ * The header rows the table's structure names: `headRows` (the rows its `<thead>` holds) when it
+ * has a `<thead>`, else its leading rows whose cells are all `<th>` (a table written without
+ * sections, as many web pages do) with the rows their cells span, but not every row: a table
+ * of header cells only is a grid of labels, not a head over nothing.
+ */
+export function headerRowCount(rows: MdElement[][], headRows: number, spans: CellSpans): number {
+  if (headRows > 0) return Math.min(headRows, rows.length);
+  let count = 0;
+  while (count < rows.length && (rows[count] as MdElement[]).length > 0 && (rows[count] as MdElement[]).every((c) => c.nodeName === 'TH')) count++;
+  // A head cell spanning rows takes them into the head (a two-level head: "Result" over "Seats").
+  let end = count;
+  for (let r = 0; r < count; r++) {
+    for (const cell of rows[r] as MdElement[]) end = Math.max(end, r + spans(cell, r, rows.length)[1]);
+  }
+  return end < rows.length ? end : 0;
+}
+
+/**
+ * The table as HTML lines (see the file comment); `lines` gives a cell's markdown lines,
+ * `headRows` how many of `rows` came from the table's `<thead>`.
+ */
+export function spanTableHtml(rows: MdElement[][], lines: (cell: MdElement) => string[], spans: CellSpans, headRows = 0): string {
   const out = ['<table>'];
+  const header = headerRowCount(rows, headRows, spans);
   rows.forEach((cells, r) => {
+    if (r === 0 && header > 0) out.push('<thead>');
+    if (r === header && header > 0) out.push('</thead>');
     const parts = cells.map((cell) => {
-      const tag = cell.nodeName === 'TH' ? 'th' : 'td';
+      const tag = r < header || cell.nodeName === 'TH' ? 'th' : 'td';
       const [colspan, rowspan] = spans(cell, r, rows.length);
       const content = lines(cell).map(escapeText).join('<br>');
       return `<${tag}${attr('colspan', colspan)}${attr('rowspan', rowspan)}>${content}</${tag}>`;
     });
     out.push(`<tr>${parts.join('')}</tr>`);
   });
+  if (header === rows.length && header > 0) out.push('</thead>');
   out.push('</table>');
   return out.join('\n');
 }

@@ -9,7 +9,8 @@
  * - Header row: the first row of `<thead>` when there is one, otherwise the first row of the table
  *   (whether it holds `<th>` or `<td>`): GFM needs a header row, and mammoth never marks one.
  * - A table with merged cells (a cell spanning rows, or some but not all columns) is written as
- *   an HTML `<table>` with its `colspan`/`rowspan` (span-table.ts): a pipe table cannot say a cell
+ *   an HTML `<table>` with its `colspan`/`rowspan` and its header rows in `<thead>` as `<th>`
+ *   (span-table.ts): a pipe table cannot say a cell
  *   spans, and a value repeated in every covered cell is read once per row. A cell spanning the
  *   whole width at the head of its row (a banner or section row) keeps the pipe table and is
  *   written once, in the first column. `rowspan="0"` spans to the last row. Spans are clamped to
@@ -45,6 +46,8 @@ interface TableInfo {
   kind: TableKind;
   /** Rows in reading order (thead rows first, tfoot rows last), each a list of cell elements. */
   rows: MdElement[][];
+  /** How many of `rows` (the first ones) the table's `<thead>` holds. */
+  headRows: number;
   /** For a code table: the cell holding the code. */
   codeCell?: MdElement;
 }
@@ -95,7 +98,7 @@ function isGutterCell(cell: MdElement): boolean {
   return /\d/.test(text) && /^[\d\s]*$/.test(text);
 }
 
-function classify(table: MdElement, rows: MdElement[][]): Omit<TableInfo, 'rows'> {
+function classify(table: MdElement, rows: MdElement[][]): Omit<TableInfo, 'rows' | 'headRows'> {
   const cellCount = rows.reduce((n, r) => n + r.length, 0);
   if (cellCount === 0) return { kind: 'empty' };
   const role = (table.getAttribute('role') ?? '').toLowerCase();
@@ -119,7 +122,7 @@ function tableInfo(table: MdElement): TableInfo {
   const foot: MdElement[][] = [];
   collectRows(table, head, body, foot, '');
   const rows = [...head, ...body, ...foot];
-  const info: TableInfo = { rows, ...classify(table, rows) };
+  const info: TableInfo = { rows, headRows: head.length, ...classify(table, rows) };
   infoCache.set(table, info);
   return info;
 }
@@ -261,7 +264,7 @@ function renderTable(table: MdElement): string {
     return text === '' ? '' : `\n${[caption, text].filter((p) => p !== '').join('\n')}\n`;
   }
   const grid = hasMergedCells(info.rows, spans)
-    ? spanTableHtml(info.rows, (cell) => cellLines(cellMarkdown.get(cell) ?? ''), spans)
+    ? spanTableHtml(info.rows, (cell) => cellLines(cellMarkdown.get(cell) ?? ''), spans, info.headRows)
     : renderPipeTable(buildGrid(info.rows, cellText));
   return block([caption, grid].filter((p) => p !== '').join('\n\n'));
 }

@@ -4,7 +4,7 @@
  * whitespace gutters that run through every line with more than one text chunk; rows are the
  * bands between horizontal rules when the table rules its rows, otherwise text lines, a line that
  * starts with an empty first column and sits at line spacing under the previous one continuing it
- * (a multi-line cell).
+ * (a multi-line cell), and so does a row label wrapped over lines (labelContinues).
  */
 import type { Box, Word } from '../page-model.ts';
 import { wordLines } from './cell-text.ts';
@@ -204,6 +204,25 @@ export interface AlignedRegion extends Box {
   headed?: boolean;
 }
 
+/** Whether the line's text all stands in the first column (a row label and nothing else). */
+function labelOnly(line: TextLine, firstColumnEnd: number): boolean {
+  return line.chunks.every((c) => c.x1 <= firstColumnEnd);
+}
+
+/**
+ * A row label wrapped over lines: the line's first-column text starts in lower case (a sentence
+ * going on, "from Dolma 1.7" under "peS2o"), and either it holds the label alone or the row so
+ * far does (the values stand on the label's first line, its middle one or its last; a row has
+ * one line of values). A line of values under a row that has its values starts a row whatever
+ * its case ("arXiv", "peS2o").
+ */
+function labelContinues(prev: TextLine, line: TextLine, firstColumnEnd: number, rowValues: boolean): boolean {
+  const first = line.chunks[0];
+  if (!first || first.x0 >= firstColumnEnd || !/^\p{Ll}/u.test(first.words[0]?.text ?? '')) return false;
+  if (!prev.chunks.some((c) => c.x0 < firstColumnEnd)) return false;
+  return labelOnly(line, firstColumnEnd) || !rowValues;
+}
+
 /** The region's rows as y edges, and whether they come from rules (rows may then hold several lines). */
 function rowEdges(region: AlignedRegion, lines: readonly TextLine[], gutters: readonly number[], size: number): { ys: number[]; ruledRows: boolean; headRule?: number } {
   const firstColumnEnd = gutters[0] as number;
@@ -220,6 +239,8 @@ function rowEdges(region: AlignedRegion, lines: readonly TextLine[], gutters: re
   // column: those lines are one row however they start (a few of them at most).
   const firstFull = lines.findIndex((l) => l.chunks.length > gutters.length);
   const headLines = firstFull > 0 && firstFull <= MAX_HEAD_LINES ? firstFull : 0;
+  // Whether the row being gathered has values beside its label yet.
+  let rowValues = !labelOnly(top, firstColumnEnd);
   for (let i = 1; i < lines.length; i++) {
     const prev = lines[i - 1] as TextLine;
     const line = lines[i] as TextLine;
@@ -228,7 +249,11 @@ function rowEdges(region: AlignedRegion, lines: readonly TextLine[], gutters: re
     const close = line.y0 - prev.y1 < 0.6 * size;
     // Above the first inner rule sits the header: its lines are one row of column heads.
     const inHeader = innerEdges.length > 0 && line.y1 < (innerEdges[0] as number);
-    if (!ruleBetween && close && (firstEmpty || inHeader || i < headLines)) continue;
+    if (!ruleBetween && close && (firstEmpty || inHeader || i < headLines || labelContinues(prev, line, firstColumnEnd, rowValues))) {
+      rowValues ||= !labelOnly(line, firstColumnEnd);
+      continue;
+    }
+    rowValues = !labelOnly(line, firstColumnEnd);
     ys.push(ruleBetween ? (innerEdges.find((y) => y > prev.y1 - SNAP && y < line.y0 + SNAP) as number) : (prev.y1 + line.y0) / 2);
   }
   ys.push(y1);

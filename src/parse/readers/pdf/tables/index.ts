@@ -3,17 +3,22 @@
  * are treated alike:
  * - ruled tables: crossing ruling lines (and the edges of shaded boxes) form a grid; a missing
  *   inner edge merges cells (ruled.ts, grid.ts);
+ * - a panel holding a painted text box per cell: the boxes are the grid (boxes.ts);
  * - cell text: the words whose centre lies in the cell, lines in order (cell-text.ts);
- * - header rows: leading rows set in bold when the body is not (header.ts).
+ * - header rows: leading rows set in bold when the body is not (header.ts);
+ * - a body row of values stacked line for line beside a label they share is that many rows (stacked.ts).
  * A table of one row or one column is not a table (a framed text box, a ruled list), except a
  * ruled grid of one column whose head row is set apart in bold over three or more ruled rows.
  */
 import type { Box, PageModel, Word } from '../page-model.ts';
 import { centreIn, wordLines } from './cell-text.ts';
 import { compact, fillCells, gridCells, type GridCell, type LaidOutTable } from './grid.ts';
+import { rowBelow } from './below.ts';
+import { boxGridTable } from './boxes.ts';
 import { borderlessRegions, columnsAligned, contentsLike, plausibleBorderless } from './borderless.ts';
 import { grownRegion } from './grow.ts';
 import { headerRows } from './header.ts';
+import { splitStackedRows } from './stacked.ts';
 import { frameGrid, frames, stackFrames } from './ruled.ts';
 import { type Line, pageLines } from './segments.ts';
 import { type AlignedRegion, alignedTable, listLike, proseLike, textLines } from './aligned.ts';
@@ -79,10 +84,12 @@ const MIN_SINGLE_COLUMN_ROWS = 4;
 function singleColumnTable(t: LaidOutTable): boolean {
   if (t.cols !== 1 || t.rows < MIN_SINGLE_COLUMN_ROWS) return false;
   if (!t.cells.every((c) => c.text !== '' && c.rowSpan === 1 && WORDISH.test(c.text))) return false;
-  return headerRows(t) === 1 && !t.cells.some((c) => c.row > 0 && c.text.split(' ').length > 12);
+  // Set apart in bold (or by a rule): capitals alone make a framed box's title, not a head.
+  return headerRows(t, { capitals: false }) === 1 && !t.cells.some((c) => c.row > 0 && c.text.split(' ').length > 12);
 }
 
-function toPdfTable(page: PageModel, box: Box, laid: LaidOutTable, header: number): PdfTable {
+function toPdfTable(page: PageModel, box: Box, found: LaidOutTable, header: number): PdfTable {
+  const laid = splitStackedRows(found, header);
   const words: number[] = [];
   page.words.forEach((w, i) => {
     if (centreIn(w, box)) words.push(i);
@@ -208,12 +215,20 @@ function ruledTables(page: PageModel): PdfTable[] {
     if (grid && laid && (acceptable(laid) || singleColumnTable(laid))) {
       let box: Box = frame;
       const head = headAbove(page, frame, grid.xs, cells, size);
-      if (head) {
-        const all = [...head, ...cells.map((c) => ({ ...c, row: c.row + 1 }))];
-        laid = compact({ rows: grid.ys.length, cols: grid.xs.length - 1, cells: all });
-        box = { ...frame, y0: Math.min(...head.map((c) => c.y0)) };
+      const rows = grid.ys.length - 1 + (head ? 1 : 0);
+      const below = rowBelow(page.words, page.fills, frame, grid.xs, grid.ys, rows, size);
+      if (head || below) {
+        const all = [...(head ?? []), ...cells.map((c) => ({ ...c, row: c.row + (head ? 1 : 0) })), ...(below ?? [])];
+        laid = compact({ rows: rows + (below ? 1 : 0), cols: grid.xs.length - 1, cells: all });
+        box = { ...frame, y0: head ? Math.min(...head.map((c) => c.y0)) : frame.y0, y1: below ? Math.max(...below.map((c) => c.y1)) : frame.y1 };
       }
       out.push(toPdfTable(page, box, laid, headerRows(laid)));
+      continue;
+    }
+    // A panel holding a text box per cell (boxes.ts): the boxes are the grid.
+    const boxed = grid ? boxGridTable(frame, page.fills, inFrame) : undefined;
+    if (boxed && acceptable(boxed)) {
+      out.push(toPdfTable(page, frame, boxed, headerRows(boxed)));
       continue;
     }
     // Lines that form no grid of their own (an open frame, rows ruled, columns aligned): the

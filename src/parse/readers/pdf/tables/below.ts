@@ -1,0 +1,40 @@
+/**
+ * The row below a table of shaded rows: where the shading alternates (painted rows with
+ * unpainted ones between them), a table can end on an unpainted row (a total under the last
+ * painted one) that no edge closes. The line right under the frame, within a line space, is
+ * that row when each of its words falls inside one of the grid's columns, it fills two or
+ * more of them, and its first column holds a label. A ruled table's closing rule, or a note
+ * under the table (one column, or running across the columns), ends it as before.
+ */
+import type { Box, Word } from '../page-model.ts';
+import { centreIn, wordLines } from './cell-text.ts';
+import { fillCells, type GridCell } from './grid.ts';
+import { SNAP } from './segments.ts';
+
+/** Whether some fill covers the band y0..y1 across the table's width. */
+function painted(fills: readonly Box[], x0: number, x1: number, y0: number, y1: number): boolean {
+  return fills.some((f) => f.y0 <= y0 + SNAP && f.y1 >= y1 - SNAP && f.x0 <= x0 + SNAP && f.x1 >= x0 + 0.25 * (x1 - x0));
+}
+
+/** Whether the grid's rows alternate painted and unpainted, its last row painted. */
+function alternating(fills: readonly Box[], xs: readonly number[], ys: readonly number[]): boolean {
+  const x0 = xs[0] as number;
+  const x1 = xs[xs.length - 1] as number;
+  const rows = ys.slice(1).map((y, i) => painted(fills, x0, x1, ys[i] as number, y));
+  return rows.length >= 3 && rows[rows.length - 1] === true && rows.some((p) => !p);
+}
+
+export function rowBelow(words: readonly Word[], fills: readonly Box[], frame: Box, xs: readonly number[], ys: readonly number[], row: number, size: number): GridCell[] | undefined {
+  if (!alternating(fills, xs, ys)) return undefined;
+  const x0 = xs[0] as number;
+  const x1 = xs[xs.length - 1] as number;
+  const line = wordLines(words.filter((w) => centreIn(w, { x0, x1, y0: frame.y1, y1: frame.y1 + 2 * size })))[0];
+  if (!line || Math.min(...line.map((w) => w.y0)) - frame.y1 > size) return undefined;
+  const column = (w: Word): number => xs.findIndex((x, i) => i + 1 < xs.length && w.x0 >= x - 1 && w.x1 <= (xs[i + 1] as number) + 1);
+  const columns = line.map(column);
+  if (columns.some((c) => c < 0) || new Set(columns).size < 2 || !columns.includes(0)) return undefined;
+  const y1 = Math.max(...line.map((w) => w.y1)) + 1;
+  const cells: GridCell[] = xs.slice(0, -1).map((x, c) => ({ row: 0, col: c, rowSpan: 1, colSpan: 1, x0: x, x1: xs[c + 1] as number, y0: frame.y1, y1, words: [], text: '' }));
+  fillCells(cells, line, { xs, ys: [frame.y1, y1] });
+  return cells.map((c) => ({ ...c, row }));
+}
