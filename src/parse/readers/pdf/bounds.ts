@@ -8,9 +8,10 @@
  * - an image XObject (`/Subtype /Image`) wider × higher than `maxImagePixels` refuses the file
  *   (when images are decoded at all: not in `fast` mode);
  * - a FlateDecode stream that could inflate past `maxPdfStreamBytes` is inflated here, counting
- *   and discarding, and refuses the file the moment it passes the limit. Deflate cannot expand
- *   more than 1032:1, so a single-filter stream smaller than limit/1032 is never inflated twice;
- *   chained filters (Flate over Flate) are always counted.
+ *   and discarding, and refuses the file the moment it passes the limit (an image's only when
+ *   images are decoded: in `fast` mode pdf.js skips every image on its dictionary). Deflate
+ *   cannot expand more than 1032:1, so a single-filter stream smaller than limit/1032 is never
+ *   inflated twice; chained filters (Flate over Flate) are always counted.
  *
  * Other filters (LZW, RunLength) and inline images are left to pdf.js's own `maxImageSize` and
  * the worker's memory cap.
@@ -90,7 +91,11 @@ export function checkPdfBounds(bytes: Buffer, limits: Pick<SourceLimits, 'maxIma
     if (end < 0) end = bytes.length;
     at = Math.max(at, end);
 
-    if (images && /\/Subtype\s*\/Image\b/.test(dict)) {
+    const image = /\/Subtype\s*\/Image\b/.test(dict);
+    // Without images (mode fast) pdf.js never decodes an image's data (maxImageSize 1 skips it
+    // on its dictionary): inflating it here would only cost time.
+    if (image && !images) continue;
+    if (image) {
       const width = directNumber(dict, 'Width') ?? directNumber(dict, 'W');
       const height = directNumber(dict, 'Height') ?? directNumber(dict, 'H');
       if (width !== undefined && height !== undefined && width * height > limits.maxImagePixels) {
