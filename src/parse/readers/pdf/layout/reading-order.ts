@@ -66,6 +66,23 @@ function looksTabular<T extends Box>(items: T[], columns: readonly Valley[], opt
   return parts.some((part) => part.length >= 3 && part.every(options.numeric));
 }
 
+/**
+ * Numbers set flush right at the end of lines (a display formula's number "(3.17)", an amount
+ * after its label): the rightmost part the vertical valleys make holds numbers only, each on the
+ * height of a line of the part before it. They end those lines, so the region reads row by row.
+ */
+function numberedRows<T extends Box>(items: T[], columns: readonly Valley[], options: CutOptions): boolean {
+  const parts = splitAt(
+    items,
+    columns.map((v) => v.at),
+    'x',
+  );
+  if (parts.length < 2) return false;
+  const last = parts[parts.length - 1] as T[];
+  const before = parts[parts.length - 2] as T[];
+  return last.every((n) => options.numeric(n) && before.some((b) => !options.numeric(b) && Math.min(b.y1, n.y1) - Math.max(b.y0, n.y0) > 0.5 * Math.min(b.y1 - b.y0, n.y1 - n.y0)));
+}
+
 /** A horizontal valley at least this many ems high separates stacked regions. */
 const STACK_GAP_EM = 3;
 /** A vertical valley at least this many ems wide is a gutter. */
@@ -274,7 +291,7 @@ function cut<T extends Box>(items: T[], options: CutOptions, out: T[], depth: nu
   const columns = gaps.length > 0 && sideBySide(items, gaps, em) ? gaps : [];
   const widestRow = rows.reduce((m, v) => Math.max(m, v.width), 0);
   let parts: T[][] = [];
-  if (rows.length > 0 && columns.length > 0 && widestRow < STACK_GAP_EM * em && looksTabular(items, columns, options)) {
+  if (rows.length > 0 && columns.length > 0 && widestRow < STACK_GAP_EM * em && (looksTabular(items, columns, options) || numberedRows(items, columns, options))) {
     parts = splitAt(
       items,
       rows.map((v) => v.at),
