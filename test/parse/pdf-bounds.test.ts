@@ -140,6 +140,22 @@ describe('pdf bounds', () => {
     expect(() => checkPdfBounds(pdf, { ...DEFAULT_SOURCE_LIMITS, maxPdfStreamBytes: 4 * 1024 * 1024 }, { images: true })).toThrow(/FOLIO_MAX_PDF_STREAM_MB/);
   });
 
+  it('inflates an image stream only when images are decoded: pdf.js skips every image in fast mode', () => {
+    // A 100×100 image whose data inflates to 8 MB: refused when images are decoded; in fast mode
+    // pdf.js never reads the data (maxImageSize 1 skips the image on its dictionary), so the
+    // check does not spend the time inflating it.
+    const data = zlibRepeated('', '\u0000', 8 * 1024 * 1024);
+    const pdf = buildPdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [] /Count 0 >>',
+      stream('/Type /XObject /Subtype /Image /Width 100 /Height 100 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode', data),
+    ]);
+    const limits = { ...DEFAULT_SOURCE_LIMITS, maxPdfStreamBytes: 4 * 1024 * 1024 };
+    expect(data.length * 1032).toBeGreaterThan(limits.maxPdfStreamBytes);
+    expect(() => checkPdfBounds(pdf, limits, { images: true })).toThrow(/FOLIO_MAX_PDF_STREAM_MB/);
+    expect(() => checkPdfBounds(pdf, limits, { images: false })).not.toThrow();
+  });
+
   it('refuses a huge image only when images are decoded (not in fast mode)', () => {
     expect(() => checkPdfBounds(pdfHugeImage(), DEFAULT_SOURCE_LIMITS, { images: true })).toThrow(/FOLIO_MAX_IMAGE_MEGAPIXELS/);
     expect(() => checkPdfBounds(pdfHugeImage(), DEFAULT_SOURCE_LIMITS, { images: false })).not.toThrow();

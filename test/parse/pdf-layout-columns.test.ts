@@ -118,3 +118,54 @@ describe('pdf layout: columns interrupted by a figure', () => {
     expect(order).toEqual(['L01', 'R01', 'Res', 'L13', 'R13']);
   });
 });
+
+describe('pdf layout: lines that never stand side by side', () => {
+  for (const [where, formula] of [
+    ['set well apart from the short lines', 230],
+    ['starting just after the longer short line', 50 + helveticaWidth('and the difference for 2h equals', 10) + 4],
+  ] as const) {
+    it(`reads short lines and display formulae ${where} top to bottom, each formula's number after it`, async () => {
+      // A paragraph ends short, a formula is set in from both margins with its number flush right,
+      // a short line carries on, a second formula: nothing stands beside the short lines (set
+      // apart, the x projection has a valley there), and the numbers end their formulae's lines.
+      const runs: PlacedText[] = [
+        { text: 'As an example the forward difference method is considered here. The error in the', x: 50, y: 100, width: 420 },
+        { text: 'formula may be written as', x: 50, y: 124 },
+        { text: 'f(x) - Q(h) = c h + O(h),', x: formula, y: 137 },
+        { text: '(3.17)', x: 440, y: 137 },
+        { text: 'and the difference for 2h equals', x: 50, y: 151 },
+        { text: 'f(x) - Q(2h) = 2c h + O(h).', x: formula, y: 165 },
+        { text: '(3.18)', x: 440, y: 165 },
+      ];
+      const text = (await paragraphs(placedTextPdf(runs))).join('\n');
+      const at = (s: string) => {
+        const i = text.indexOf(s);
+        expect(i, s).toBeGreaterThanOrEqual(0);
+        return i;
+      };
+      expect(at('formula may be written as')).toBeLessThan(at('f(x) - Q(h) = c h'));
+      expect(at('f(x) - Q(h) = c h')).toBeLessThan(at('and the difference for 2h equals'));
+      expect(at('and the difference for 2h equals')).toBeLessThan(at('f(x) - Q(2h)'));
+      // Each number flush right ends its formula's line, not a column read after both.
+      expect(at('f(x) - Q(h) = c h')).toBeLessThan(at('(3.17)'));
+      expect(at('(3.17)')).toBeLessThan(at('and the difference for 2h equals'));
+      expect(at('f(x) - Q(2h)')).toBeLessThan(at('(3.18)'));
+    });
+  }
+
+  it('still reads double-spaced columns whose baselines never line up column by column', async () => {
+    // Lines 24 pt apart, the right column's baselines half a line lower: no line shares height
+    // with one beside it, but the columns run side by side down the page.
+    const runs: PlacedText[] = [];
+    const left = prose('L', 12, COLUMN);
+    const right = prose('R', 12, COLUMN);
+    for (let i = 0; i < 12; i++) {
+      runs.push({ text: left[i] as string, x: 50, y: TOP + 24 * i, width: COLUMN });
+      runs.push({ text: right[i] as string, x: 314, y: TOP + 12 + 24 * i, width: COLUMN });
+    }
+    const text = (await paragraphs(placedTextPdf(runs))).join('\n');
+    expect(text.indexOf('L12 ')).toBeGreaterThan(text.indexOf('L01 '));
+    expect(text.indexOf('R01 ')).toBeGreaterThan(text.indexOf('L12 '));
+    expect(text.indexOf('R12 ')).toBeGreaterThan(text.indexOf('R01 '));
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pageList, pagesPhrase } from '../../src/parse/readers/pdf/errors.ts';
 import { joinLine } from '../../src/parse/readers/pdf/layout/inline.ts';
-import { expandLigatures } from '../../src/parse/readers/pdf/text-normalise.ts';
+import { doubleQuotes, expandLigatures } from '../../src/parse/readers/pdf/text-normalise.ts';
 
 describe('pdf layout: text', () => {
   it('undoes hyphenation before a lower-case letter only', () => {
@@ -16,6 +16,11 @@ describe('pdf layout: text', () => {
     expect(expandLigatures('\uFB01nd the e\uFB03cient \uFB02ow')).toBe('find the efficient flow');
     expect(expandLigatures('\uFEDF\uFECC\uFEAE\uFE91\uFEF4\uFE94')).toBe('لعربية');
     expect(expandLigatures('x² ½')).toBe('x² ½');
+  });
+
+  it('reads two single quotes set together as a double quote', () => {
+    expect(doubleQuotes('the term \u2018\u2018corporate social responsibility\u2019\u2019 is in vogue')).toBe('the term \u201Ccorporate social responsibility\u201D is in vogue');
+    expect(doubleQuotes('\u2018one\u2019 and \u2018two\u2019')).toBe('\u2018one\u2019 and \u2018two\u2019');
   });
 });
 

@@ -27,7 +27,7 @@ const HELVETICA: Record<string, number> = {
   n: 556, o: 556, p: 556, q: 556, r: 333, s: 500, t: 278, u: 556, v: 500, w: 722, x: 500, y: 500, z: 500,
   A: 667, B: 667, C: 722, D: 722, E: 667, F: 611, G: 778, H: 722, I: 278, J: 500, K: 667, L: 556, M: 833,
   N: 722, O: 778, P: 667, Q: 778, R: 722, S: 667, T: 611, U: 722, V: 667, W: 944, X: 667, Y: 667, Z: 611,
-  '(': 333, ')': 333,
+  '(': 333, ')': 333, '\u00B4': 333, '\u00A8': 333,
 };
 
 /** The run's natural width in points, set in Helvetica at `size`. */

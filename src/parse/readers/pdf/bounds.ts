@@ -11,7 +11,9 @@
  *   could decode past `maxPdfStreamBytes` is decoded here, counting and discarding
  *   (stream-filters.ts), and refuses the file the moment it passes the limit. Each filter has a
  *   largest expansion (Flate 1032:1, LZW under 3641:1, RunLength 64:1), so a stream smaller than
- *   the limit over the product of its filters' ratios is never decoded twice.
+ *   the limit over the product of its filters' ratios is never decoded twice. An image's
+ *   stream is looked at only when images are decoded: in `fast` mode pdf.js skips every image
+ *   on its dictionary.
  *
  * Inline images are left to pdf.js's own `maxImageSize` and the worker's memory cap.
  */
@@ -57,7 +59,11 @@ export function checkPdfBounds(bytes: Buffer, limits: Pick<SourceLimits, 'maxIma
     if (end < 0) end = bytes.length;
     at = Math.max(at, end);
 
-    if (images && /\/Subtype\s*\/Image\b/.test(dict)) {
+    const image = /\/Subtype\s*\/Image\b/.test(dict);
+    // Without images (mode fast) pdf.js never decodes an image's data (maxImageSize 1 skips it
+    // on its dictionary): inflating it here would only cost time.
+    if (image && !images) continue;
+    if (image) {
       const width = directNumber(dict, 'Width') ?? directNumber(dict, 'W');
       const height = directNumber(dict, 'Height') ?? directNumber(dict, 'H');
       if (width !== undefined && height !== undefined && width * height > limits.maxImagePixels) {

@@ -11,6 +11,7 @@ import type { PDFPageProxy, TextContent, TextItem } from 'pdfjs-dist/types/src/d
 import type { Box, ImageBox, LinkBox, PageModel, Rule, Word } from './page-model.ts';
 import type { Pdfjs } from './pdfjs.ts';
 import { DEFAULT_SOURCE_LIMITS } from '../../limits.ts';
+import { joinAccents } from './accents.ts';
 import { characterEdges } from './glyph-widths.ts';
 import { contentRoles, mcidOf, type ContentRole } from './structure.ts';
 import { normaliseText } from './text-normalise.ts';
@@ -440,7 +441,7 @@ export async function extractPage(pdfjs: Pdfjs, page: PDFPageProxy, number: numb
     number,
     width: size.width,
     height: size.height,
-    words: dropOverprints(draft.words),
+    words: joinAccents(dropOverprints(draft.words)),
     ...geometry,
     links,
     source: 'text',

@@ -27,7 +27,8 @@ export type TableFinder = (page: PageModel) => LayoutTable[];
  * under a short rule). They are read after the page's body. The running text is the page's body
  * size, or, where the notes carry more characters than the text (a page of long notes under a
  * few lines), the text above the note in its column: the nearest block above set larger, when
- * it has two rows or more.
+ * it has two rows or more, and the note area (the block and those of its size under it) holds a
+ * numbered note (a lead or an abstract set larger above the running text is no such text).
  * A caption ("Figure 3.", "Table 2:") under a figure at the foot of a column is no footnote.
  */
 function isFootnote(block: Block, layout: PageLayout, pageBody: number, blocks: readonly Block[], text: string): boolean {
@@ -41,9 +42,22 @@ function isFootnote(block: Block, layout: PageLayout, pageBody: number, blocks: 
     const above = blocks.filter((b) => b !== block && b.y1 <= block.y0 && beside(b) && b.size > block.size);
     const nearest = above.reduce<Block | undefined>((n, b) => (n === undefined || b.y1 > n.y1 ? b : n), undefined);
     if (!nearest || new Set(nearest.lines.map((l) => l.row)).size < 2 || block.size > 0.88 * nearest.size) return false;
+    // Set in the page's own body size, these are notes only where the area is numbered: a lead
+    // or an abstract set larger above the running text does not make the text under it notes.
+    const area = blocks.filter((b) => b.y0 >= block.y0 && beside(b) && Math.abs(b.size - block.size) <= 0.05 * block.size);
+    if (!area.some(opensNote)) return false;
     running = nearest.size;
   }
   return !blocks.some((b) => b !== block && b.y0 > block.y1 && b.size > 0.95 * running && beside(b));
+}
+
+/** A note's mark: a number, a sign (*, †, ‡, §), or a raised mark, opening the block. */
+const NOTE_MARK = /^(?:\d{1,3}\.?|[*†‡§¶]{1,3}|[\u00B9\u00B2\u00B3\u2070-\u2079]{1,3})$/u;
+
+function opensNote(block: Block): boolean {
+  const first = block.lines[0]?.words[0];
+  if (!first) return false;
+  return NOTE_MARK.test(first.text) || (first.text.length <= 3 && first.size < 0.8 * block.size);
 }
 
 /** A tagged heading still needs a few letters and must not run on like a page of text. */

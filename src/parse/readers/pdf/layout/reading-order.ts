@@ -66,6 +66,23 @@ function looksTabular<T extends Box>(items: T[], columns: readonly Valley[], opt
   return parts.some((part) => part.length >= 3 && part.every(options.numeric));
 }
 
+/**
+ * Numbers set flush right at the end of lines (a display formula's number "(3.17)", an amount
+ * after its label): the rightmost part the vertical valleys make holds numbers only, each on the
+ * height of a line of the part before it. They end those lines, so the region reads row by row.
+ */
+function numberedRows<T extends Box>(items: T[], columns: readonly Valley[], options: CutOptions): boolean {
+  const parts = splitAt(
+    items,
+    columns.map((v) => v.at),
+    'x',
+  );
+  if (parts.length < 2) return false;
+  const last = parts[parts.length - 1] as T[];
+  const before = parts[parts.length - 2] as T[];
+  return last.every((n) => options.numeric(n) && before.some((b) => !options.numeric(b) && Math.min(b.y1, n.y1) - Math.max(b.y0, n.y0) > 0.5 * Math.min(b.y1 - b.y0, n.y1 - n.y0)));
+}
+
 /** A horizontal valley at least this many ems high separates stacked regions. */
 const STACK_GAP_EM = 3;
 /** A vertical valley at least this many ems wide is a gutter. */
@@ -216,6 +233,45 @@ function textGutter<T extends Box>(items: T[], options: CutOptions): T[][] {
   return [];
 }
 
+/** Columns share this many ems of height at least, unless lines of theirs share a baseline band. */
+const SIDE_BY_SIDE_EM = 3;
+
+function standSideBySide<T extends Box>(a: readonly T[], b: readonly T[], em: number): boolean {
+  let aTop = Infinity;
+  let aBottom = -Infinity;
+  let bTop = Infinity;
+  let bBottom = -Infinity;
+  for (const x of a) {
+    if (x.y0 < aTop) aTop = x.y0;
+    if (x.y1 > aBottom) aBottom = x.y1;
+  }
+  for (const x of b) {
+    if (x.y0 < bTop) bTop = x.y0;
+    if (x.y1 > bBottom) bBottom = x.y1;
+  }
+  if (Math.min(aBottom, bBottom) - Math.max(aTop, bTop) >= SIDE_BY_SIDE_EM * em) return true;
+  return a.some((x) => b.some((y) => Math.min(x.y1, y.y1) - Math.max(x.y0, y.y0) > 0));
+}
+
+/**
+ * Columns stand side by side: the two parts on either side of each vertical valley share a
+ * stretch of height (SIDE_BY_SIDE_EM), or some line of one shares height with a line of the
+ * other. Lines set one under another at different indents (a short line ending a paragraph, a
+ * display formula set in from both margins, the next paragraph's short first line) leave a
+ * valley in the x projection too, but nothing stands beside anything across it: such a region
+ * is no set of columns, and reads as rows, top to bottom. (Dropping only the valleys that fail,
+ * keeping the others, was tried: the checking half fell, bench:pdf fast 0.9078 → 0.9077.)
+ */
+function sideBySide<T extends Box>(items: T[], gaps: readonly Valley[], em: number): boolean {
+  const parts = splitAt(
+    items,
+    gaps.map((v) => v.at),
+    'x',
+  );
+  for (let i = 1; i < parts.length; i++) if (!standSideBySide(parts[i - 1] as T[], parts[i] as T[], em)) return false;
+  return true;
+}
+
 function cut<T extends Box>(items: T[], options: CutOptions, out: T[], depth: number): void {
   if (items.length <= 1 || depth > 60) {
     out.push(...items.sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0));
@@ -226,13 +282,16 @@ function cut<T extends Box>(items: T[], options: CutOptions, out: T[], depth: nu
     items.map((b) => [b.y0, b.y1]),
     0.01,
   );
-  const columns = valleys(
+  const gaps = valleys(
     items.map((b) => [b.x0, b.x1]),
     GUTTER_EM * em,
   );
+  // A vertical valley between lines that never stand side by side is no gutter (short lines
+  // and a display formula indented between them): those are rows.
+  const columns = gaps.length > 0 && sideBySide(items, gaps, em) ? gaps : [];
   const widestRow = rows.reduce((m, v) => Math.max(m, v.width), 0);
   let parts: T[][] = [];
-  if (rows.length > 0 && columns.length > 0 && widestRow < STACK_GAP_EM * em && looksTabular(items, columns, options)) {
+  if (rows.length > 0 && columns.length > 0 && widestRow < STACK_GAP_EM * em && (looksTabular(items, columns, options) || numberedRows(items, columns, options))) {
     parts = splitAt(
       items,
       rows.map((v) => v.at),
