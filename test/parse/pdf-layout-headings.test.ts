@@ -65,4 +65,30 @@ describe('pdf layout: headings on built pages', () => {
     });
     expect(await headings(placedTextPdf(runs))).toEqual(['h1 Quarterly Newsletter', 'h2 Survey Results']);
   });
+
+  it('leaves a running head over a larger title in the top band to the text, not to the headings', async () => {
+    // A page cut out of a book: the running head (folio and authors, bold at the text's size) in
+    // the top tenth, right above the chapter's title; the page cannot show it recurs.
+    const runs: PlacedText[] = [
+      { text: '8 Encinas Franco and Laguna', x: 72, y: 50, size: 10, bold: true },
+      { text: 'Women in Electoral Politics', x: 72, y: 110, size: 16, bold: true },
+    ];
+    let y = 140;
+    let k = 0;
+    for (const head of ['Background', 'Findings']) {
+      runs.push({ text: head, x: 72, y, size: 10, bold: true });
+      y += 16;
+      for (let i = 0; i < 6; i++) {
+        let line = WORDS[k++ % WORDS.length] as string;
+        while (helveticaWidth(`${line} ${WORDS[k % WORDS.length]}`, 10) <= 446) line += ` ${WORDS[k++ % WORDS.length]}`;
+        runs.push({ text: line, x: 72, y, width: i === 5 ? undefined : 450 });
+        y += 13;
+      }
+      y += 12;
+    }
+    const bytes = placedTextPdf(runs);
+    expect(await headings(bytes)).toEqual(['h1 Women in Electoral Politics', 'h2 Background', 'h2 Findings']);
+    const result = await readPdf(readInput('pdf', bytes, { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+    expect([...result.document.querySelectorAll('p')].map((p) => p.textContent?.trim())).toContain('8 Encinas Franco and Laguna');
+  });
 });

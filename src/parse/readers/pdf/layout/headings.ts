@@ -69,6 +69,18 @@ export function isHeading(block: Block, text: string, context: HeadingContext): 
   return false;
 }
 
+/**
+ * A running head or a kicker: a single short line in the page's top band (`band`) standing
+ * right above a heading set clearly larger ("8 Encinas Franco and Laguna" over "Filipino Women
+ * in Electoral Politics" on a page cut out of a book, "Semantic Search Pack: Value" over a
+ * slide's title). A section head is not set over a larger head with nothing between them (a
+ * division's label is, "CHAPTER 7." over its title, and stays a heading).
+ */
+export function isRunningHead(block: Block, text: string, next: Block | undefined, inTopBand: boolean): boolean {
+  if (!inTopBand || next === undefined || block.lines.length !== 1 || DIVISION.test(text.trim())) return false;
+  return next.y0 >= block.y1 && next.size >= 1.15 * block.size;
+}
+
 /** Heading levels: the distinct styles of the document's headings, by size then weight. */
 export function headingLevels(headings: readonly Block[]): Map<Block, number> {
   const styles = new Map<string, { size: number; bold: boolean }>();

@@ -9,7 +9,7 @@ import type { PageModel } from '../page-model.ts';
 import type { Block } from './blocks.ts';
 import { isCodeBlock } from './code.ts';
 import { band, findFurniture, type Furniture } from './furniture.ts';
-import { CAPTION, headingLevels, isHeading, styleKey } from './headings.ts';
+import { CAPTION, headingLevels, isHeading, isRunningHead, styleKey } from './headings.ts';
 import { plainText } from './inline.ts';
 import { layoutPage, mainFont, mainSize, type LayoutTable, type PageLayout } from './page.ts';
 import { renderPage, type Role } from './render.ts';
@@ -114,6 +114,19 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
         pageRoles.set(block, { kind: 'heading', level: 0 });
         headings.push(block);
       } else if (isFootnote(block, layout, pageBody, blocks, text)) pageRoles.set(block, { kind: 'footnote' });
+    });
+  });
+  // A running head or kicker over a larger heading is no heading itself (found by type only: a
+  // tagged heading keeps the author's word).
+  layouts.forEach((layout, p) => {
+    const blocks = blocksOf[p] ?? [];
+    const pageRoles = roles[p] as Map<Block, Role>;
+    blocks.forEach((block, i) => {
+      const next = blocks[i + 1];
+      if (pageRoles.get(block)?.kind !== 'heading' || next === undefined || pageRoles.get(next)?.kind !== 'heading' || !headings.includes(block)) return;
+      if (!isRunningHead(block, texts.get(block) ?? '', next, band(block, layout.page.height) === 'header')) return;
+      pageRoles.delete(block);
+      headings.splice(headings.indexOf(block), 1);
     });
   });
   const levels = headingLevels(headings);
