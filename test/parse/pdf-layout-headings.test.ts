@@ -91,4 +91,25 @@ describe('pdf layout: headings on built pages', () => {
     const result = await readPdf(readInput('pdf', bytes, { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
     expect([...result.document.querySelectorAll('p')].map((p) => p.textContent?.trim())).toContain('8 Encinas Franco and Laguna');
   });
+
+  it('leaves two sentences set larger than the main size of the page to the text (a proof over the references)', async () => {
+    // The end of a paper: the proof's text at 12 pt, the references under it at 10 pt carry
+    // more characters, so 12 pt reads as larger than the text; two sentences are still prose.
+    const runs: PlacedText[] = [
+      { text: 'Proof. Let S be the set of generators of the group described above. Then every', x: 72, y: 80, size: 12 },
+      { text: 'element of the group is a product of them, which gives the spectrum as', x: 72, y: 95, size: 12 },
+    ];
+    let y = 130;
+    let k = 0;
+    for (let n = 1; n <= 8; n++) {
+      for (let i = 0; i < 3; i++) {
+        let line = i === 0 ? `${n}. ${WORDS[k++ % WORDS.length]}` : (WORDS[k++ % WORDS.length] as string);
+        while (helveticaWidth(`${line} ${WORDS[k % WORDS.length]}`, 10) <= 446) line += ` ${WORDS[k++ % WORDS.length]}`;
+        runs.push({ text: line, x: i === 0 ? 72 : 84, y, width: i === 2 ? undefined : 450 - (i === 0 ? 0 : 12) });
+        y += 13;
+      }
+      y += 6;
+    }
+    expect(await headings(placedTextPdf(runs))).toEqual([]);
+  });
 });

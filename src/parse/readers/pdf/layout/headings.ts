@@ -21,6 +21,8 @@ const MAX_CHARS = 200;
 /** A caption's or note's label opening a block: "Table 3:", "Figure 2.", "Source:". */
 export const CAPTION = /^(?:table|figure|fig\.|chart|graph|source|note|notes|exhibit|image|photo)\s*[\d:.]/iu;
 const MAX_LINES = 4;
+/** A sentence ending inside the text (after a word, not a number or an initial) and another starting. */
+const SENTENCES = /\p{L}{3,}[.!?]\s+\p{Lu}/u;
 /** A division's label and number alone: "Chapter 7.", "PART II", "Appendix B". */
 const DIVISION = /^(?:chapter|part|appendix|book|unit|lesson|module)\s+(?:\d{1,3}|[ivxlc]{1,6}|[a-z])\s*[.:]?$/iu;
 
@@ -40,6 +42,8 @@ export function isHeading(block: Block, text: string, context: HeadingContext): 
   // "CHAPTER 7.", "Part II", "Appendix B" alone on a line opens a division of the book, whatever
   // its type (often the body face in capitals over a larger title); its period ends no sentence.
   if (block.lines.length === 1 && DIVISION.test(trimmed) && block.size >= 0.95 * Math.min(context.documentBody, context.pageBody)) return true;
+  // Two sentences are prose, however the type is set ("Proof. Let S be…", a lemma's statement).
+  if (SENTENCES.test(trimmed) && trimmed.split(/\s+/u).length >= 8) return false;
   // A sentence ends with a period; a heading does not, unless it is set clearly larger.
   if (/[,;]$/u.test(trimmed) || (/\.$/u.test(trimmed) && !clearlyLarger)) return false;
   // A cell of a row of several (a table row, a form) is not a heading.
