@@ -112,4 +112,25 @@ describe('pdf layout: headings on built pages', () => {
     }
     expect(await headings(placedTextPdf(runs))).toEqual([]);
   });
+
+  it('leaves an author name parted from the list of authors by their marks to the list', async () => {
+    // The last name of an author list stands on a line of its own under a row of affiliation
+    // marks, set in the list's own type (12 pt over 10 pt text): a fragment of the list.
+    const runs: PlacedText[] = [
+      { text: 'Lassa Fever in Sierra Leone', x: 72, y: 60, size: 20, bold: true },
+      { text: 'Jeffrey Shaffer, Donald Grant, John Schieffelin, Matt Boisen, Augustine Goba,', x: 72, y: 90, size: 12 },
+      { text: '1 2 3 4 5', x: 150, y: 97, size: 6 },
+      { text: 'Pardis Sabeti', x: 72, y: 106, size: 12 },
+      { text: 'Abstract', x: 72, y: 140, size: 12, bold: true },
+    ];
+    let y = 160;
+    let k = 0;
+    for (let i = 0; i < 12; i++) {
+      let line = WORDS[k++ % WORDS.length] as string;
+      while (helveticaWidth(`${line} ${WORDS[k % WORDS.length]}`, 10) <= 446) line += ` ${WORDS[k++ % WORDS.length]}`;
+      runs.push({ text: line, x: 72, y, width: i === 11 ? undefined : 450 });
+      y += 13;
+    }
+    expect(await headings(placedTextPdf(runs))).toEqual(['h1 Lassa Fever in Sierra Leone', 'h2 Abstract']);
+  });
 });

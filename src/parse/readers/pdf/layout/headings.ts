@@ -85,6 +85,23 @@ export function isRunningHead(block: Block, text: string, next: Block | undefine
   return next.y0 >= block.y1 && next.size >= 1.15 * block.size;
 }
 
+/**
+ * A fragment of a text set in one style: a block touching another block of the page set in the
+ * same size, face and weight that is no heading (within a line's height above, below or on the
+ * same row, overlapping or a few ems apart across): an author's name parted from the list of
+ * authors by the marks between them, the last line of a paragraph parted from it. A heading
+ * stands apart from the text around it in its type or its space.
+ */
+export function continuesText(block: Block, blocks: readonly Block[], isHead: (b: Block) => boolean): boolean {
+  const size = block.size;
+  return blocks.some((b) => {
+    if (b === block || isHead(b) || b.font !== block.font || b.bold !== block.bold || Math.abs(b.size - size) > 0.05 * size) return false;
+    const vertical = Math.max(b.y0 - block.y1, block.y0 - b.y1);
+    const across = Math.max(b.x0 - block.x1, block.x0 - b.x1);
+    return vertical < 0.8 * size && across < 2 * size;
+  });
+}
+
 /** Heading levels: the distinct styles of the document's headings, by size then weight. */
 export function headingLevels(headings: readonly Block[]): Map<Block, number> {
   const styles = new Map<string, { size: number; bold: boolean }>();
