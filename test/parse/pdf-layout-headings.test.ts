@@ -133,4 +133,28 @@ describe('pdf layout: headings on built pages', () => {
     }
     expect(await headings(placedTextPdf(runs))).toEqual(['h1 Lassa Fever in Sierra Leone', 'h2 Abstract']);
   });
+
+  it('leaves display lines in the text face to the text where the headings are set in a face of their own', async () => {
+    // A paper's first page: the title and section heads in the bold face, the authors and their
+    // affiliation a size larger than the text but in its regular face.
+    const runs: PlacedText[] = [
+      { text: 'Scaling Language Models by Depth', x: 120, y: 70, size: 16, bold: true },
+      { text: 'Dahyun Kim, Chanjun Park and Sanghoon Kim', x: 150, y: 100, size: 12 },
+      { text: 'Upstage AI, South Korea', x: 220, y: 126, size: 12 },
+    ];
+    let y = 160;
+    let k = 0;
+    for (const head of ['Abstract', '1 Introduction']) {
+      runs.push({ text: head, x: 72, y, size: 12, bold: true });
+      y += 18;
+      for (let i = 0; i < 6; i++) {
+        let line = WORDS[k++ % WORDS.length] as string;
+        while (helveticaWidth(`${line} ${WORDS[k % WORDS.length]}`, 10) <= 446) line += ` ${WORDS[k++ % WORDS.length]}`;
+        runs.push({ text: line, x: 72, y, width: i === 5 ? undefined : 450 });
+        y += 13;
+      }
+      y += 12;
+    }
+    expect(await headings(placedTextPdf(runs))).toEqual(['h1 Scaling Language Models by Depth', 'h2 Abstract', 'h2 1 Introduction']);
+  });
 });

@@ -102,6 +102,19 @@ export function continuesText(block: Block, blocks: readonly Block[], isHead: (b
   });
 }
 
+/**
+ * Where a page's headings are set in a face of their own (two or more, none in the face of the
+ * running text), a line found by its size alone in the text face, regular and unnumbered, is
+ * display text beside them — an affiliation under the authors, a journal's or a repository's
+ * line on a cover page — not a heading. Returns those blocks among the page's headings.
+ */
+export function outsideHeadingFace(heads: readonly Block[], textFont: string, texts: ReadonlyMap<Block, string>): Block[] {
+  const plain = heads.filter((b) => b.font === textFont && !b.bold && !SECTION_NUMBER.test((texts.get(b) ?? '').trim().split(/\s+/u)[0] ?? ''));
+  const others = heads.filter((b) => !plain.includes(b));
+  if (plain.length === 0 || others.length < 2 || others.some((b) => b.font === textFont)) return [];
+  return plain;
+}
+
 /** Heading levels: the distinct styles of the document's headings, by size then weight. */
 export function headingLevels(headings: readonly Block[]): Map<Block, number> {
   const styles = new Map<string, { size: number; bold: boolean }>();

@@ -9,7 +9,7 @@ import type { PageModel } from '../page-model.ts';
 import type { Block } from './blocks.ts';
 import { isCodeBlock } from './code.ts';
 import { band, findFurniture, type Furniture } from './furniture.ts';
-import { CAPTION, continuesText, headingLevels, isHeading, isRunningHead, styleKey } from './headings.ts';
+import { CAPTION, continuesText, headingLevels, isHeading, isRunningHead, outsideHeadingFace, styleKey } from './headings.ts';
 import { plainText } from './inline.ts';
 import { layoutPage, mainFont, mainSize, type LayoutTable, type PageLayout } from './page.ts';
 import { renderPage, type Role } from './render.ts';
@@ -123,6 +123,16 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
     const isHead = (b: Block) => pageRoles.get(b)?.kind === 'heading';
     const fragments = blocks.filter((b) => isHead(b) && headings.includes(b) && continuesText(b, blocks, isHead));
     for (const block of fragments) {
+      pageRoles.delete(block);
+      headings.splice(headings.indexOf(block), 1);
+    }
+  });
+  // Headings set in a face of their own: display lines in the text face are no headings.
+  layouts.forEach((_, p) => {
+    const blocks = blocksOf[p] ?? [];
+    const pageRoles = roles[p] as Map<Block, Role>;
+    const heads = blocks.filter((b) => pageRoles.get(b)?.kind === 'heading' && headings.includes(b));
+    for (const block of outsideHeadingFace(heads, mainFont(blocks.flatMap((b) => b.lines)), texts)) {
       pageRoles.delete(block);
       headings.splice(headings.indexOf(block), 1);
     }
