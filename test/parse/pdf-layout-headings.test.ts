@@ -65,4 +65,96 @@ describe('pdf layout: headings on built pages', () => {
     });
     expect(await headings(placedTextPdf(runs))).toEqual(['h1 Quarterly Newsletter', 'h2 Survey Results']);
   });
+
+  it('leaves a running head over a larger title in the top band to the text, not to the headings', async () => {
+    // A page cut out of a book: the running head (folio and authors, bold at the text's size) in
+    // the top tenth, right above the chapter's title; the page cannot show it recurs.
+    const runs: PlacedText[] = [
+      { text: '8 Encinas Franco and Laguna', x: 72, y: 50, size: 10, bold: true },
+      { text: 'Women in Electoral Politics', x: 72, y: 110, size: 16, bold: true },
+    ];
+    let y = 140;
+    let k = 0;
+    for (const head of ['Background', 'Findings']) {
+      runs.push({ text: head, x: 72, y, size: 10, bold: true });
+      y += 16;
+      for (let i = 0; i < 6; i++) {
+        let line = WORDS[k++ % WORDS.length] as string;
+        while (helveticaWidth(`${line} ${WORDS[k % WORDS.length]}`, 10) <= 446) line += ` ${WORDS[k++ % WORDS.length]}`;
+        runs.push({ text: line, x: 72, y, width: i === 5 ? undefined : 450 });
+        y += 13;
+      }
+      y += 12;
+    }
+    const bytes = placedTextPdf(runs);
+    expect(await headings(bytes)).toEqual(['h1 Women in Electoral Politics', 'h2 Background', 'h2 Findings']);
+    const result = await readPdf(readInput('pdf', bytes, { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+    expect([...result.document.querySelectorAll('p')].map((p) => p.textContent?.trim())).toContain('8 Encinas Franco and Laguna');
+  });
+
+  it('leaves two sentences set larger than the main size of the page to the text (a proof over the references)', async () => {
+    // The end of a paper: the proof's text at 12 pt, the references under it at 10 pt carry
+    // more characters, so 12 pt reads as larger than the text; two sentences are still prose.
+    const runs: PlacedText[] = [
+      { text: 'Proof. Let S be the set of generators of the group described above. Then every', x: 72, y: 80, size: 12 },
+      { text: 'element of the group is a product of them, which gives the spectrum as', x: 72, y: 95, size: 12 },
+    ];
+    let y = 130;
+    let k = 0;
+    for (let n = 1; n <= 8; n++) {
+      for (let i = 0; i < 3; i++) {
+        let line = i === 0 ? `${n}. ${WORDS[k++ % WORDS.length]}` : (WORDS[k++ % WORDS.length] as string);
+        while (helveticaWidth(`${line} ${WORDS[k % WORDS.length]}`, 10) <= 446) line += ` ${WORDS[k++ % WORDS.length]}`;
+        runs.push({ text: line, x: i === 0 ? 72 : 84, y, width: i === 2 ? undefined : 450 - (i === 0 ? 0 : 12) });
+        y += 13;
+      }
+      y += 6;
+    }
+    expect(await headings(placedTextPdf(runs))).toEqual([]);
+  });
+
+  it('leaves an author name parted from the list of authors by their marks to the list', async () => {
+    // The last name of an author list stands on a line of its own under a row of affiliation
+    // marks, set in the list's own type (12 pt over 10 pt text): a fragment of the list.
+    const runs: PlacedText[] = [
+      { text: 'Lassa Fever in Sierra Leone', x: 72, y: 60, size: 20, bold: true },
+      { text: 'Jeffrey Shaffer, Donald Grant, John Schieffelin, Matt Boisen, Augustine Goba,', x: 72, y: 90, size: 12 },
+      { text: '1 2 3 4 5', x: 150, y: 97, size: 6 },
+      { text: 'Pardis Sabeti', x: 72, y: 106, size: 12 },
+      { text: 'Abstract', x: 72, y: 140, size: 12, bold: true },
+    ];
+    let y = 160;
+    let k = 0;
+    for (let i = 0; i < 12; i++) {
+      let line = WORDS[k++ % WORDS.length] as string;
+      while (helveticaWidth(`${line} ${WORDS[k % WORDS.length]}`, 10) <= 446) line += ` ${WORDS[k++ % WORDS.length]}`;
+      runs.push({ text: line, x: 72, y, width: i === 11 ? undefined : 450 });
+      y += 13;
+    }
+    expect(await headings(placedTextPdf(runs))).toEqual(['h1 Lassa Fever in Sierra Leone', 'h2 Abstract']);
+  });
+
+  it('leaves display lines in the text face to the text where the headings are set in a face of their own', async () => {
+    // A paper's first page: the title and section heads in the bold face, the authors and their
+    // affiliation a size larger than the text but in its regular face.
+    const runs: PlacedText[] = [
+      { text: 'Scaling Language Models by Depth', x: 120, y: 70, size: 16, bold: true },
+      { text: 'Dahyun Kim, Chanjun Park and Sanghoon Kim', x: 150, y: 100, size: 12 },
+      { text: 'Upstage AI, South Korea', x: 220, y: 126, size: 12 },
+    ];
+    let y = 160;
+    let k = 0;
+    for (const head of ['Abstract', '1 Introduction']) {
+      runs.push({ text: head, x: 72, y, size: 12, bold: true });
+      y += 18;
+      for (let i = 0; i < 6; i++) {
+        let line = WORDS[k++ % WORDS.length] as string;
+        while (helveticaWidth(`${line} ${WORDS[k % WORDS.length]}`, 10) <= 446) line += ` ${WORDS[k++ % WORDS.length]}`;
+        runs.push({ text: line, x: 72, y, width: i === 5 ? undefined : 450 });
+        y += 13;
+      }
+      y += 12;
+    }
+    expect(await headings(placedTextPdf(runs))).toEqual(['h1 Scaling Language Models by Depth', 'h2 Abstract', 'h2 1 Introduction']);
+  });
 });

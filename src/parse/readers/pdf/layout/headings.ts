@@ -21,6 +21,8 @@ const MAX_CHARS = 200;
 /** A caption's or note's label opening a block: "Table 3:", "Figure 2.", "Source:". */
 export const CAPTION = /^(?:table|figure|fig\.|chart|graph|source|note|notes|exhibit|image|photo)\s*[\d:.]/iu;
 const MAX_LINES = 4;
+/** A sentence ending inside the text (after a word, not a number or an initial) and another starting. */
+const SENTENCES = /\p{L}{3,}[.!?]\s+\p{Lu}/u;
 /** A division's label and number alone: "Chapter 7.", "PART II", "Appendix B". */
 const DIVISION = /^(?:chapter|part|appendix|book|unit|lesson|module)\s+(?:\d{1,3}|[ivxlc]{1,6}|[a-z])\s*[.:]?$/iu;
 
@@ -40,6 +42,8 @@ export function isHeading(block: Block, text: string, context: HeadingContext): 
   // "CHAPTER 7.", "Part II", "Appendix B" alone on a line opens a division of the book, whatever
   // its type (often the body face in capitals over a larger title); its period ends no sentence.
   if (block.lines.length === 1 && DIVISION.test(trimmed) && block.size >= 0.95 * Math.min(context.documentBody, context.pageBody)) return true;
+  // Two sentences are prose, however the type is set ("Proof. Let S be…", a lemma's statement).
+  if (SENTENCES.test(trimmed) && trimmed.split(/\s+/u).length >= 8) return false;
   // A sentence ends with a period; a heading does not, unless it is set clearly larger.
   if (/[,;]$/u.test(trimmed) || (/\.$/u.test(trimmed) && !clearlyLarger)) return false;
   // A cell of a row of several (a table row, a form) is not a heading.
@@ -67,6 +71,48 @@ export function isHeading(block: Block, text: string, context: HeadingContext): 
     return marker === undefined || numbered;
   }
   return false;
+}
+
+/**
+ * A running head or a kicker: a single short line in the page's top band (`band`) standing
+ * right above a heading set clearly larger ("8 Encinas Franco and Laguna" over "Filipino Women
+ * in Electoral Politics" on a page cut out of a book, "Semantic Search Pack: Value" over a
+ * slide's title). A section head is not set over a larger head with nothing between them (a
+ * division's label is, "CHAPTER 7." over its title, and stays a heading).
+ */
+export function isRunningHead(block: Block, text: string, next: Block | undefined, inTopBand: boolean): boolean {
+  if (!inTopBand || next === undefined || block.lines.length !== 1 || DIVISION.test(text.trim())) return false;
+  return next.y0 >= block.y1 && next.size >= 1.15 * block.size;
+}
+
+/**
+ * A fragment of a text set in one style: a block touching another block of the page set in the
+ * same size, face and weight that is no heading (within a line's height above, below or on the
+ * same row, overlapping or a few ems apart across): an author's name parted from the list of
+ * authors by the marks between them, the last line of a paragraph parted from it. A heading
+ * stands apart from the text around it in its type or its space.
+ */
+export function continuesText(block: Block, blocks: readonly Block[], isHead: (b: Block) => boolean): boolean {
+  const size = block.size;
+  return blocks.some((b) => {
+    if (b === block || isHead(b) || b.font !== block.font || b.bold !== block.bold || Math.abs(b.size - size) > 0.05 * size) return false;
+    const vertical = Math.max(b.y0 - block.y1, block.y0 - b.y1);
+    const across = Math.max(b.x0 - block.x1, block.x0 - b.x1);
+    return vertical < 0.8 * size && across < 2 * size;
+  });
+}
+
+/**
+ * Where a page's headings are set in a face of their own (two or more, none in the face of the
+ * running text), a line found by its size alone in the text face, regular and unnumbered, is
+ * display text beside them — an affiliation under the authors, a journal's or a repository's
+ * line on a cover page — not a heading. Returns those blocks among the page's headings.
+ */
+export function outsideHeadingFace(heads: readonly Block[], textFont: string, texts: ReadonlyMap<Block, string>): Block[] {
+  const plain = heads.filter((b) => b.font === textFont && !b.bold && !SECTION_NUMBER.test((texts.get(b) ?? '').trim().split(/\s+/u)[0] ?? ''));
+  const others = heads.filter((b) => !plain.includes(b));
+  if (plain.length === 0 || others.length < 2 || others.some((b) => b.font === textFont)) return [];
+  return plain;
 }
 
 /** Heading levels: the distinct styles of the document's headings, by size then weight. */

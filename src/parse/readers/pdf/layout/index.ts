@@ -9,7 +9,7 @@ import type { PageModel } from '../page-model.ts';
 import type { Block } from './blocks.ts';
 import { isCodeBlock } from './code.ts';
 import { band, findFurniture, type Furniture } from './furniture.ts';
-import { CAPTION, headingLevels, isHeading, styleKey } from './headings.ts';
+import { CAPTION, continuesText, headingLevels, isHeading, isRunningHead, outsideHeadingFace, styleKey } from './headings.ts';
 import { plainText } from './inline.ts';
 import { layoutPage, mainFont, mainSize, type LayoutTable, type PageLayout } from './page.ts';
 import { renderPage, type Role } from './render.ts';
@@ -128,6 +128,40 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
         pageRoles.set(block, { kind: 'heading', level: 0 });
         headings.push(block);
       } else if (isFootnote(block, layout, pageBody, blocks, text)) pageRoles.set(block, { kind: 'footnote' });
+    });
+  });
+  // A heading found by type that touches text set in its own style is a fragment of that text.
+  layouts.forEach((_, p) => {
+    const blocks = blocksOf[p] ?? [];
+    const pageRoles = roles[p] as Map<Block, Role>;
+    const isHead = (b: Block) => pageRoles.get(b)?.kind === 'heading';
+    const fragments = blocks.filter((b) => isHead(b) && headings.includes(b) && continuesText(b, blocks, isHead));
+    for (const block of fragments) {
+      pageRoles.delete(block);
+      headings.splice(headings.indexOf(block), 1);
+    }
+  });
+  // Headings set in a face of their own: display lines in the text face are no headings.
+  layouts.forEach((_, p) => {
+    const blocks = blocksOf[p] ?? [];
+    const pageRoles = roles[p] as Map<Block, Role>;
+    const heads = blocks.filter((b) => pageRoles.get(b)?.kind === 'heading' && headings.includes(b));
+    for (const block of outsideHeadingFace(heads, mainFont(blocks.flatMap((b) => b.lines)), texts)) {
+      pageRoles.delete(block);
+      headings.splice(headings.indexOf(block), 1);
+    }
+  });
+  // A running head or kicker over a larger heading is no heading itself (found by type only: a
+  // tagged heading keeps the author's word).
+  layouts.forEach((layout, p) => {
+    const blocks = blocksOf[p] ?? [];
+    const pageRoles = roles[p] as Map<Block, Role>;
+    blocks.forEach((block, i) => {
+      const next = blocks[i + 1];
+      if (pageRoles.get(block)?.kind !== 'heading' || next === undefined || pageRoles.get(next)?.kind !== 'heading' || !headings.includes(block)) return;
+      if (!isRunningHead(block, texts.get(block) ?? '', next, band(block, layout.page.height) === 'header')) return;
+      pageRoles.delete(block);
+      headings.splice(headings.indexOf(block), 1);
     });
   });
   const levels = headingLevels(headings);
