@@ -1,10 +1,11 @@
 /**
- * What OCR gives the layout analysis besides words (docs/pdf-ocr.md "Ruling lines from the
- * image"): the ruling lines the image shows. Real corpus pages; pdftoppm and tesseract are real
- * (scripts/setup.sh), one OCR run: they are slow.
+ * What OCR gives the layout analysis besides words (docs/pdf-ocr.md "How a page is OCRed"): the
+ * ruling lines the image shows, and dot leaders kept as dots. Real corpus pages; pdftoppm and
+ * tesseract are real (scripts/setup.sh), two OCR runs: they are slow.
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { ocrPage } from '../../src/parse/ocr/page.ts';
 import { rulesFromImage } from '../../src/parse/ocr/rulings.ts';
 import { parsePgm } from '../../src/parse/ocr/weight.ts';
 import { extractPage } from '../../src/parse/readers/pdf/extract.ts';
@@ -81,4 +82,27 @@ describe('ruling lines from the page image', () => {
       await doc.destroy();
     }
   }, 90_000);
+});
+
+describe('dot leaders on an OCRed page', () => {
+  it('keeps the leaders of a table of contents as dots, where tesseract reads them as dots and small letters at confidence 0', async () => {
+    // A course book's contents page: entries, dot leaders, page numbers.
+    const file = bench('01030000000114');
+    const page = await textLayer(file);
+    const { words } = await ocrPage(corpusPath(...file), 1, page, 'eng', new AbortController().signal);
+    const line = (text: string): string => {
+      const first = words.find((w) => w.text === text);
+      if (!first) throw new Error(`'${text}' not read`);
+      return words.filter((w) => Math.abs(w.baseline - first.baseline) < 1).map((w) => w.text).join(' ');
+    };
+    // The entry, its leader (dots only, a run as long as the text layer's within a third), its page.
+    const entry = line('Pedigree').match(/^Pedigree Analy[sS]is (\.+) 102$/u);
+    expect(entry).not.toBeNull();
+    const layer = page.words.filter((w) => /^\.{10,}$/u.test(w.text) && Math.abs(w.baseline - (page.words.find((x) => x.text === 'Pedigree')?.baseline ?? 0)) < 1);
+    const dots = layer.reduce((n, w) => n + w.text.length, 0);
+    expect(dots).toBeGreaterThan(20);
+    expect(Math.abs((entry?.[1]?.length ?? 0) - dots)).toBeLessThan(dots / 3);
+    // No leader left as tesseract's letters.
+    expect(words.filter((w) => /^\.{3,}.*[a-z]/u.test(w.text))).toEqual([]);
+  }, 60_000);
 });
