@@ -8,7 +8,7 @@
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Word } from '../readers/pdf/page-model.ts';
+import type { Rule, Word } from '../readers/pdf/page-model.ts';
 import { ocrPage } from './page.ts';
 import type { DetectedScript } from './script.ts';
 import type { PageSize } from './tsv.ts';
@@ -48,7 +48,7 @@ export interface OcrPageJob extends PageSize {
   number: number;
 }
 
-export type OcrPageOutcome = { number: number; words: Word[]; script?: DetectedScript } | { number: number; error: Error };
+export type OcrPageOutcome = { number: number; words: Word[]; rules: Rule[]; script?: DetectedScript } | { number: number; error: Error };
 
 export interface PageOcrOptions {
   bytes: Buffer;

@@ -5,8 +5,9 @@
  * and kept in memory for the weight of the type (weight.ts).
  * A page that read badly is rendered once more for tesseract's script detection (script.ts).
  */
-import type { Word } from '../readers/pdf/page-model.ts';
+import type { Rule, Word } from '../readers/pdf/page-model.ts';
 import { runPipelineKeepingInput, type Command } from './child.ts';
+import { rulesFromImage } from './rulings.ts';
 import { detectScript, readBadly, type DetectedScript } from './script.ts';
 import { wordsFromTsv, type PageSize } from './tsv.ts';
 import { parsePgm } from './weight.ts';
@@ -44,6 +45,8 @@ export function tesseractCommand(languages: string, dpi: number = OCR_DPI): Comm
 
 export interface OcrPageReading {
   words: Word[];
+  /** The ruling lines the image shows (rulings.ts), for a page whose text layer draws none. */
+  rules: Rule[];
   /** The script the page is set in, when the reading went badly and OSD is sure of it (script.ts). */
   script?: DetectedScript;
 }
@@ -54,8 +57,10 @@ export async function ocrPage(pdfPath: string, pageNumber: number, size: PageSiz
   const render = rasterizeCommand(pdfPath, pageNumber, dpi);
   // The rendered page is kept for the weight of the type (weight.ts): tesseract reports none.
   const { output: tsv, input } = await runPipelineKeepingInput(render, tesseractCommand(languages, dpi), signal);
-  const words = wordsFromTsv(tsv, size, input ? parsePgm(input) : undefined);
-  if (!readBadly(tsv)) return { words };
+  const image = input ? parsePgm(input) : undefined;
+  const words = wordsFromTsv(tsv, size, image);
+  const rules = image ? rulesFromImage(image, size) : [];
+  if (!readBadly(tsv)) return { words, rules };
   const script = await detectScript(render, dpi, signal);
-  return script ? { words, script } : { words };
+  return script ? { words, rules, script } : { words, rules };
 }

@@ -14,6 +14,17 @@ import { boldOnes, type GrayImage, weigh, type Weighed } from './weight.ts';
 /** Words tesseract is less sure of than this (0–100) are noise far more often than text. */
 export const MIN_WORD_CONFIDENCE = 30;
 
+/**
+ * A dot leader as tesseract reads it: a run of dots, then the small round marks it takes leader
+ * dots for past the first few ("...........ceeeeeseeee", "......c.cceee"), at a confidence near
+ * 0 that would drop it. It is a typesetter's fill between a contents entry and its page number:
+ * kept whatever its confidence, as the dots its width holds at LEADER_PITCH (tesseract reads
+ * fewer characters than there are dots).
+ */
+const LEADER_READ = /^[.·…]{3,}[.·,:;ceosnu0]*$/u;
+/** The advance of a leader's dot, in ems: a period's width (0.25 em in Times, 0.28 in Helvetica). */
+const LEADER_PITCH = 0.27;
+
 /** The font key every OCR word shares (page-model.ts `Word.font`). */
 export const OCR_FONT = 'ocr';
 
@@ -138,7 +149,8 @@ export function wordsFromTsv(tsv: string, page: PageSize, pixels?: GrayImage): W
   const lineHeights = new Map<string, number>();
   for (const r of rows) if (r.level === 4) lineHeights.set(r.line, r.height * sy);
 
-  const kept = rows.filter((r) => r.level === 5 && r.text.length > 0 && r.conf >= MIN_WORD_CONFIDENCE && r.width > 0 && r.height > 0);
+  const leaders = new Set(rows.filter((r) => r.level === 5 && LEADER_READ.test(r.text)));
+  const kept = rows.filter((r) => r.level === 5 && r.text.length > 0 && (r.conf >= MIN_WORD_CONFIDENCE || leaders.has(r)) && r.width > 0 && r.height > 0);
   const byLine = new Map<string, Row[]>();
   for (const r of kept) byLine.set(r.line, [...(byLine.get(r.line) ?? []), r]);
 
@@ -160,13 +172,14 @@ export function wordsFromTsv(tsv: string, page: PageSize, pixels?: GrayImage): W
   return kept.map((r, order) => {
     const line = lines.get(r.line);
     const y1 = (r.top + r.height) * sy;
+    const size = line?.size ?? r.height * sy;
     return {
-      text: r.text,
+      text: leaders.has(r) ? '.'.repeat(Math.max(3, Math.round((r.width * sx) / (LEADER_PITCH * size)))) : r.text,
       x0: r.left * sx,
       y0: r.top * sy,
       x1: (r.left + r.width) * sx,
       y1,
-      size: line?.size ?? r.height * sy,
+      size,
       font: OCR_FONT,
       bold: bold.has(order),
       italic: false,

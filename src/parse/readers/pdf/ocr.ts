@@ -52,13 +52,16 @@ export interface OcrStage {
 /**
  * The OCRed page: tesseract's words over the text layer's rules and links. When images cover the
  * sheet (ocr-decision.ts SCAN_COVERAGE), they are the scan itself, tiles included, and are dropped
- * so that no placeholder for them appears; figures on a page with a text layer stay.
+ * so that no placeholder for them appears; figures on a page with a text layer stay. A page whose
+ * text layer draws no rules and no shaded boxes (a scan) takes the rules its image shows
+ * (ocr/rulings.ts), so a scanned ruled table is found by its grid as a drawn one is.
  */
-function ocrPageModel(page: PageModel, words: PageModel['words']): PageModel {
+function ocrPageModel(page: PageModel, words: PageModel['words'], imageRules: PageModel['rules']): PageModel {
   const pageArea = page.width * page.height;
   const large = page.images.filter((img) => pageArea > 0 && ((img.x1 - img.x0) * (img.y1 - img.y0)) / pageArea >= MIN_IMAGE_SHARE);
   const images = imageCoverage(page, large) >= SCAN_COVERAGE ? page.images.filter((img) => !large.includes(img)) : page.images;
-  return { ...page, words, images, source: 'ocr' };
+  const rules = page.rules.length === 0 && page.fills.length === 0 ? imageRules : page.rules;
+  return { ...page, words, rules, images, source: 'ocr' };
 }
 
 export function budgetWarning(done: number, total: number): string {
@@ -133,7 +136,7 @@ export function createOcrStage(options: OcrStageOptions): OcrStage {
     if ('script' in outcome && outcome.script) scripts.set(outcome.number, outcome.script);
     if (!('words' in outcome)) failed.push(outcome.number);
     // A thin text layer is replaced only by an OCR that reads more than it holds.
-    else if (need !== 'thin' || outcome.words.length >= page.words.length) pages.set(outcome.number, ocrPageModel(page, outcome.words));
+    else if (need !== 'thin' || outcome.words.length >= page.words.length) pages.set(outcome.number, ocrPageModel(page, outcome.words, outcome.rules));
     progress();
   }
 
