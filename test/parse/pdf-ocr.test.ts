@@ -20,7 +20,7 @@ const MULTI_PAGE = ['pdf', 'docling', 'multi_page.pdf'];
 const scan = (page: number): FixturePage => ({ scan: { file: MULTI_PAGE, page } });
 const TEXT_PAGE: FixturePage = { text: ['Folio keeps this text layer', 'Quarterly invoice summary'] };
 
-type Extra = ReadInputOverrides & { deadline?: number; ocr?: { languages?: string; concurrency?: number } };
+type Extra = ReadInputOverrides & { deadline?: number; ocr?: { languages?: string; concurrency?: number; tempDir?: string } };
 
 function read(bytes: Buffer, mode: 'fast' | 'auto' | 'ocr', extra: Extra = {}, maxPages?: number): Promise<ReadResult> {
   const { deadline, ocr, ...overrides } = extra;
@@ -32,8 +32,13 @@ function pageText(result: ReadResult, page: number): string {
   return (result.document.querySelector(`section[data-page="${page}"]`)?.textContent ?? '').replace(/\s+/g, ' ');
 }
 
+/**
+ * The tests that check OCR leaves no temporary folder give it a folder of their own: other test
+ * files (and other parses on the machine) OCR at the same time in the system's.
+ */
+const ownTemp = fs.mkdtempSync(path.join(os.tmpdir(), 'pdf-ocr-test-'));
 function ocrTempDirs(): string[] {
-  return fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('folio-ocr-') && !n.startsWith('folio-ocr-fixture-'));
+  return fs.readdirSync(ownTemp);
 }
 
 let mixed: Buffer;
@@ -55,6 +60,7 @@ beforeAll(() => {
 });
 
 afterAll(() => {
+  fs.rmSync(ownTemp, { recursive: true, force: true });
   fs.rmSync(recent, { recursive: true, force: true });
   fs.rmSync(stale, { recursive: true, force: true });
 });
@@ -172,7 +178,7 @@ describe('PDF OCR (tesseract)', () => {
   it('stops at the deadline: the pages done come back with a warning, no OCR child is left', async () => {
     const before = ocrTempDirs();
     // Page 1 is text (done at once); a page's OCR takes over a second here, so pages 2–4 miss it.
-    const result = await read(scans, 'auto', { deadline: Date.now() + 900, ocr: { concurrency: 1 } });
+    const result = await read(scans, 'auto', { deadline: Date.now() + 900, ocr: { concurrency: 1, tempDir: ownTemp } });
     expect(result.numPages).toBe(1);
     expect(result.totalPages).toBe(4);
     expect(result.warnings).toContain("Stopped after page 1 of 4: the request's timeout was reached; raise `timeout` or use `maxPages`.");
@@ -184,7 +190,7 @@ describe('PDF OCR (tesseract)', () => {
   it('a deadline reached before the first page is done is a timeout, with the OCR stopped', async () => {
     const before = ocrTempDirs();
     // ocr mode: page 1 too waits for tesseract, which is killed at the deadline.
-    const failure = await serviceFailure(read(scans, 'ocr', { deadline: Date.now() + 400 }));
+    const failure = await serviceFailure(read(scans, 'ocr', { deadline: Date.now() + 400, ocr: { tempDir: ownTemp } }));
     expect(failure.code).toBe('SCRAPE_TIMEOUT');
     expect(failure.message).toMatch(/Raise `timeout`/);
     expect(ocrChildren()).toEqual([]);
@@ -194,12 +200,14 @@ describe('PDF OCR (tesseract)', () => {
   it('abort kills the running pdftoppm and tesseract children and removes the temporary file', async () => {
     const before = ocrTempDirs();
     const controller = new AbortController();
-    const reading = read(scans, 'ocr', { signal: controller.signal });
+    const reading = read(scans, 'ocr', { signal: controller.signal, ocr: { tempDir: ownTemp } });
     reading.catch(() => undefined);
     // Wait until tesseract runs, then cancel.
     const started = Date.now();
     while (!ocrChildren().some((l) => /tesseract/.test(l)) && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 50));
     expect(ocrChildren().some((l) => /tesseract/.test(l))).toBe(true);
+    // The parse's folder holds the PDF while its pages are OCRed.
+    expect(ocrTempDirs().filter((n) => n.startsWith('folio-ocr-'))).toHaveLength(before.length + 1);
     controller.abort(new Error('cancelled by the client'));
     await expect(reading).rejects.toThrow('cancelled by the client');
     expect(ocrChildren()).toEqual([]);
