@@ -4,40 +4,14 @@
  * closed by its own ruled border does not.
  */
 import { describe, expect, it } from 'vitest';
-import { extractPage } from '../../src/parse/readers/pdf/extract.ts';
-import type { PageModel } from '../../src/parse/readers/pdf/page-model.ts';
-import { documentParameters, loadPdfjs } from '../../src/parse/readers/pdf/pdfjs.ts';
 import { findTables, type PdfTable } from '../../src/parse/readers/pdf/tables/index.ts';
 import { readCorpus } from '../helpers/corpus.ts';
-import { buildPdf } from '../helpers/hostile-files.ts';
-
-const HEIGHT = 842;
-
-async function firstPage(bytes: Buffer): Promise<PageModel> {
-  const pdfjs = await loadPdfjs();
-  const doc = await pdfjs.getDocument(documentParameters(bytes, { images: false })).promise;
-  try {
-    return await extractPage(pdfjs, await doc.getPage(1), 1);
-  } finally {
-    await doc.destroy();
-  }
-}
-
-function texts(t: PdfTable): string[][] {
-  return Array.from({ length: t.rows }, (_, r) => t.cells.filter((c) => c.row === r).map((c) => c.text));
-}
+import { A4_HEIGHT as HEIGHT, firstPageModel as firstPage, helveticaA4, rowTexts as texts } from './pdf-table-fixtures.ts';
 
 /** A page with `ops` drawn (top-down y given as PDF y already), then runs in Helvetica 8 pt. */
 function pagePdf(ops: readonly string[], runs: readonly [string, number, number][]): Buffer {
   const text = runs.map(([t, x, y]) => `0 g BT /F1 8 Tf ${x} ${HEIGHT - y} Td (${t}) Tj ET`);
-  const content = Buffer.from(`${[...ops, ...text].join('\n')}\n`, 'latin1');
-  return buildPdf([
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 ${HEIGHT}] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-    Buffer.concat([Buffer.from(`<< /Length ${content.length} >>\nstream\n`), content, Buffer.from('\nendstream')]),
-  ]);
+  return helveticaA4(`${[...ops, ...text].join('\n')}\n`);
 }
 
 const BODY: [string, number, number][] = [

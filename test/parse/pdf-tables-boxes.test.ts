@@ -4,14 +4,9 @@
  * built here, where the geometry is exactly known.
  */
 import { describe, expect, it } from 'vitest';
-import { extractPage } from '../../src/parse/readers/pdf/extract.ts';
-import type { PageModel } from '../../src/parse/readers/pdf/page-model.ts';
-import { documentParameters, loadPdfjs } from '../../src/parse/readers/pdf/pdfjs.ts';
 import { findTables, type PdfTable } from '../../src/parse/readers/pdf/tables/index.ts';
 import { readCorpus } from '../helpers/corpus.ts';
-import { buildPdf } from '../helpers/hostile-files.ts';
-
-const HEIGHT = 842;
+import { A4_HEIGHT as HEIGHT, firstPageModel as firstPage, helveticaA4, rowTexts as texts } from './pdf-table-fixtures.ts';
 
 interface Run {
   text: string;
@@ -34,30 +29,7 @@ interface Paint {
 function boxedPdf(paints: readonly Paint[], runs: readonly Run[]): Buffer {
   const fills = paints.map((p) => `${p.grey} g ${p.x0} ${HEIGHT - p.y1} ${p.x1 - p.x0} ${p.y1 - p.y0} re f`);
   const text = runs.map((r) => `0 g BT /${r.bold ? 'F2' : 'F1'} 8 Tf ${r.x} ${HEIGHT - r.y} Td (${r.text}) Tj ET`);
-  const content = Buffer.from(`${[...fills, ...text].join('\n')}\n`, 'latin1');
-  return buildPdf([
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 ${HEIGHT}] /Resources << /Font << /F1 4 0 R /F2 6 0 R >> >> /Contents 5 0 R >>`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-    Buffer.concat([Buffer.from(`<< /Length ${content.length} >>\nstream\n`), content, Buffer.from('\nendstream')]),
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>',
-  ]);
-}
-
-async function firstPage(bytes: Buffer): Promise<PageModel> {
-  const pdfjs = await loadPdfjs();
-  const doc = await pdfjs.getDocument(documentParameters(bytes, { images: false })).promise;
-  try {
-    return await extractPage(pdfjs, await doc.getPage(1), 1);
-  } finally {
-    await doc.destroy();
-  }
-}
-
-/** The table as rows of cell texts (spans not expanded). */
-function texts(t: PdfTable): string[][] {
-  return Array.from({ length: t.rows }, (_, r) => t.cells.filter((c) => c.row === r).map((c) => c.text));
+  return helveticaA4(`${[...fills, ...text].join('\n')}\n`);
 }
 
 const PANEL: Paint = { x0: 40, y0: 100, x1: 560, y1: 270, grey: 0.8 };

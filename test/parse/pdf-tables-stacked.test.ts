@@ -5,14 +5,9 @@
  * rows so) and on ruled grids built here.
  */
 import { describe, expect, it } from 'vitest';
-import { extractPage } from '../../src/parse/readers/pdf/extract.ts';
-import type { PageModel } from '../../src/parse/readers/pdf/page-model.ts';
-import { documentParameters, loadPdfjs } from '../../src/parse/readers/pdf/pdfjs.ts';
 import { findTables, type PdfTable } from '../../src/parse/readers/pdf/tables/index.ts';
 import { readCorpus } from '../helpers/corpus.ts';
-import { buildPdf } from '../helpers/hostile-files.ts';
-
-const HEIGHT = 842;
+import { A4_HEIGHT as HEIGHT, firstPageModel as firstPage, helveticaA4, rowTexts as texts } from './pdf-table-fixtures.ts';
 
 /** A run of text: left edge, baseline (from the page's top), bold or not. */
 type Run = [text: string, x: number, y: number, bold?: boolean];
@@ -28,29 +23,7 @@ function ruledPdf(xs: readonly number[], ys: readonly number[], runs: readonly R
     ...xs.map((x) => `${x} ${HEIGHT - y0} m ${x} ${HEIGHT - y1} l S`),
   ];
   const text = runs.map(([t, x, y, bold]) => `BT /${bold ? 'F2' : 'F1'} 8 Tf ${x} ${HEIGHT - y} Td (${t}) Tj ET`);
-  const content = Buffer.from(`0.5 w\n${[...rules, ...text].join('\n')}\n`, 'latin1');
-  return buildPdf([
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 ${HEIGHT}] /Resources << /Font << /F1 4 0 R /F2 6 0 R >> >> /Contents 5 0 R >>`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-    Buffer.concat([Buffer.from(`<< /Length ${content.length} >>\nstream\n`), content, Buffer.from('\nendstream')]),
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>',
-  ]);
-}
-
-async function firstPage(bytes: Buffer): Promise<PageModel> {
-  const pdfjs = await loadPdfjs();
-  const doc = await pdfjs.getDocument(documentParameters(bytes, { images: false })).promise;
-  try {
-    return await extractPage(pdfjs, await doc.getPage(1), 1);
-  } finally {
-    await doc.destroy();
-  }
-}
-
-function texts(t: PdfTable): string[][] {
-  return Array.from({ length: t.rows }, (_, r) => t.cells.filter((c) => c.row === r).map((c) => c.text));
+  return helveticaA4(`0.5 w\n${[...rules, ...text].join('\n')}\n`);
 }
 
 async function onlyTable(bytes: Buffer): Promise<PdfTable> {
