@@ -11,21 +11,34 @@ import { helveticaWidth, placedTextPdf, type PlacedText } from './pdf-placed-tex
 
 const WORDS = 'the survey asked each person how often they had seen such content and what they made of it afterwards'.split(' ');
 
-function page(headSize: number): Buffer {
-  const runs: PlacedText[] = [{ text: 'A Study of Online Content', x: 72, y: 90, size: 22, bold: true }];
-  let y = 130;
+/** A source of running text: each call gives the next line of WORDS filled to `width` points at `size` pt, after `lead`. */
+function filler(): (width: number, size: number, lead?: string) => string {
   let k = 0;
-  for (const head of ['Background', 'Methods', 'Findings']) {
-    runs.push({ text: head, x: 72, y, size: headSize });
-    y += 18;
+  return (width, size, lead = '') => {
+    let line = `${lead}${WORDS[k++ % WORDS.length] as string}`;
+    while (helveticaWidth(`${line} ${WORDS[k % WORDS.length]}`, size) <= width) line += ` ${WORDS[k++ % WORDS.length]}`;
+    return line;
+  };
+}
+
+/** Sections from `y` down: each head, then six justified lines of 10 pt text (the last one short); returns the y after them. */
+function sections(runs: PlacedText[], heads: readonly string[], y: number, head: { size: number; bold?: boolean; gap: number; after: number }): number {
+  const next = filler();
+  for (const text of heads) {
+    runs.push({ text, x: 72, y, size: head.size, ...(head.bold ? { bold: true } : {}) });
+    y += head.gap;
     for (let i = 0; i < 6; i++) {
-      let line = WORDS[k++ % WORDS.length] as string;
-      while (helveticaWidth(`${line} ${WORDS[k % WORDS.length]}`, 10) <= 446) line += ` ${WORDS[k++ % WORDS.length]}`;
-      runs.push({ text: line, x: 72, y, width: i === 5 ? undefined : 450 });
+      runs.push({ text: next(446, 10), x: 72, y, width: i === 5 ? undefined : 450 });
       y += 13;
     }
-    y += 10;
+    y += head.after;
   }
+  return y;
+}
+
+function page(headSize: number): Buffer {
+  const runs: PlacedText[] = [{ text: 'A Study of Online Content', x: 72, y: 90, size: 22, bold: true }];
+  sections(runs, ['Background', 'Methods', 'Findings'], 130, { size: headSize, gap: 18, after: 10 });
   return placedTextPdf(runs);
 }
 
@@ -49,7 +62,7 @@ describe('pdf layout: headings on built pages', () => {
     const width = 150;
     const xs = [40, 40 + width + 14, 40 + 2 * (width + 14)];
     const runs: PlacedText[] = [{ text: 'Quarterly Newsletter', x: 40, y: 60, size: 24, bold: true }];
-    let k = 0;
+    const next = filler();
     xs.forEach((x, column) => {
       for (let i = 0; i < 40; i++) {
         const y = 100 + i * 12;
@@ -58,9 +71,7 @@ describe('pdf layout: headings on built pages', () => {
           runs.push({ text: 'Survey Results', x, y, size: 9, bold: true });
           continue;
         }
-        let line = WORDS[k++ % WORDS.length] as string;
-        while (helveticaWidth(`${line} ${WORDS[k % WORDS.length]}`, 9) <= width - 4) line += ` ${WORDS[k++ % WORDS.length]}`;
-        runs.push({ text: line, x, y, size: 9, width: i % 9 === 8 ? undefined : width });
+        runs.push({ text: next(width - 4, 9), x, y, size: 9, width: i % 9 === 8 ? undefined : width });
       }
     });
     expect(await headings(placedTextPdf(runs))).toEqual(['h1 Quarterly Newsletter', 'h2 Survey Results']);
@@ -73,19 +84,7 @@ describe('pdf layout: headings on built pages', () => {
       { text: '8 Encinas Franco and Laguna', x: 72, y: 50, size: 10, bold: true },
       { text: 'Women in Electoral Politics', x: 72, y: 110, size: 16, bold: true },
     ];
-    let y = 140;
-    let k = 0;
-    for (const head of ['Background', 'Findings']) {
-      runs.push({ text: head, x: 72, y, size: 10, bold: true });
-      y += 16;
-      for (let i = 0; i < 6; i++) {
-        let line = WORDS[k++ % WORDS.length] as string;
-        while (helveticaWidth(`${line} ${WORDS[k % WORDS.length]}`, 10) <= 446) line += ` ${WORDS[k++ % WORDS.length]}`;
-        runs.push({ text: line, x: 72, y, width: i === 5 ? undefined : 450 });
-        y += 13;
-      }
-      y += 12;
-    }
+    sections(runs, ['Background', 'Findings'], 140, { size: 10, bold: true, gap: 16, after: 12 });
     const bytes = placedTextPdf(runs);
     expect(await headings(bytes)).toEqual(['h1 Women in Electoral Politics', 'h2 Background', 'h2 Findings']);
     const result = await readPdf(readInput('pdf', bytes, { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
@@ -100,12 +99,10 @@ describe('pdf layout: headings on built pages', () => {
       { text: 'element of the group is a product of them, which gives the spectrum as', x: 72, y: 95, size: 12 },
     ];
     let y = 130;
-    let k = 0;
+    const next = filler();
     for (let n = 1; n <= 8; n++) {
       for (let i = 0; i < 3; i++) {
-        let line = i === 0 ? `${n}. ${WORDS[k++ % WORDS.length]}` : (WORDS[k++ % WORDS.length] as string);
-        while (helveticaWidth(`${line} ${WORDS[k % WORDS.length]}`, 10) <= 446) line += ` ${WORDS[k++ % WORDS.length]}`;
-        runs.push({ text: line, x: i === 0 ? 72 : 84, y, width: i === 2 ? undefined : 450 - (i === 0 ? 0 : 12) });
+        runs.push({ text: next(446, 10, i === 0 ? `${n}. ` : ''), x: i === 0 ? 72 : 84, y, width: i === 2 ? undefined : 450 - (i === 0 ? 0 : 12) });
         y += 13;
       }
       y += 6;
@@ -124,11 +121,9 @@ describe('pdf layout: headings on built pages', () => {
       { text: 'Abstract', x: 72, y: 140, size: 12, bold: true },
     ];
     let y = 160;
-    let k = 0;
+    const next = filler();
     for (let i = 0; i < 12; i++) {
-      let line = WORDS[k++ % WORDS.length] as string;
-      while (helveticaWidth(`${line} ${WORDS[k % WORDS.length]}`, 10) <= 446) line += ` ${WORDS[k++ % WORDS.length]}`;
-      runs.push({ text: line, x: 72, y, width: i === 11 ? undefined : 450 });
+      runs.push({ text: next(446, 10), x: 72, y, width: i === 11 ? undefined : 450 });
       y += 13;
     }
     expect(await headings(placedTextPdf(runs))).toEqual(['h1 Lassa Fever in Sierra Leone', 'h2 Abstract']);
@@ -142,19 +137,7 @@ describe('pdf layout: headings on built pages', () => {
       { text: 'Dahyun Kim, Chanjun Park and Sanghoon Kim', x: 150, y: 100, size: 12 },
       { text: 'Upstage AI, South Korea', x: 220, y: 126, size: 12 },
     ];
-    let y = 160;
-    let k = 0;
-    for (const head of ['Abstract', '1 Introduction']) {
-      runs.push({ text: head, x: 72, y, size: 12, bold: true });
-      y += 18;
-      for (let i = 0; i < 6; i++) {
-        let line = WORDS[k++ % WORDS.length] as string;
-        while (helveticaWidth(`${line} ${WORDS[k % WORDS.length]}`, 10) <= 446) line += ` ${WORDS[k++ % WORDS.length]}`;
-        runs.push({ text: line, x: 72, y, width: i === 5 ? undefined : 450 });
-        y += 13;
-      }
-      y += 12;
-    }
+    sections(runs, ['Abstract', '1 Introduction'], 160, { size: 12, bold: true, gap: 18, after: 12 });
     expect(await headings(placedTextPdf(runs))).toEqual(['h1 Scaling Language Models by Depth', 'h2 Abstract', 'h2 1 Introduction']);
   });
 });
