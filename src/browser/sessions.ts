@@ -193,13 +193,14 @@ export function createSessionManager(options: SessionManagerOptions): SessionMan
       if (sessions.size + opening >= options.limits.maxTotal) {
         throw new ServiceError('RATE_LIMITED', `This server has ${options.limits.maxTotal} browser sessions open, its limit (FOLIO_BROWSER_MAX_SESSIONS). Try again when one has ended.`, { retryAfterSeconds: 10 });
       }
-      if (request.kind === 'session') await options.billing?.admit(owner, 'browser');
+      // Counted as opening before the first await: requests arriving together see each other.
       opening++;
       openingByTeam.set(owner.teamId, (openingByTeam.get(owner.teamId) ?? 0) + 1);
       let context: BrowserContext | undefined;
       let place: { release(): void } | undefined;
       let dir: string | undefined;
       try {
+        if (request.kind === 'session') await options.billing?.admit(owner, 'browser');
         if (request.kind === 'session' && options.teamPlace) place = await options.teamPlace(owner.teamId, [...sessions.values()].filter((x) => x.owner.teamId === owner.teamId && x.kind === 'session').length);
         dir = await mkdtemp(path.join(os.tmpdir(), 'folio-session-'));
         context = await options.launch(dir);
