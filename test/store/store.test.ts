@@ -314,7 +314,9 @@ describe.each(ENGINES)('store on $name', (engine) => {
       expect(added.flat()).toHaveLength(10);
       expect(await store.addCrawlUrls('job-2', [{ url: 'https://example.com/x', depth: 2 }], 100, 'blocked')).toEqual([]);
       expect(await store.robotsBlockedUrls('job-2')).toEqual(['https://example.com/x']);
-      expect(await store.addCrawlUrls('job-2', [{ url: 'https://example.com/h0-0/', depth: 2, aliases: ['https://example.com/h0-0'] }], 100)).toEqual([]);
+      // A URL whose alias the job already holds is not added again (which ten won the race above varies).
+      const known = added.flat()[0]?.url ?? '';
+      expect(await store.addCrawlUrls('job-2', [{ url: `${known}/`, depth: 2, aliases: [known] }], 100)).toEqual([]);
     });
 
     it('pages completing while both handles add links already known to the job neither deadlock nor lose a result', async () => {
