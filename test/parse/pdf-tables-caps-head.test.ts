@@ -5,19 +5,12 @@
  * (its first row is a body row in mixed case).
  */
 import { describe, expect, it } from 'vitest';
-import { extractPage } from '../../src/parse/readers/pdf/extract.ts';
-import { documentParameters, loadPdfjs } from '../../src/parse/readers/pdf/pdfjs.ts';
 import { findTables, tableHtml, type PdfTable } from '../../src/parse/readers/pdf/tables/index.ts';
 import { readCorpus } from '../helpers/corpus.ts';
+import { firstPageModel } from './pdf-table-fixtures.ts';
 
 async function tablesOf(...parts: string[]): Promise<PdfTable[]> {
-  const pdfjs = await loadPdfjs();
-  const doc = await pdfjs.getDocument(documentParameters(readCorpus(...parts), { images: false })).promise;
-  try {
-    return findTables(await extractPage(pdfjs, await doc.getPage(1), 1));
-  } finally {
-    await doc.destroy();
-  }
+  return findTables(await firstPageModel(readCorpus(...parts)));
 }
 
 describe('PDF tables: column heads in capitals', () => {

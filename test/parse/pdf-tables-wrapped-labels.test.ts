@@ -5,26 +5,19 @@
  * a row, whatever its case. On olmOCR's olmo2-pg4 (OLMo 2's pretraining mix, booktabs).
  */
 import { describe, expect, it } from 'vitest';
-import { extractPage } from '../../src/parse/readers/pdf/extract.ts';
-import { documentParameters, loadPdfjs } from '../../src/parse/readers/pdf/pdfjs.ts';
 import { findTables, type PdfTable } from '../../src/parse/readers/pdf/tables/index.ts';
 import { readCorpus } from '../helpers/corpus.ts';
+import { firstPageModel, rowTexts } from './pdf-table-fixtures.ts';
 
 async function tables(): Promise<PdfTable[]> {
-  const pdfjs = await loadPdfjs();
-  const doc = await pdfjs.getDocument(documentParameters(readCorpus('pdf', 'olmocr', 'pdfs', 'olmo2-pg4.pdf'), { images: false })).promise;
-  try {
-    return findTables(await extractPage(pdfjs, await doc.getPage(1), 1));
-  } finally {
-    await doc.destroy();
-  }
+  return findTables(await firstPageModel(readCorpus('pdf', 'olmocr', 'pdfs', 'olmo2-pg4.pdf')));
 }
 
 describe('PDF tables: row labels wrapped over lines', () => {
   it('joins a label centred on its values ("StarCoder / filtered version / from OLMoE Mix") and one set on its first line, keeps "arXiv" a row', async () => {
     const [t] = await tables();
     if (!t) throw new Error('no table');
-    const rows = Array.from({ length: t.rows }, (_, r) => t.cells.filter((c) => c.row === r).map((c) => c.text));
+    const rows = rowTexts(t);
     const byLabel = (label: string): string[] | undefined => rows.find((r) => r[0] === label);
     expect(byLabel('StarCoder filtered version from OLMoE Mix')).toEqual(['StarCoder filtered version from OLMoE Mix', 'Code', '83.0B', '70.0B', '459B', '78.7M']);
     expect(byLabel('peS2o from Dolma 1.7')).toEqual(['peS2o from Dolma 1.7', 'Academic papers', '58.6B', '51.1B', '413B', '38.8M']);
