@@ -106,3 +106,23 @@ describe('dot leaders on an OCRed page', () => {
     expect(words.filter((w) => /^\.{3,}.*[a-z]/u.test(w.text))).toEqual([]);
   }, 60_000);
 });
+
+describe('the weight of a line read as a whole', () => {
+  it('a bold head whose short words are too light on stems alone is bold throughout, and the running text stays regular', async () => {
+    // A journal page: a numbered section head in bold at the text size between paragraphs.
+    const file = bench('01030000000002');
+    const page = await textLayer(file);
+    const { words } = await ocrPage(corpusPath(...file), 1, page, 'eng', new AbortController().signal);
+    const first = words.find((w) => w.text === 'Choosing');
+    if (!first) throw new Error("'Choosing' not read");
+    const head = words.filter((w) => Math.abs(w.baseline - first.baseline) < 1);
+    expect(head.map((w) => w.text).join(' ')).toBe('8 Choosing between Observer Models and Rejecting Participants');
+    // The text layer sets the head bold; OCR now reads every word of it bold.
+    expect(page.words.find((w) => w.text.startsWith('Choosing'))?.bold).toBe(true);
+    expect(head.filter((w) => !w.bold).map((w) => w.text)).toEqual([]);
+    // The running text: no line of it taken for bold.
+    const body = words.filter((w) => /\p{Ll}{3}/u.test(w.text) && Math.abs(w.baseline - first.baseline) > 1 && w.size > 9);
+    expect(body.length).toBeGreaterThan(200);
+    expect(body.filter((w) => w.bold).length).toBeLessThan(body.length * 0.02);
+  }, 60_000);
+});

@@ -9,7 +9,7 @@
  * coordinates directly (page-model.ts: top-left origin, y down).
  */
 import type { Word } from '../readers/pdf/page-model.ts';
-import { boldOnes, type GrayImage, weigh, type Weighed } from './weight.ts';
+import { BOLD_STEM, boldOnes, type GrayImage, usualStem, weigh, type Weighed } from './weight.ts';
 
 /** Words tesseract is less sure of than this (0–100) are noise far more often than text. */
 export const MIN_WORD_CONFIDENCE = 30;
@@ -95,13 +95,17 @@ function emShare(text: string): number | undefined {
   return (ASCENDING.test(text) ? ASCENT : X_HEIGHT) + (DESCENDING.test(text) ? DESCENT : 0);
 }
 
+/** Under this many times the page's usual stem, a word is at the text's weight, not just short of bold. */
+const REGULAR_STEM = 1.1;
+
 /** Of a line's weighed characters, at least this share in bold words makes the whole line bold. */
 const BOLD_LINE_SHARE = 0.6;
 
 /**
  * Indexes (into `kept`) of the bold words. A word is weighed on its own (a bold run-in head opens
  * a regular line); in a line whose weighed characters are mostly bold, every word is bold (a
- * section number, a short word too light on stems to be weighed). A word of capitals in a line
+ * section number, a short word too light on stems to be weighed), and so is every word of a line
+ * whose pooled stems weigh bold with no word at the text's weight. A word of capitals in a line
  * with lower case is left to its line (an acronym); a line in capitals is weighed as capitals.
  */
 function boldWords(pixels: GrayImage, kept: readonly Row[], byLine: ReadonlyMap<string, Row[]>, emPx: (line: string) => number): Set<number> {
@@ -111,7 +115,21 @@ function boldWords(pixels: GrayImage, kept: readonly Row[], byLine: ReadonlyMap<
     if (!capitals && !/\p{Ll}/u.test(w.text)) return undefined;
     return weigh(pixels, [{ left: w.left, top: w.top, width: w.width, height: w.height }], emPx(w.line), w.text.length, capitals);
   });
-  const bold = boldOnes(weighed);
+  const usual = usualStem(weighed);
+  const bold = boldOnes(weighed, usual);
+  // A line set in one face: a line with lower case whose words' stems pooled weigh bold, none of
+  // them at the text's weight (under REGULAR_STEM times the usual), is bold throughout. Over a
+  // whole line the words just short of bold on their own ("between", "Models" in a bold head)
+  // count with the rest, while a bold run-in head before regular text stays a run-in.
+  const index = new Map(kept.map((w, i) => [w, i]));
+  for (const [key, words] of byLine) {
+    if (usual === undefined || capitalsLine(key)) continue;
+    const indexes = words.map((w) => index.get(w) as number);
+    const measured = indexes.filter((i) => weighed[i] !== undefined);
+    if (measured.length < 2 || measured.some((i) => (weighed[i] as Weighed).stem < REGULAR_STEM * usual)) continue;
+    const line = weigh(pixels, measured.map((i) => kept[i] as Row), emPx(key), 0);
+    if (line && line.stem >= BOLD_STEM * usual) for (const i of indexes) bold.add(i);
+  }
   const share = new Map<string, { bold: number; all: number }>();
   kept.forEach((w, i) => {
     if (!weighed[i]) return;

@@ -106,14 +106,14 @@ export interface Weighed {
  */
 export const CAPITALS_BOLD_STEM = 1.45;
 
-/** Indexes of the words set bold, against the usual stem of the page's characters. */
-export function boldOnes(words: readonly (Weighed | undefined)[]): Set<number> {
-  const measured = words.flatMap((l, i) => (l ? [{ ...l, i }] : []));
-  const lower = measured.filter((l) => !l.capitals);
+/**
+ * The page's usual stem: the median of the lower-case words' stems weighted by their characters
+ * (the stem width of the characters of most of the page's text); undefined without such words.
+ */
+export function usualStem(words: readonly (Weighed | undefined)[]): number | undefined {
+  const lower = words.filter((l): l is Weighed => l !== undefined && !l.capitals);
   const total = lower.reduce((n, l) => n + l.chars, 0);
-  const bold = new Set<number>();
-  if (total === 0) return bold;
-  // The weighted median: the stem width of the characters of most of the page's text.
+  if (total === 0) return undefined;
   const sorted = [...lower].sort((a, b) => a.stem - b.stem);
   let seen = 0;
   let usual = sorted[0]?.stem ?? 0;
@@ -122,7 +122,16 @@ export function boldOnes(words: readonly (Weighed | undefined)[]): Set<number> {
     usual = l.stem;
     if (seen >= total / 2) break;
   }
-  for (const l of measured) if (l.stem >= (l.capitals ? CAPITALS_BOLD_STEM : BOLD_STEM) * usual) bold.add(l.i);
+  return usual;
+}
+
+/** Indexes of the words set bold, against the usual stem of the page's characters. */
+export function boldOnes(words: readonly (Weighed | undefined)[], usual = usualStem(words)): Set<number> {
+  const bold = new Set<number>();
+  if (usual === undefined) return bold;
+  words.forEach((l, i) => {
+    if (l && l.stem >= (l.capitals ? CAPITALS_BOLD_STEM : BOLD_STEM) * usual) bold.add(i);
+  });
   return bold;
 }
 
