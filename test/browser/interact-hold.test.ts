@@ -9,7 +9,7 @@
  */
 import Firecrawl from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request, startTestService, type RawResponse, type TestService } from '../http/helpers.ts';
+import { keyedJson, startTestService, type RawResponse, type TestService } from '../http/helpers.ts';
 import { startBrowserSite, type BrowserSite } from './site.ts';
 
 let site: BrowserSite;
@@ -30,14 +30,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-function call(method: string, path: string, key: string, body?: unknown): Promise<RawResponse> {
-  return request(`${service.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: Buffer.from(JSON.stringify(body)) } : {}),
-    timeoutMs: 90_000,
-  });
-}
+const call = (method: string, path: string, key: string, body?: unknown): Promise<RawResponse> => keyedJson(service.url, method, path, key, body);
 
 /** A rendered scrape of the form whose script leaves a random value in the page. */
 async function scrapeForm(): Promise<{ scrapeId: string; token: unknown }> {

@@ -10,8 +10,9 @@ import fs from 'node:fs';
 import Firecrawl from '@mendable/firecrawl-js';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { request, startTestService, type RawResponse, type TestService } from '../http/helpers.ts';
+import { keyedJson, startTestService, type RawResponse, type TestService } from '../http/helpers.ts';
 import { MCP_SCOPE } from '../../auth/scopes.ts';
+import type { TeamPlanChange } from '../../src/store/team-plans.ts';
 import { connectMcp, structuredOf, textOf } from '../mcp/helpers.ts';
 import { startBrowserSite, type BrowserSite } from './site.ts';
 
@@ -30,15 +31,16 @@ afterAll(async () => {
   await site?.close();
 });
 
-function call(method: string, path: string, key: string, body?: unknown): Promise<RawResponse> {
-  return request(`${service.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: Buffer.from(JSON.stringify(body)) } : {}),
-    timeoutMs: 90_000,
-  });
-}
+const call = (method: string, path: string, key: string, body?: unknown): Promise<RawResponse> => keyedJson(service.url, method, path, key, body);
 const json = (r: RawResponse) => r.json;
+
+/** A new team with a key, on the plan given (credits, maxConcurrent). */
+async function teamOnPlan(name: string, plan: TeamPlanChange): Promise<{ key: string; keyId: string; teamId: string }> {
+  const { key, id: keyId } = await service.createKey(name);
+  const teamId = (await service.store.findTeamByName(name))?.id ?? '';
+  await service.store.updateTeamPlan(teamId, plan, new Date());
+  return { key, keyId, teamId };
+}
 
 describe('browser sessions', () => {
   it('creates a session, drives it over cdpUrl, executes code in it, lists and deletes it (the Firecrawl SDK)', async () => {
@@ -180,9 +182,7 @@ describe('browser sessions', () => {
 
 describe("sessions and the team's concurrency", () => {
   it('an open session holds one of the team places: at the limit a session is a 429 saying what is open, a scrape waits; DELETE and key revocation give the place back', async () => {
-    const { key, id: keyId } = await service.createKey('places-team');
-    const teamId = (await service.store.findTeamByName('places-team'))?.id ?? '';
-    await service.store.updateTeamPlan(teamId, { maxConcurrent: 2 }, new Date());
+    const { key, keyId } = await teamOnPlan('places-team', { maxConcurrent: 2 });
     const team = new Firecrawl({ apiKey: key, apiUrl: service.url });
     const first = await team.browser({});
     const second = await team.browser({});
@@ -220,9 +220,7 @@ describe("sessions and the team's concurrency", () => {
 
 describe('interact and the team concurrency', () => {
   it('an idle held page holds no place; an interact call takes one while it runs and waits for it within its timeout', async () => {
-    const { key } = await service.createKey('interact-places-team');
-    const teamId = (await service.store.findTeamByName('interact-places-team'))?.id ?? '';
-    await service.store.updateTeamPlan(teamId, { maxConcurrent: 1 }, new Date());
+    const { key } = await teamOnPlan('interact-places-team', { maxConcurrent: 1 });
     const team = new Firecrawl({ apiKey: key, apiUrl: service.url });
     const scraped = await team.scrape(`${site.url}/click.html`, { formats: ['markdown'], actions: [{ type: 'click', selector: '#more' }] });
     const scrapeId = scraped.metadata?.scrapeId as string;
@@ -241,9 +239,7 @@ describe('interact and the team concurrency', () => {
 
 describe('browser time in credits', () => {
   it('a session costs 2 credits per started minute of its life (creditsBilled), an interact call its run; 402 when a minute cannot be paid', async () => {
-    const { key } = await service.createKey('credits-team');
-    const teamId = (await service.store.findTeamByName('credits-team'))?.id ?? '';
-    await service.store.updateTeamPlan(teamId, { credits: 10 }, new Date());
+    const { key } = await teamOnPlan('credits-team', { credits: 10 });
     const team = new Firecrawl({ apiKey: key, apiUrl: service.url });
     const remaining = async () => (await team.getCreditUsage()).remainingCredits;
 
@@ -274,9 +270,7 @@ describe('browser time in credits', () => {
   }, 180_000);
 
   it('over MCP: interact with a `url` pays its scrape (1) and its run (2); an OAuth caller\'s session is charged to its team under its client', async () => {
-    const { key } = await service.createKey('mcp-credits-team');
-    const teamId = (await service.store.findTeamByName('mcp-credits-team'))?.id ?? '';
-    await service.store.updateTeamPlan(teamId, { credits: 10 }, new Date());
+    const { key, teamId } = await teamOnPlan('mcp-credits-team', { credits: 10 });
     const team = new Firecrawl({ apiKey: key, apiUrl: service.url });
     const keyed = await connectMcp(`${service.url}/v2/mcp`, { authorization: `Bearer ${key}` });
     try {

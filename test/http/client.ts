@@ -71,6 +71,16 @@ export function request(url: string, req: RawRequest = {}): Promise<RawResponse>
   });
 }
 
+/** A request with `key` as the Bearer credential and, when given, `body` as JSON. */
+export function keyedJson(baseUrl: string, method: string, path: string, key: string, body?: unknown, timeoutMs = 90_000): Promise<RawResponse> {
+  return request(`${baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: Buffer.from(JSON.stringify(body)) } : {}),
+    timeoutMs,
+  });
+}
+
 /** POST /v2/parse with a multipart body. */
 export function postParse(service: { url: string; key: string }, parts: Part[], extra: RawRequest = {}): Promise<RawResponse> {
   return request(`${service.url}/v2/parse`, {
