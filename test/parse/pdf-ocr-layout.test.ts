@@ -18,6 +18,21 @@ import { buildPdf } from './pdf-ocr-fixtures.ts';
 
 const bench = (id: string): string[] => ['pdf-bench', 'pdfs', `${id}.pdf`];
 
+/** OCR of a bench page, with the page's text layer beside it. */
+async function ocrBenchPage(id: string): Promise<{ page: PageModel; words: Awaited<ReturnType<typeof ocrPage>>['words'] }> {
+  const file = bench(id);
+  const page = await textLayer(file);
+  const { words } = await ocrPage(corpusPath(...file), 1, page, 'eng', new AbortController().signal);
+  return { page, words };
+}
+
+/** The words on the line of the first word reading `text` (baselines within a point), and that baseline. */
+function lineOf<W extends { text: string; baseline: number }>(words: readonly W[], text: string): { baseline: number; words: W[] } {
+  const first = words.find((w) => w.text === text);
+  if (!first) throw new Error(`'${text}' not read`);
+  return { baseline: first.baseline, words: words.filter((w) => Math.abs(w.baseline - first.baseline) < 1) };
+}
+
 async function textLayer(file: string[]): Promise<PageModel> {
   const pdfjs = await loadPdfjs();
   const doc = await pdfjs.getDocument(documentParameters(readCorpus(...file))).promise;
@@ -87,14 +102,8 @@ describe('ruling lines from the page image', () => {
 describe('dot leaders on an OCRed page', () => {
   it('keeps the leaders of a table of contents as dots, where tesseract reads them as dots and small letters at confidence 0', async () => {
     // A course book's contents page: entries, dot leaders, page numbers.
-    const file = bench('01030000000114');
-    const page = await textLayer(file);
-    const { words } = await ocrPage(corpusPath(...file), 1, page, 'eng', new AbortController().signal);
-    const line = (text: string): string => {
-      const first = words.find((w) => w.text === text);
-      if (!first) throw new Error(`'${text}' not read`);
-      return words.filter((w) => Math.abs(w.baseline - first.baseline) < 1).map((w) => w.text).join(' ');
-    };
+    const { page, words } = await ocrBenchPage('01030000000114');
+    const line = (text: string): string => lineOf(words, text).words.map((w) => w.text).join(' ');
     // The entry, its leader (dots only, a run as long as the text layer's within a third), its page.
     const entry = line('Pedigree').match(/^Pedigree Analy[sS]is (\.+) 102$/u);
     expect(entry).not.toBeNull();
@@ -110,18 +119,14 @@ describe('dot leaders on an OCRed page', () => {
 describe('the weight of a line read as a whole', () => {
   it('a bold head whose short words are too light on stems alone is bold throughout, and the running text stays regular', async () => {
     // A journal page: a numbered section head in bold at the text size between paragraphs.
-    const file = bench('01030000000002');
-    const page = await textLayer(file);
-    const { words } = await ocrPage(corpusPath(...file), 1, page, 'eng', new AbortController().signal);
-    const first = words.find((w) => w.text === 'Choosing');
-    if (!first) throw new Error("'Choosing' not read");
-    const head = words.filter((w) => Math.abs(w.baseline - first.baseline) < 1);
+    const { page, words } = await ocrBenchPage('01030000000002');
+    const { baseline, words: head } = lineOf(words, 'Choosing');
     expect(head.map((w) => w.text).join(' ')).toBe('8 Choosing between Observer Models and Rejecting Participants');
     // The text layer sets the head bold; OCR now reads every word of it bold.
     expect(page.words.find((w) => w.text.startsWith('Choosing'))?.bold).toBe(true);
     expect(head.filter((w) => !w.bold).map((w) => w.text)).toEqual([]);
     // The running text: no line of it taken for bold.
-    const body = words.filter((w) => /\p{Ll}{3}/u.test(w.text) && Math.abs(w.baseline - first.baseline) > 1 && w.size > 9);
+    const body = words.filter((w) => /\p{Ll}{3}/u.test(w.text) && Math.abs(w.baseline - baseline) > 1 && w.size > 9);
     expect(body.length).toBeGreaterThan(200);
     expect(body.filter((w) => w.bold).length).toBeLessThan(body.length * 0.02);
   }, 60_000);
