@@ -17,6 +17,7 @@ import { readSummaryInformation } from './summary-info.ts';
 import { isWord6Fib, NFIB_WORD2, readWord6Fib } from './word6-fib.ts';
 import { Word6Properties } from './word6-properties.ts';
 import { extractWord6Raw, Word6TextError } from './word6-text.ts';
+import { COMMENTS_LEFT_OUT } from '../comments.ts';
 
 const WORD97 = 'Word 97–2003';
 const WORD6 = 'Word 6.0/95';
@@ -179,7 +180,7 @@ export async function readOleDoc(input: ReadInput): Promise<ReadResult> {
   const document = documentFromHtml(parts.filter(Boolean).join('\n'));
   if (raw.characterPropertiesDamaged) warnings.push('The character properties of this .doc are damaged: bold and italic are missing and deleted (tracked) text may show.');
   if (pictures > 0) warnings.push(`${pictures} picture${pictures === 1 ? '' : 's'} in the document ${pictures === 1 ? 'is shown as a placeholder' : 'are shown as placeholders'}: folio does not extract images from .doc files.`);
-  if (raw.ccpAtn > 0) warnings.push('Comments in the document are left out of the output.');
+  if (raw.ccpAtn > 0) warnings.push(COMMENTS_LEFT_OUT);
   return {
     document,
     metadata: readSummaryInformation(container.summaryInformation),

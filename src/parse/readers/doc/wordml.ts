@@ -12,6 +12,7 @@ import { DOMParser } from 'linkedom';
 import { documentFromHtml, emptyMetadata, escapeHtml, type DocumentMetadata, type ReadInput, type ReadResult } from '../../document.ts';
 import { damaged } from './ole.ts';
 import { PICTURE_ALT } from './story.ts';
+import { COMMENTS_LEFT_OUT } from '../comments.ts';
 
 const MAX_DEPTH = 256;
 
@@ -279,7 +280,7 @@ export async function readWordml(input: ReadInput): Promise<ReadResult> {
   return {
     document,
     metadata: readProperties(root),
-    warnings: hasComments(root) ? ['Comments in the document are left out of the output.'] : [],
+    warnings: hasComments(root) ? [COMMENTS_LEFT_OUT] : [],
     rawHtml: `<!DOCTYPE html>\n${document.documentElement.outerHTML}`,
   };
 }

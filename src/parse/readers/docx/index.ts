@@ -26,6 +26,7 @@ import { fillSkippedGridColumns } from './tables.ts';
 import { tidyMammothHtml } from './tidy.ts';
 import { summarizeWarnings } from './warnings.ts';
 import { readRelationships, relsPartName, resolvePartName, type Relationship } from './xml.ts';
+import { COMMENTS_LEFT_OUT } from '../comments.ts';
 
 /** Alt text of a picture that has none, so its placeholder still shows that a picture was there. */
 export const IMAGE_FALLBACK_ALT = 'Image';
@@ -126,7 +127,7 @@ export async function readDocx(input: ReadInput): Promise<ReadResult> {
 
   const warnings = summarizeWarnings(converted.messages, converted.images);
   // Review comments are left out in every Word reader (docs/parsing.md), and said so alike.
-  if (COMMENT_REFERENCE.test(documentXml)) warnings.push('Comments in the document are left out of the output.');
+  if (COMMENT_REFERENCE.test(documentXml)) warnings.push(COMMENTS_LEFT_OUT);
   try {
     insertFurniture(document, readFurniture(pkg, mainPart, documentXml, documentRels, { ...imageOptions, contentTypes }));
   } catch (err) {

@@ -9,6 +9,7 @@ import { documentFromHtml, type ReadInput, type ReadResult } from '../../documen
 import { Interpreter, type Interpretation } from './interpreter.ts';
 import { buildMetadata } from './metadata.ts';
 import type { Story } from './story.ts';
+import { COMMENTS_LEFT_OUT } from '../comments.ts';
 
 function furniture(stories: Story[], tag: 'header' | 'footer'): string[] {
   const seen = new Set<string>();
@@ -52,7 +53,7 @@ export async function readRtf(input: ReadInput): Promise<ReadResult> {
       interpreter.pictures === 1 ? 'The picture in this RTF document is shown as a placeholder' : `The ${interpreter.pictures} pictures in this RTF document are shown as placeholders`;
     warnings.push(`${pictures}: folio does not extract RTF picture data yet.`);
   }
-  if (interpreter.comments > 0) warnings.push('Comments in the document are left out of the output.');
+  if (interpreter.comments > 0) warnings.push(COMMENTS_LEFT_OUT);
   const document = documentFromHtml(bodyHtml(result), metadata.language);
   input.signal.throwIfAborted();
   return {
