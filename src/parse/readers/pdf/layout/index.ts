@@ -130,26 +130,25 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
       } else if (isFootnote(block, layout, pageBody, blocks, text)) pageRoles.set(block, { kind: 'footnote' });
     });
   });
+  /** A heading found by type, taken back: its block reads as text again. */
+  const demote = (pageRoles: Map<Block, Role>, block: Block): void => {
+    pageRoles.delete(block);
+    headings.splice(headings.indexOf(block), 1);
+  };
   // A heading found by type that touches text set in its own style is a fragment of that text.
   layouts.forEach((_, p) => {
     const blocks = blocksOf[p] ?? [];
     const pageRoles = roles[p] as Map<Block, Role>;
     const isHead = (b: Block) => pageRoles.get(b)?.kind === 'heading';
     const fragments = blocks.filter((b) => isHead(b) && headings.includes(b) && continuesText(b, blocks, isHead));
-    for (const block of fragments) {
-      pageRoles.delete(block);
-      headings.splice(headings.indexOf(block), 1);
-    }
+    for (const block of fragments) demote(pageRoles, block);
   });
   // Headings set in a face of their own: display lines in the text face are no headings.
   layouts.forEach((_, p) => {
     const blocks = blocksOf[p] ?? [];
     const pageRoles = roles[p] as Map<Block, Role>;
     const heads = blocks.filter((b) => pageRoles.get(b)?.kind === 'heading' && headings.includes(b));
-    for (const block of outsideHeadingFace(heads, mainFont(blocks.flatMap((b) => b.lines)), texts)) {
-      pageRoles.delete(block);
-      headings.splice(headings.indexOf(block), 1);
-    }
+    for (const block of outsideHeadingFace(heads, mainFont(blocks.flatMap((b) => b.lines)), texts)) demote(pageRoles, block);
   });
   // A running head or kicker over a larger heading is no heading itself (found by type only: a
   // tagged heading keeps the author's word).
@@ -159,9 +158,7 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
     blocks.forEach((block, i) => {
       const next = blocks[i + 1];
       if (pageRoles.get(block)?.kind !== 'heading' || next === undefined || pageRoles.get(next)?.kind !== 'heading' || !headings.includes(block)) return;
-      if (!isRunningHead(block, texts.get(block) ?? '', next, band(block, layout.page.height) === 'header')) return;
-      pageRoles.delete(block);
-      headings.splice(headings.indexOf(block), 1);
+      if (isRunningHead(block, texts.get(block) ?? '', next, band(block, layout.page.height) === 'header')) demote(pageRoles, block);
     });
   });
   const levels = headingLevels(headings);
