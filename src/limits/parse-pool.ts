@@ -5,7 +5,9 @@
  * - memory: the pool reads each busy child's resident set (/proc/PID/status VmRSS, plus the
  *   programs it started: OCR's pdftoppm and tesseract) every `rssSampleMs` and kills the child
  *   (and those programs) past
- *   `workerMemoryMb`; the job is answered CORRUPT_FILE ("needs more than N MB"). An OS limit was
+ *   `workerMemoryMb`; the job is answered CORRUPT_FILE ("needs more than N MB"). The child watches
+ *   the same figure itself on a thread of its own (memory-watchdog.ts), so that neither a long
+ *   synchronous step in the child nor a busy server lets it pass the cap unseen. An OS limit was
  *   measured and rejected: RLIMIT_AS breaks V8's address-space reservations, RLIMIT_DATA counts
  *   committed-but-untouched pages and aborts the process from inside an allocation.
  * - time: a job past its `timeout` has its child killed (408 SCRAPE_TIMEOUT). A job is one
@@ -33,6 +35,7 @@ import { readingDeadline } from '../parse/deadline.ts';
 import type { Progress } from '../parse/document.ts';
 import type { LlmSettings, LlmUsage, OcrSettings, ParseData, ParseInput, SourceLimits } from '../parse/index.ts';
 import type { ParseOptions } from '../parse/options.ts';
+import { WATCHDOG_MARK } from './memory-watchdog.ts';
 import type { ParseJobMessage, WorkerReply } from './parse-messages.ts';
 
 export interface ParsePoolOptions {
@@ -139,8 +142,14 @@ interface Slot {
 /** A child that dies this many times in a row before it is ready means the build is broken. */
 const MAX_BOOT_FAILURES = 3;
 const TEMP_PREFIX = 'folio-parse-';
-/** What a V8 or C++ allocation failure prints before the process aborts. */
-const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|std::bad_alloc|Allocation failed/;
+/**
+ * What a process that ran out of room prints before it ends: V8 or C++ allocation failures, a
+ * JavaScript array or string past V8's size limit ("Fatal JavaScript invalid size error", a
+ * fatal error, not an exception), and the child's own memory watch.
+ */
+const OUT_OF_MEMORY = new RegExp(`heap out of memory|Reached heap limit|std::bad_alloc|Allocation failed|invalid size error|${WATCHDOG_MARK}`);
+/** How long an ended child's stderr may take to deliver its last lines (its pipe outlives the exit event). */
+const STDERR_DRAIN_MS = 500;
 
 /**
  * Compiled (`npm start` runs dist/), the child runs plain JavaScript. From the TypeScript sources
@@ -248,7 +257,7 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
     if (slot.spawned) restarts++;
     slot.spawned = true;
     const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), TEMP_PREFIX));
-    const child = fork(workerPath, [JSON.stringify({ ocr: { ...opts.ocr, tempDir }, limits: opts.limits ?? {} })], {
+    const child = fork(workerPath, [JSON.stringify({ ocr: { ...opts.ocr, tempDir }, limits: opts.limits ?? {}, memoryMb: capMb })], {
       // The JS heap alone may not pass the cap either: a heap past it fails inside V8, not later.
       execArgv: [`--max-old-space-size=${capMb}`],
       serialization: 'advanced',
@@ -294,7 +303,22 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
     child.once('exit', (code, signal) => {
       live.delete(proc);
       fs.rmSync(tempDir, { recursive: true, force: true });
-      onUnexpectedExit(slot, proc, code, signal);
+      // No job goes to it from now on.
+      const wasReady = slot.proc === proc && slot.ready;
+      if (slot.proc === proc) slot.ready = false;
+      // Why it ended is read from its last words, which may still be in the pipe.
+      const stderr = child.stderr;
+      if (!stderr || stderr.readableEnded || stderr.destroyed) {
+        onUnexpectedExit(slot, proc, wasReady, code, signal);
+        return;
+      }
+      const decide = (): void => {
+        clearTimeout(timer);
+        stderr.off('close', decide);
+        onUnexpectedExit(slot, proc, wasReady, code, signal);
+      };
+      const timer = setTimeout(decide, STDERR_DRAIN_MS);
+      stderr.once('close', decide);
     });
   }
 
@@ -361,17 +385,17 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
   }
 
   /** A child that exits on its own (a crash, V8 out of heap) takes its job with it; the slot gets a fresh one. */
-  function onUnexpectedExit(slot: Slot, proc: Proc, code: number | null, signal: NodeJS.Signals | null): void {
+  function onUnexpectedExit(slot: Slot, proc: Proc, wasReady: boolean, code: number | null, signal: NodeJS.Signals | null): void {
     if (slot.proc !== proc) return;
-    const wasReady = slot.ready;
     slot.proc = undefined;
     slot.ready = false;
     const how = signal ? `signal ${signal}` : `code ${code}`;
     const job = slot.job;
     if (job) {
       finish(slot, job);
-      // SIGKILL that the pool did not send is the kernel's OOM killer.
+      // SIGKILL that the pool did not send is the child's own memory watch or the kernel's OOM killer.
       if (OUT_OF_MEMORY.test(proc.stderrTail) || signal === 'SIGKILL') {
+        kills.memory++;
         job.reject(memoryError(capMb));
       } else {
         opts.onUnexpectedError?.(`parse process exited (${how}) during a parse: ${proc.stderrTail.slice(-1000)}`);

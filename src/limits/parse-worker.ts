@@ -4,11 +4,14 @@
  */
 import { isServiceError } from '../errors.ts';
 import { parse, preloadReaders, type OcrSettings, type SourceLimits } from '../parse/index.ts';
+import { startMemoryWatchdog } from './memory-watchdog.ts';
 import type { ParseJobMessage, WorkerReply } from './parse-messages.ts';
 
 const send = process.send?.bind(process);
 if (!send) throw new Error('parse-worker must run as a child process with an IPC channel');
-const { ocr, limits } = JSON.parse(process.argv[2] ?? '{}') as { ocr?: OcrSettings; limits?: Partial<SourceLimits> };
+const { ocr, limits, memoryMb } = JSON.parse(process.argv[2] ?? '{}') as { ocr?: OcrSettings; limits?: Partial<SourceLimits>; memoryMb?: number };
+// Its own watch of its memory cap, on a thread that a long synchronous step cannot hold up.
+if (memoryMb) startMemoryWatchdog(memoryMb);
 
 function reply(message: WorkerReply): void {
   if (process.connected) send?.(message);

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createParsePool } from '../../src/limits/parse-pool.ts';
 import { parseOptions } from '../../src/parse/options.ts';
+import { COMPILED_PARSE_WORKER } from '../helpers/build-global-setup.ts';
 import { readCorpus } from '../helpers/corpus.ts';
+import { hugeImagePdf } from '../helpers/memory-bombs.ts';
 import { descendants, parseChildren, parseChildTempDir } from '../helpers/process-tree.ts';
 import { buildPdf, ocrChildren } from '../parse/pdf-ocr-fixtures.ts';
 
@@ -166,6 +168,37 @@ describe('parse processes', () => {
       await recycling.close();
     }
   });
+
+  it('a child watches its own memory cap: past it, it ends itself and the job is answered CORRUPT_FILE, with the server not sampling at all', async () => {
+    // The server's sampler is set to once an hour: only the child's own watch can answer. A
+    // 12000×12000 RGB image (432 MB inflated) is read by pdf.js in one growing buffer, and the
+    // limits at the source that would refuse it first are out of reach.
+    const image = await hugeImagePdf(12_000);
+    const capMb = 640;
+    const watched = createParsePool({
+      size: 1,
+      maxQueue: 1,
+      workerMemoryMb: capMb,
+      rssSampleMs: 3_600_000,
+      workerPath: COMPILED_PARSE_WORKER,
+      limits: { maxImagePixels: 1e10, maxPdfStreamBytes: 8 * 1024 ** 3 },
+    });
+    try {
+      await watched.ready();
+      const [first] = watched.pids();
+      await expect(watched.run({ bytes: image, filename: 'image.pdf' }, parseOptions({ timeout: 120_000 }))).rejects.toMatchObject({
+        code: 'CORRUPT_FILE',
+        message: expect.stringContaining(`needs more than ${capMb} MB of memory to read`),
+      });
+      expect(watched.stats().kills.memory).toBe(1);
+      // A fresh child takes the slot, and parses.
+      const data = await watched.run({ bytes: page, filename: 'after.html' }, parseOptions({}));
+      expect(data.markdown).toContain('Wikipedia');
+      expect(watched.pids()).not.toContain(first);
+    } finally {
+      await watched.close();
+    }
+  }, 120_000);
 
   it('a process killed mid-OCR takes its OCR programs and temp files with it, and leaves no zombie', async () => {
     const scans = buildPdf([1, 2, 3, 4].map((n) => ({ scan: { file: ['pdf', 'docling', 'multi_page.pdf'], page: n } })));
