@@ -83,3 +83,10 @@ export function sampleTreeRss(everyMs = 25): { stop(): number; peak(): number } 
     },
   };
 }
+
+/** CPU time a process has used so far (user + system), in ms, from /proc/PID/stat (clock ticks of 10 ms). */
+export function cpuMs(pid: number): number {
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
