@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readPdf } from '../../src/parse/readers/pdf/index.ts';
+import { readCorpus } from '../helpers/corpus.ts';
 import { readInput } from '../helpers/read-input.ts';
 import { helveticaWidth, placedTextPdf, type PlacedText } from './pdf-placed-text.ts';
 
@@ -108,6 +109,36 @@ describe('pdf layout: headings on built pages', () => {
       y += 6;
     }
     expect(await headings(placedTextPdf(runs))).toEqual([]);
+  });
+
+  it('leaves one sentence set larger than the main size of the page, filling the measure, to the text', async () => {
+    // The same end of a paper: a remark at 12 pt over two justified lines (the first runs to
+    // the margin where the references end theirs), one sentence ended by a period, is prose; the
+    // title on a line of its own, though it ends with a period too, is a heading.
+    const runs: PlacedText[] = [
+      { text: 'A Note on the Spectra of Graphs.', x: 72, y: 40, size: 12 },
+      { text: 'Here we recall that the functional is induced on the quotient ring by the ideal, and we', x: 72, y: 80, size: 12, width: 450 },
+      { text: 'conclude that the eigenvalue is the sum of these values over every divisor of the ring.', x: 72, y: 95, size: 12 },
+    ];
+    let y = 130;
+    const next = filler();
+    for (let n = 1; n <= 8; n++) {
+      for (let i = 0; i < 3; i++) {
+        runs.push({ text: next(446, 10, i === 0 ? `${n}. ` : ''), x: i === 0 ? 72 : 84, y, width: i === 2 ? undefined : 450 - (i === 0 ? 0 : 12) });
+        y += 13;
+      }
+      y += 6;
+    }
+    expect(await headings(placedTextPdf(runs))).toEqual(['h1 A Note on the Spectra of Graphs.']);
+  });
+
+  it('leaves the larger type of a real article page that fills its measure to the text (olmOCR math_2503_04086)', async () => {
+    // Its 12 pt text over 10 pt references: "Here we recall … R/AnnR(xi))." read as a heading.
+    const result = await readPdf(readInput('pdf', readCorpus('pdf', 'olmocr', 'pdfs', 'math_2503_04086.pdf'), { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+    const heads = [...result.document.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((h) => h.textContent?.trim() ?? '');
+    expect(heads.some((h) => h.startsWith('Here we recall'))).toBe(false);
+    expect(heads.some((h) => h.startsWith('The following corollary'))).toBe(false);
+    expect(result.document.body.textContent).toContain('Here we recall that');
   });
 
   it('leaves an author name parted from the list of authors by their marks to the list', async () => {

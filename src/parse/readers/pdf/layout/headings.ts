@@ -7,6 +7,7 @@
  * the same style is the same level on every page.
  */
 import type { Block } from './blocks.ts';
+import type { Line } from './lines.ts';
 import { listMarker, SECTION_NUMBER, SUBSECTION_NUMBER } from './markers.ts';
 
 export interface HeadingContext {
@@ -15,6 +16,8 @@ export interface HeadingContext {
   pageBody: number;
   /** The font most of the page's text is set in. */
   pageFont: string;
+  /** The page's lines (their right ends give the measure of its running text). */
+  pageLines: readonly Line[];
 }
 
 const MAX_CHARS = 200;
@@ -44,6 +47,8 @@ export function isHeading(block: Block, text: string, context: HeadingContext): 
   if (block.lines.length === 1 && DIVISION.test(trimmed) && block.size >= 0.95 * Math.min(context.documentBody, context.pageBody)) return true;
   // Two sentences are prose, however the type is set ("Proof. Let S be…", a lemma's statement).
   if (SENTENCES.test(trimmed) && trimmed.split(/\s+/u).length >= 8) return false;
+  // Prose set large: lines flush left, the first filling the measure, a sentence's end.
+  if (setAsProse(block, trimmed, context.pageLines)) return false;
   // A sentence ends with a period; a heading does not, unless it is set clearly larger.
   if (/[,;]$/u.test(trimmed) || (/\.$/u.test(trimmed) && !clearlyLarger)) return false;
   // A cell of a row of several (a table row, a form) is not a heading.
@@ -71,6 +76,26 @@ export function isHeading(block: Block, text: string, context: HeadingContext): 
     return marker === undefined || numbered;
   }
   return false;
+}
+
+/**
+ * Prose, however large it is set: a block of two rows or more whose rows start at one left edge,
+ * whose first row runs to the right edge of the measure (where two other lines of the page end
+ * too: a justified column's margin), and that ends with a sentence's period (not a question
+ * mark: "…: hope or hype?" is a title). A heading broken over two lines is broken before the
+ * measure is full, or centred; a paragraph set in the larger of a page's two text sizes (an
+ * article's 12 pt text over its 10 pt references) fills its lines.
+ */
+export function setAsProse(block: Block, text: string, pageLines: readonly Line[]): boolean {
+  if (!/\.$/u.test(text)) return false;
+  const first = block.lines[0];
+  const rows = new Set(block.lines.map((l) => l.row));
+  if (first === undefined || rows.size < 2) return false;
+  const tolerance = 0.5 * block.size;
+  if (block.lines.some((l) => l.row !== first.row && Math.abs(l.x0 - block.x0) > tolerance)) return false;
+  const firstEnd = Math.max(...block.lines.filter((l) => l.row === first.row).map((l) => l.x1));
+  const margin = pageLines.filter((l) => !block.lines.includes(l) && Math.abs(l.x1 - firstEnd) <= tolerance);
+  return margin.length >= 2;
 }
 
 /**

@@ -124,7 +124,7 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
         // text; elsewhere producers mark display headings as artifacts too).
         if (isFootnote(block, layout, pageBody, blocks, text)) pageRoles.set(block, { kind: 'footnote' });
         else if (role === 'LI') pageRoles.set(block, { kind: 'item' });
-      } else if (isHeading(block, text, { documentBody, pageBody, pageFont })) {
+      } else if (isHeading(block, text, { documentBody, pageBody, pageFont, pageLines })) {
         pageRoles.set(block, { kind: 'heading', level: 0 });
         headings.push(block);
       } else if (isFootnote(block, layout, pageBody, blocks, text)) pageRoles.set(block, { kind: 'footnote' });
