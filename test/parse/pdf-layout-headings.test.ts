@@ -141,6 +141,41 @@ describe('pdf layout: headings on built pages', () => {
     expect(result.document.body.textContent).toContain('Here we recall that');
   });
 
+  it('finds side heads set in italic at the text size over their paragraphs, not italic text of other kinds', async () => {
+    // A handbook's side heads: a short title-cased line in italic right over its paragraph in
+    // roman (no more space than the leading). An epigraph in italic over more italic, and an
+    // italic line ending a sentence, are text.
+    const runs: PlacedText[] = [{ text: 'Self-Locking Nuts', x: 72, y: 60, size: 18, bold: true }];
+    const next = filler();
+    let y = 100;
+    const paragraph = (lines: number, italic = false) => {
+      for (let i = 0; i < lines; i++) {
+        runs.push({ text: next(446, 10), x: 72, y, ...(i === lines - 1 || italic ? {} : { width: 450 }), ...(italic ? { italic: true } : {}) });
+        y += 12.5;
+      }
+      y += 12;
+    };
+    runs.push({ text: 'Every nut here is made to hold under vibration', x: 72, y, italic: true });
+    y += 12.5;
+    paragraph(2, true);
+    for (const head of ['Boots Self-Locking Nut', 'Elastic Stop Nut']) {
+      runs.push({ text: head, x: 72, y, italic: true });
+      y += 12.5;
+      paragraph(5);
+    }
+    runs.push({ text: 'This is how the nut is made.', x: 72, y, italic: true });
+    y += 12.5;
+    paragraph(4);
+    expect(await headings(placedTextPdf(runs))).toEqual(['h1 Self-Locking Nuts', 'h2 Boots Self-Locking Nut', 'h2 Elastic Stop Nut']);
+  });
+
+  it('finds the italic side heads of a real handbook page (docling amt_handbook_sample)', async () => {
+    const result = await readPdf(readInput('pdf', readCorpus('pdf', 'docling', 'amt_handbook_sample.pdf'), { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+    const heads = [...result.document.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((h) => h.textContent?.trim());
+    expect(heads).toEqual(['Boots Self-Locking Nut', 'Stainless Steel Self-Locking Nut', 'Elastic Stop Nut']);
+    expect(result.document.querySelector('h2 + p, h1 + p')?.textContent).toMatch(/^The Boots self-locking nut is of one piece/u);
+  });
+
   it('leaves an author name parted from the list of authors by their marks to the list', async () => {
     // The last name of an author list stands on a line of its own under a row of affiliation
     // marks, set in the list's own type (12 pt over 10 pt text): a fragment of the list.

@@ -2,7 +2,8 @@
  * Headings from type, as a reader sees them: a short block set larger than the body text of its
  * page and of the document (the size most characters are set in), or bold at body size, that
  * does not read like a sentence (no final period or comma) and stands alone (not a cell of a
- * row of several). A section number ("3.1 Status") is supporting evidence. Levels come from the
+ * row of several), or a side head in italic over its paragraph (blocks.ts). A section number
+ * ("3.1 Status") is supporting evidence. Levels come from the
  * document's distinct heading styles, largest first and bold before regular at one size, so
  * the same style is the same level on every page.
  */
@@ -61,6 +62,8 @@ export function isHeading(block: Block, text: string, context: HeadingContext): 
   if (last && beforeLast && last.row === beforeLast.row && /^[\divxlc]+$/iu.test(last.words.map((w) => w.text).join(''))) return false;
   // Captions and notes are set apart too, but they are not headings.
   if (CAPTION.test(trimmed)) return false;
+  // A side head in italic over its paragraph (blocks.ts), at the text's size.
+  if (block.sideHead && block.lines.length === 1 && block.size >= 0.95 * Math.min(context.documentBody, context.pageBody)) return true;
   const oneLine = new Set(block.lines.map((l) => l.row)).size === 1 && trimmed.length <= 100;
   const larger = block.size >= 1.15 * body || (block.size >= 1.08 * body && (block.bold || oneLine));
   if (larger) return block.lines.length <= 3 || trimmed.length <= 120;
