@@ -176,6 +176,38 @@ describe('pdf layout: headings on built pages', () => {
     expect(result.document.querySelector('h2 + p, h1 + p')?.textContent).toMatch(/^The Boots self-locking nut is of one piece/u);
   });
 
+  it('leaves a bold lead-in that the numbering of a list runs through to the list, not a head that restarts it', async () => {
+    // Steps 1–3, a bold line at the steps' size, steps 4–5 (the numbering runs through it: a
+    // lead-in inside the list); then a bold head and steps numbered from 1 again (a head); then
+    // a head set larger than the steps with the numbering running on (a head too).
+    const runs: PlacedText[] = [{ text: 'Laboratory Procedure', x: 72, y: 60, size: 18, bold: true }];
+    const next = filler();
+    let y = 100;
+    const step = (n: number) => {
+      runs.push({ text: next(430, 10, `${n}. `), x: 72, y, width: 430 });
+      runs.push({ text: next(300, 10), x: 72, y: y + 12 });
+      y += 34;
+    };
+    [1, 2, 3].forEach(step);
+    runs.push({ text: 'Digest Prep (switch to the small pipette):', x: 72, y, bold: true });
+    y += 24;
+    [4, 5].forEach(step);
+    runs.push({ text: 'Set Up the Digests', x: 72, y, bold: true });
+    y += 24;
+    [1, 2].forEach(step);
+    runs.push({ text: 'Run the Gel', x: 72, y, size: 13, bold: true });
+    y += 26;
+    [3, 4].forEach(step);
+    expect(await headings(placedTextPdf(runs))).toEqual(['h1 Laboratory Procedure', 'h3 Set Up the Digests', 'h2 Run the Gel']);
+  });
+
+  it('leaves the lead-in of a real lab page inside its numbered steps (bench 01030000000121, a tuning page)', async () => {
+    const result = await readPdf(readInput('pdf', readCorpus('pdf-bench', 'pdfs', '01030000000121.pdf'), { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+    const heads = [...result.document.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((h) => h.textContent?.trim());
+    expect(heads).toEqual(['II. Set Up the Restriction Digests of the “Suspect” and “Evidence” DNA']);
+    expect(result.document.body.textContent).toContain('Restriction Enzyme Digest Prep');
+  });
+
   it('leaves an author name parted from the list of authors by their marks to the list', async () => {
     // The last name of an author list stands on a line of its own under a row of affiliation
     // marks, set in the list's own type (12 pt over 10 pt text): a fragment of the list.

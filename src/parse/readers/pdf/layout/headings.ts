@@ -131,6 +131,38 @@ export function continuesText(block: Block, blocks: readonly Block[], isHead: (b
 }
 
 /**
+ * A line standing inside one numbered list: the nearest numbered item before it (on its page, in
+ * reading order; bulleted items between are passed over) is number n, the first numbered item
+ * after it, with no heading between, is item n + 1
+ * ("19. Allow the tubes to dry…", "Restriction Enzyme Digest Prep (…):", "20. Use a
+ * micropipette…"), and the line is set in the items' size. A section head ends the list or
+ * starts its numbering again; a lead-in the numbering runs through is part of the list. `at` is
+ * the block's index in `blocks`.
+ */
+export function insideNumberedList(blocks: readonly Block[], at: number, texts: ReadonlyMap<Block, string>, isHead: (b: Block) => boolean): boolean {
+  const block = blocks[at] as Block;
+  if (listMarker((texts.get(block) ?? '').trim()) !== undefined) return false;
+  let before: Block | undefined;
+  for (let i = at - 1; i >= 0 && before === undefined; i--) {
+    const b = blocks[i] as Block;
+    if (isHead(b)) return false;
+    if (listMarker((texts.get(b) ?? '').trim())?.kind === 'ol') before = b;
+  }
+  let after: Block | undefined;
+  for (let i = at + 1; i < blocks.length && after === undefined; i++) {
+    const b = blocks[i] as Block;
+    if (isHead(b)) return false;
+    if (listMarker((texts.get(b) ?? '').trim())?.kind === 'ol') after = b;
+  }
+  if (before === undefined || after === undefined) return false;
+  const n = listMarker((texts.get(before) ?? '').trim());
+  const m = listMarker((texts.get(after) ?? '').trim());
+  if (n?.kind !== 'ol' || m?.kind !== 'ol' || n.value === undefined || m.value !== n.value + 1) return false;
+  // Set in the items' own size: a head set larger than the list stays a head.
+  return block.size < 1.08 * Math.max(before.size, after.size);
+}
+
+/**
  * Where a page's headings are set in a face of their own (two or more, none in the face of the
  * running text), a line found by its size alone in the text face, regular and unnumbered, is
  * display text beside them — an affiliation under the authors, a journal's or a repository's
