@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readPdf } from '../../src/parse/readers/pdf/index.ts';
+import { readCorpus } from '../helpers/corpus.ts';
 import { readInput } from '../helpers/read-input.ts';
 import { helveticaWidth, placedTextPdf, type PlacedText } from './pdf-placed-text.ts';
 
@@ -108,6 +109,103 @@ describe('pdf layout: headings on built pages', () => {
       y += 6;
     }
     expect(await headings(placedTextPdf(runs))).toEqual([]);
+  });
+
+  it('leaves one sentence set larger than the main size of the page, filling the measure, to the text', async () => {
+    // The same end of a paper: a remark at 12 pt over two justified lines (the first runs to
+    // the margin where the references end theirs), one sentence ended by a period, is prose; the
+    // title on a line of its own, though it ends with a period too, is a heading.
+    const runs: PlacedText[] = [
+      { text: 'A Note on the Spectra of Graphs.', x: 72, y: 40, size: 12 },
+      { text: 'Here we recall that the functional is induced on the quotient ring by the ideal, and we', x: 72, y: 80, size: 12, width: 450 },
+      { text: 'conclude that the eigenvalue is the sum of these values over every divisor of the ring.', x: 72, y: 95, size: 12 },
+    ];
+    let y = 130;
+    const next = filler();
+    for (let n = 1; n <= 8; n++) {
+      for (let i = 0; i < 3; i++) {
+        runs.push({ text: next(446, 10, i === 0 ? `${n}. ` : ''), x: i === 0 ? 72 : 84, y, width: i === 2 ? undefined : 450 - (i === 0 ? 0 : 12) });
+        y += 13;
+      }
+      y += 6;
+    }
+    expect(await headings(placedTextPdf(runs))).toEqual(['h1 A Note on the Spectra of Graphs.']);
+  });
+
+  it('leaves the larger type of a real article page that fills its measure to the text (olmOCR math_2503_04086)', async () => {
+    // Its 12 pt text over 10 pt references: "Here we recall … R/AnnR(xi))." read as a heading.
+    const result = await readPdf(readInput('pdf', readCorpus('pdf', 'olmocr', 'pdfs', 'math_2503_04086.pdf'), { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+    const heads = [...result.document.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((h) => h.textContent?.trim() ?? '');
+    expect(heads.some((h) => h.startsWith('Here we recall'))).toBe(false);
+    expect(heads.some((h) => h.startsWith('The following corollary'))).toBe(false);
+    expect(result.document.body.textContent).toContain('Here we recall that');
+  });
+
+  it('finds side heads set in italic at the text size over their paragraphs, not italic text of other kinds', async () => {
+    // A handbook's side heads: a short title-cased line in italic right over its paragraph in
+    // roman (no more space than the leading). An epigraph in italic over more italic, and an
+    // italic line ending a sentence, are text.
+    const runs: PlacedText[] = [{ text: 'Self-Locking Nuts', x: 72, y: 60, size: 18, bold: true }];
+    const next = filler();
+    let y = 100;
+    const paragraph = (lines: number, italic = false) => {
+      for (let i = 0; i < lines; i++) {
+        runs.push({ text: next(446, 10), x: 72, y, ...(i === lines - 1 || italic ? {} : { width: 450 }), ...(italic ? { italic: true } : {}) });
+        y += 12.5;
+      }
+      y += 12;
+    };
+    runs.push({ text: 'Every nut here is made to hold under vibration', x: 72, y, italic: true });
+    y += 12.5;
+    paragraph(2, true);
+    for (const head of ['Boots Self-Locking Nut', 'Elastic Stop Nut']) {
+      runs.push({ text: head, x: 72, y, italic: true });
+      y += 12.5;
+      paragraph(5);
+    }
+    runs.push({ text: 'This is how the nut is made.', x: 72, y, italic: true });
+    y += 12.5;
+    paragraph(4);
+    expect(await headings(placedTextPdf(runs))).toEqual(['h1 Self-Locking Nuts', 'h2 Boots Self-Locking Nut', 'h2 Elastic Stop Nut']);
+  });
+
+  it('finds the italic side heads of a real handbook page (docling amt_handbook_sample)', async () => {
+    const result = await readPdf(readInput('pdf', readCorpus('pdf', 'docling', 'amt_handbook_sample.pdf'), { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+    const heads = [...result.document.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((h) => h.textContent?.trim());
+    expect(heads).toEqual(['Boots Self-Locking Nut', 'Stainless Steel Self-Locking Nut', 'Elastic Stop Nut']);
+    expect(result.document.querySelector('h2 + p, h1 + p')?.textContent).toMatch(/^The Boots self-locking nut is of one piece/u);
+  });
+
+  it('leaves a bold lead-in that the numbering of a list runs through to the list, not a head that restarts it', async () => {
+    // Steps 1–3, a bold line at the steps' size, steps 4–5 (the numbering runs through it: a
+    // lead-in inside the list); then a bold head and steps numbered from 1 again (a head); then
+    // a head set larger than the steps with the numbering running on (a head too).
+    const runs: PlacedText[] = [{ text: 'Laboratory Procedure', x: 72, y: 60, size: 18, bold: true }];
+    const next = filler();
+    let y = 100;
+    const step = (n: number) => {
+      runs.push({ text: next(430, 10, `${n}. `), x: 72, y, width: 430 });
+      runs.push({ text: next(300, 10), x: 72, y: y + 12 });
+      y += 34;
+    };
+    [1, 2, 3].forEach(step);
+    runs.push({ text: 'Digest Prep (switch to the small pipette):', x: 72, y, bold: true });
+    y += 24;
+    [4, 5].forEach(step);
+    runs.push({ text: 'Set Up the Digests', x: 72, y, bold: true });
+    y += 24;
+    [1, 2].forEach(step);
+    runs.push({ text: 'Run the Gel', x: 72, y, size: 13, bold: true });
+    y += 26;
+    [3, 4].forEach(step);
+    expect(await headings(placedTextPdf(runs))).toEqual(['h1 Laboratory Procedure', 'h3 Set Up the Digests', 'h2 Run the Gel']);
+  });
+
+  it('leaves the lead-in of a real lab page inside its numbered steps (bench 01030000000121, a tuning page)', async () => {
+    const result = await readPdf(readInput('pdf', readCorpus('pdf-bench', 'pdfs', '01030000000121.pdf'), { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+    const heads = [...result.document.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((h) => h.textContent?.trim());
+    expect(heads).toEqual(['II. Set Up the Restriction Digests of the “Suspect” and “Evidence” DNA']);
+    expect(result.document.body.textContent).toContain('Restriction Enzyme Digest Prep');
   });
 
   it('leaves an author name parted from the list of authors by their marks to the list', async () => {

@@ -17,6 +17,8 @@ export interface PlacedText {
   width?: number;
   /** Set in Helvetica-Bold. */
   bold?: boolean;
+  /** Set in Helvetica-Oblique (Helvetica's widths). */
+  italic?: boolean;
 }
 
 /** Helvetica's advance widths (its AFM, per 1000 em) for the characters the tests set. */
@@ -52,16 +54,17 @@ export function placedTextPdf(runs: readonly PlacedText[]): Buffer {
       const spaces = r.text.split(' ').length - 1;
       // Tw widens each space (ISO 32000-1 §9.3.3), in unscaled text space units: points here.
       const tw = r.width !== undefined && spaces > 0 ? (r.width - helveticaWidth(r.text, size)) / spaces : 0;
-      return `BT /${r.bold ? 'F2' : 'F1'} ${size} Tf ${tw.toFixed(3)} Tw ${r.x.toFixed(2)} ${(HEIGHT - r.y).toFixed(2)} Td (${r.text.replace(/[()\\]/g, '\\$&')}) Tj ET`;
+      return `BT /${r.bold ? 'F2' : r.italic ? 'F3' : 'F1'} ${size} Tf ${tw.toFixed(3)} Tw ${r.x.toFixed(2)} ${(HEIGHT - r.y).toFixed(2)} Td (${r.text.replace(/[()\\]/g, '\\$&')}) Tj ET`;
     })
     .join('\n');
   const content = Buffer.from(`${ops}\n`, 'latin1');
   return buildPdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${WIDTH} ${HEIGHT}] /Resources << /Font << /F1 4 0 R /F2 6 0 R >> >> /Contents 5 0 R >>`,
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${WIDTH} ${HEIGHT}] /Resources << /Font << /F1 4 0 R /F2 6 0 R /F3 7 0 R >> >> /Contents 5 0 R >>`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
     Buffer.concat([Buffer.from(`<< /Length ${content.length} >>\nstream\n`), content, Buffer.from('\nendstream')]),
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Oblique /Encoding /WinAnsiEncoding >>',
   ]);
 }

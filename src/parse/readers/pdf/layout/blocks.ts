@@ -2,8 +2,9 @@
  * Lines in reading order → blocks (paragraph-sized units). A new block starts where a
  * typographer would see one: the text jumps (another column or region), the gap above is
  * clearly wider than the usual line spacing, the type changes (size, or bold against regular),
- * a list marker opens the line, the line is indented after a full line (first-line indent), or
- * the line above ended short with a sentence end; in a tagged PDF, where the structure element
+ * a list marker opens the line, the line is indented after a full line (first-line indent),
+ * the line above ended short with a sentence end, or stood over the line as a side head (short,
+ * in italic over roman); in a tagged PDF, where the structure element
  * changes (another block role, or artifact against content).
  */
 import type { Box } from '../page-model.ts';
@@ -21,6 +22,12 @@ export interface Block extends Box {
   bold: boolean;
   /** The block is an entry of a table of contents (contents.ts): never a heading. */
   contents?: boolean;
+  /**
+   * A side head: a short line set wholly in italic, title-cased and ending no sentence, standing
+   * right over a paragraph set in roman at its size ("Elastic Stop Nut" over "The elastic stop
+   * nut is…"), parted from it here.
+   */
+  sideHead?: boolean;
 }
 
 function median(values: number[]): number | undefined {
@@ -107,6 +114,7 @@ export function blocksOf(ordered: readonly Line[], entries: ReadonlySet<Line> = 
   let current: Line[] = [];
   let right = -Infinity;
   let isItem = false;
+  let sideHead = false;
   ordered.forEach((line, index) => {
     const prev = current[current.length - 1];
     let starts = prev === undefined;
@@ -134,6 +142,9 @@ export function blocksOf(ordered: readonly Line[], entries: ReadonlySet<Line> = 
       // is a title over its text, though the sizes differ too little to count as a change of
       // type inside a paragraph.
       const titleAbove = current.length === 1 && prev.row !== line.row && prev.size > line.size && sizeChange > 0.05 && prev.x1 < line.x1 - 4 * size && !SENTENCE_END.test(lineText(prev));
+      // A short title-cased line wholly in italic over a line in roman of its size, ending no
+      // sentence, is a side head over its paragraph.
+      const italicAbove = current.length === 1 && prev.row !== line.row && sizeChange <= 0.12 && isSideHeadLine(prev, line, size);
       // Cells of one row read in a row (a borderless table, a form) stay one block.
       const sameRow = line.row === prev.row && line.x0 >= prev.x1;
       // Tagged PDF: another structure element (role, or artifact against content) is another block.
@@ -147,10 +158,13 @@ export function blocksOf(ordered: readonly Line[], entries: ReadonlySet<Line> = 
       // only a move up (the next column) is a jump.
       starts = code
         ? structure || line.y1 < prev.y0 + 0.2 * size || space > CODE_BLANK_LINES * size || typeChanged
-        : structure || pitchChanged || (!sameRow && (jumped || wide || typeChanged || marker !== undefined || indented || endedShort || numberedShort || titleAbove));
+        : structure || pitchChanged || (!sameRow && (jumped || wide || typeChanged || marker !== undefined || indented || endedShort || numberedShort || titleAbove || italicAbove));
+      // The side head stands right over its paragraph: no jump, no wider gap than the leading.
+      if (italicAbove && starts && !jumped && !wide) sideHead = true;
     }
     if (starts && current.length > 0) {
-      blocks.push(entryOf(current, entries));
+      blocks.push(sideHead ? { ...entryOf(current, entries), sideHead: true } : entryOf(current, entries));
+      sideHead = false;
       current = [];
       right = -Infinity;
     }
@@ -160,6 +174,19 @@ export function blocksOf(ordered: readonly Line[], entries: ReadonlySet<Line> = 
   });
   if (current.length > 0) blocks.push(entryOf(current, entries));
   return numbersToTitles(blocks);
+}
+
+/** Words of a side head at most (a title, not a sentence in italic). */
+const SIDE_HEAD_WORDS = 10;
+
+/**
+ * `line` is a side head over `under`: every word in italic, none of `under`'s; title-cased (a
+ * capital first), ten words or fewer, ending no sentence; short of `under`'s end by four ems.
+ */
+function isSideHeadLine(line: Line, under: Line, size: number): boolean {
+  if (!line.italic || under.words.some((w) => w.italic) || line.monospace) return false;
+  const text = lineText(line).trim();
+  return /^\p{Lu}/u.test(text) && !/[.,;:!?]$/u.test(text) && text.split(/\s+/u).length <= SIDE_HEAD_WORDS && line.x1 < under.x1 - 4 * size;
 }
 
 /**

@@ -2,11 +2,13 @@
  * Headings from type, as a reader sees them: a short block set larger than the body text of its
  * page and of the document (the size most characters are set in), or bold at body size, that
  * does not read like a sentence (no final period or comma) and stands alone (not a cell of a
- * row of several). A section number ("3.1 Status") is supporting evidence. Levels come from the
+ * row of several), or a side head in italic over its paragraph (blocks.ts). A section number
+ * ("3.1 Status") is supporting evidence. Levels come from the
  * document's distinct heading styles, largest first and bold before regular at one size, so
  * the same style is the same level on every page.
  */
 import type { Block } from './blocks.ts';
+import type { Line } from './lines.ts';
 import { listMarker, SECTION_NUMBER, SUBSECTION_NUMBER } from './markers.ts';
 
 export interface HeadingContext {
@@ -15,6 +17,8 @@ export interface HeadingContext {
   pageBody: number;
   /** The font most of the page's text is set in. */
   pageFont: string;
+  /** The page's lines (their right ends give the measure of its running text). */
+  pageLines: readonly Line[];
 }
 
 const MAX_CHARS = 200;
@@ -44,6 +48,8 @@ export function isHeading(block: Block, text: string, context: HeadingContext): 
   if (block.lines.length === 1 && DIVISION.test(trimmed) && block.size >= 0.95 * Math.min(context.documentBody, context.pageBody)) return true;
   // Two sentences are prose, however the type is set ("Proof. Let S be…", a lemma's statement).
   if (SENTENCES.test(trimmed) && trimmed.split(/\s+/u).length >= 8) return false;
+  // Prose set large: lines flush left, the first filling the measure, a sentence's end.
+  if (setAsProse(block, trimmed, context.pageLines)) return false;
   // A sentence ends with a period; a heading does not, unless it is set clearly larger.
   if (/[,;]$/u.test(trimmed) || (/\.$/u.test(trimmed) && !clearlyLarger)) return false;
   // A cell of a row of several (a table row, a form) is not a heading.
@@ -56,6 +62,8 @@ export function isHeading(block: Block, text: string, context: HeadingContext): 
   if (last && beforeLast && last.row === beforeLast.row && /^[\divxlc]+$/iu.test(last.words.map((w) => w.text).join(''))) return false;
   // Captions and notes are set apart too, but they are not headings.
   if (CAPTION.test(trimmed)) return false;
+  // A side head in italic over its paragraph (blocks.ts), at the text's size.
+  if (block.sideHead && block.lines.length === 1 && block.size >= 0.95 * Math.min(context.documentBody, context.pageBody)) return true;
   const oneLine = new Set(block.lines.map((l) => l.row)).size === 1 && trimmed.length <= 100;
   const larger = block.size >= 1.15 * body || (block.size >= 1.08 * body && (block.bold || oneLine));
   if (larger) return block.lines.length <= 3 || trimmed.length <= 120;
@@ -71,6 +79,26 @@ export function isHeading(block: Block, text: string, context: HeadingContext): 
     return marker === undefined || numbered;
   }
   return false;
+}
+
+/**
+ * Prose, however large it is set: a block of two rows or more whose rows start at one left edge,
+ * whose first row runs to the right edge of the measure (where two other lines of the page end
+ * too: a justified column's margin), and that ends with a sentence's period (not a question
+ * mark: "…: hope or hype?" is a title). A heading broken over two lines is broken before the
+ * measure is full, or centred; a paragraph set in the larger of a page's two text sizes (an
+ * article's 12 pt text over its 10 pt references) fills its lines.
+ */
+export function setAsProse(block: Block, text: string, pageLines: readonly Line[]): boolean {
+  if (!/\.$/u.test(text)) return false;
+  const first = block.lines[0];
+  const rows = new Set(block.lines.map((l) => l.row));
+  if (first === undefined || rows.size < 2) return false;
+  const tolerance = 0.5 * block.size;
+  if (block.lines.some((l) => l.row !== first.row && Math.abs(l.x0 - block.x0) > tolerance)) return false;
+  const firstEnd = Math.max(...block.lines.filter((l) => l.row === first.row).map((l) => l.x1));
+  const margin = pageLines.filter((l) => !block.lines.includes(l) && Math.abs(l.x1 - firstEnd) <= tolerance);
+  return margin.length >= 2;
 }
 
 /**
@@ -100,6 +128,38 @@ export function continuesText(block: Block, blocks: readonly Block[], isHead: (b
     const across = Math.max(b.x0 - block.x1, block.x0 - b.x1);
     return vertical < 0.8 * size && across < 2 * size;
   });
+}
+
+/**
+ * A line standing inside one numbered list: the nearest numbered item before it (on its page, in
+ * reading order; bulleted items between are passed over) is number n, the first numbered item
+ * after it, with no heading between, is item n + 1
+ * ("19. Allow the tubes to dry…", "Restriction Enzyme Digest Prep (…):", "20. Use a
+ * micropipette…"), and the line is set in the items' size. A section head ends the list or
+ * starts its numbering again; a lead-in the numbering runs through is part of the list. `at` is
+ * the block's index in `blocks`.
+ */
+export function insideNumberedList(blocks: readonly Block[], at: number, texts: ReadonlyMap<Block, string>, isHead: (b: Block) => boolean): boolean {
+  const block = blocks[at] as Block;
+  if (listMarker((texts.get(block) ?? '').trim()) !== undefined) return false;
+  let before: Block | undefined;
+  for (let i = at - 1; i >= 0 && before === undefined; i--) {
+    const b = blocks[i] as Block;
+    if (isHead(b)) return false;
+    if (listMarker((texts.get(b) ?? '').trim())?.kind === 'ol') before = b;
+  }
+  let after: Block | undefined;
+  for (let i = at + 1; i < blocks.length && after === undefined; i++) {
+    const b = blocks[i] as Block;
+    if (isHead(b)) return false;
+    if (listMarker((texts.get(b) ?? '').trim())?.kind === 'ol') after = b;
+  }
+  if (before === undefined || after === undefined) return false;
+  const n = listMarker((texts.get(before) ?? '').trim());
+  const m = listMarker((texts.get(after) ?? '').trim());
+  if (n?.kind !== 'ol' || m?.kind !== 'ol' || n.value === undefined || m.value !== n.value + 1) return false;
+  // Set in the items' own size: a head set larger than the list stays a head.
+  return block.size < 1.08 * Math.max(before.size, after.size);
 }
 
 /**

@@ -9,7 +9,7 @@ import type { PageModel } from '../page-model.ts';
 import type { Block } from './blocks.ts';
 import { isCodeBlock } from './code.ts';
 import { band, findFurniture, type Furniture } from './furniture.ts';
-import { CAPTION, continuesText, headingLevels, isHeading, isRunningHead, outsideHeadingFace, styleKey } from './headings.ts';
+import { CAPTION, continuesText, headingLevels, insideNumberedList, isHeading, isRunningHead, outsideHeadingFace, styleKey } from './headings.ts';
 import { plainText } from './inline.ts';
 import { layoutPage, mainFont, mainSize, type LayoutTable, type PageLayout } from './page.ts';
 import { renderPage, type Role } from './render.ts';
@@ -124,7 +124,7 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
         // text; elsewhere producers mark display headings as artifacts too).
         if (isFootnote(block, layout, pageBody, blocks, text)) pageRoles.set(block, { kind: 'footnote' });
         else if (role === 'LI') pageRoles.set(block, { kind: 'item' });
-      } else if (isHeading(block, text, { documentBody, pageBody, pageFont })) {
+      } else if (isHeading(block, text, { documentBody, pageBody, pageFont, pageLines })) {
         pageRoles.set(block, { kind: 'heading', level: 0 });
         headings.push(block);
       } else if (isFootnote(block, layout, pageBody, blocks, text)) pageRoles.set(block, { kind: 'footnote' });
@@ -142,6 +142,14 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
     const isHead = (b: Block) => pageRoles.get(b)?.kind === 'heading';
     const fragments = blocks.filter((b) => isHead(b) && headings.includes(b) && continuesText(b, blocks, isHead));
     for (const block of fragments) demote(pageRoles, block);
+  });
+  // A line the numbering of a list runs through (item n above it, n + 1 below) is in the list.
+  layouts.forEach((_, p) => {
+    const blocks = blocksOf[p] ?? [];
+    const pageRoles = roles[p] as Map<Block, Role>;
+    const isHead = (b: Block) => pageRoles.get(b)?.kind === 'heading';
+    const inLists = blocks.filter((b, i) => isHead(b) && headings.includes(b) && insideNumberedList(blocks, i, texts, isHead));
+    for (const block of inLists) demote(pageRoles, block);
   });
   // Headings set in a face of their own: display lines in the text face are no headings.
   layouts.forEach((_, p) => {

@@ -1,7 +1,7 @@
 /**
- * One analysed page → `<section data-page="N">`: running header first, the body in reading
- * order (h1–h6, p, ul/ol/li nested by indent, pre/code listings, tables, img placeholders), footnotes, rotated
- * text, running footer last.
+ * One analysed page → `<section data-page="N">`: running header first, rotated text up the left
+ * margin, the body in reading order (h1–h6, p, ul/ol/li nested by indent, pre/code listings,
+ * tables, img placeholders), footnotes, the other rotated text, running footer last.
  */
 import { escapeHtml } from '../../../document.ts';
 import type { Word } from '../page-model.ts';
@@ -121,7 +121,13 @@ export function renderPage(layout: PageLayout, roles: ReadonlyMap<Block, Role>, 
     body.push(`<p>${html()}</p>`);
   }
   flushList();
-  for (const run of layout.rotated) notes.push(rotatedHtml(run));
+  // Rotated text in the left margin (an arXiv stamp up the page's left edge) is met before the
+  // page's text; elsewhere (a margin note, a label on the right) after it.
+  const lefts = layout.units.flatMap((u) => (u.kind === 'block' ? [u.block.x0] : []));
+  const left = lefts.length > 0 ? Math.min(...lefts) : -Infinity;
+  const before: string[] = [];
+  for (const run of layout.rotated) (Math.max(...run.map((w) => w.x1)) < left ? before : notes).push(rotatedHtml(run));
+  body.unshift(...before);
   const parts = [
     header.length > 0 ? `<header data-furniture="header">${header.join('')}</header>` : '',
     ...body,
