@@ -20,7 +20,7 @@ import type { GridCell, LaidOutTable } from './grid.ts';
 import { baseline, NUMBER, valueLine } from './stacked.ts';
 
 /** An item mark opening a line: "a)", "b.", "(iv)", "12)". */
-const ITEM_MARK = /^\(?(?:\p{Ll}{1,2}|[ivx]{1,4}|\d{1,3})[.)]$/u;
+export const ITEM_MARK = /^\(?(?:\p{Ll}{1,2}|[ivx]{1,4}|\d{1,3})[.)]$/u;
 
 /** A baseline within this share of the type size of another is the same line. */
 const SAME_LINE = 0.3;
@@ -35,7 +35,7 @@ const SPACE_EM = 0.25;
  * on the left, or its longest line when that is wider), so
  * the line was wrapped, not ended.
  */
-function continues(above: readonly Word[], line: readonly Word[], measure: number): boolean {
+export function continues(above: readonly Word[], line: readonly Word[], measure: number): boolean {
   const first = line[0];
   if (!first) return false;
   if (ITEM_MARK.test(first.text)) return false;

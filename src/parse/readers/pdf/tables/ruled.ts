@@ -5,6 +5,7 @@
  */
 import type { Box, Word } from '../page-model.ts';
 import { type Grid, wordsByBand } from './grid.ts';
+import { textDrawsEdge } from './lined.ts';
 import { covered, type Line, type Lines, SNAP } from './segments.ts';
 
 /** Smallest row height / column width (points): closer edges are one (a double rule). */
@@ -188,7 +189,10 @@ export function frameGrid(frame: Frame, words: readonly Word[], stroked: readonl
     horizontal: (r, c) => {
       const from = xs[c] as number;
       const to = xs[c + 1] as number;
-      return covered(frame.horizontal, ys[r] as number, from, to, slackX(from, to), MIN_GAP);
+      if (covered(frame.horizontal, ys[r] as number, from, to, slackX(from, to), MIN_GAP)) return true;
+      // No rule here: the text may draw the edge (a line on each row's baseline, lined.ts).
+      byRow ??= wordsByBand(words, ys);
+      return textDrawsEdge(byRow[r - 1] ?? [], byRow[r] ?? [], from, to);
     },
   };
 }
