@@ -7,7 +7,8 @@
  * - cell text: the words whose centre lies in the cell, lines in order (cell-text.ts);
  * - header rows: leading rows set in bold when the body is not (header.ts);
  * - a body row of values stacked line for line beside a label they share is that many rows (stacked.ts);
- * - a body row whose first cell lists entries line for line, each with its values, is a row per entry (listed.ts).
+ * - a body row whose first cell lists entries line for line, each with its values, is a row per entry (listed.ts);
+ * - a column of currency signs joins the figures on its right (currency.ts).
  * A table of one row or one column is not a table (a framed text box, a ruled list), except a
  * ruled grid of one column whose head row is set apart in bold over three or more ruled rows.
  */
@@ -19,6 +20,7 @@ import { boxGridTable } from './boxes.ts';
 import { borderlessRegions, columnsAligned, contentsLike, plausibleBorderless } from './borderless.ts';
 import { grownRegion } from './grow.ts';
 import { headerRows } from './header.ts';
+import { joinCurrencyColumns } from './currency.ts';
 import { splitListedRows } from './listed.ts';
 import { splitStackedRows } from './stacked.ts';
 import { frameGrid, frames, stackFrames } from './ruled.ts';
@@ -91,7 +93,7 @@ function singleColumnTable(t: LaidOutTable): boolean {
 }
 
 function toPdfTable(page: PageModel, box: Box, found: LaidOutTable, header: number): PdfTable {
-  const laid = splitListedRows(splitStackedRows(found, header), header);
+  const laid = joinCurrencyColumns(splitListedRows(splitStackedRows(found, header), header));
   const words: number[] = [];
   page.words.forEach((w, i) => {
     if (centreIn(w, box)) words.push(i);
