@@ -15,8 +15,9 @@ export function joinCurrencyColumns(t: LaidOutTable): LaidOutTable {
   for (let k = table.cols - 2; k >= 0; k--) {
     const signs = table.cells.filter((c) => c.col === k && c.colSpan === 1 && c.text !== '');
     if (signs.length < 2 || !signs.every((c) => c.rowSpan === 1 && CURRENCY.test(c.text))) continue;
-    // Nothing may span into the column from the left, and each sign has a cell beside it.
-    if (table.cells.some((c) => c.col < k && c.col + c.colSpan > k)) continue;
+    // Nothing may end in the column coming from the left (a head over both columns may), and
+    // each sign has a cell beside it.
+    if (table.cells.some((c) => c.col < k && c.col + c.colSpan === k + 1)) continue;
     const beside = new Map<GridCell, GridCell>();
     for (const sign of signs) {
       const figure = table.cells.find((d) => d.col === k + 1 && d.row === sign.row && d.rowSpan === 1);

@@ -22,6 +22,7 @@ import { grownRegion } from './grow.ts';
 import { headerRows } from './header.ts';
 import { joinCurrencyColumns } from './currency.ts';
 import { splitListedRows } from './listed.ts';
+import { underlinedHead } from './underlined.ts';
 import { splitStackedRows } from './stacked.ts';
 import { frameGrid, frames, stackFrames } from './ruled.ts';
 import { type Line, pageLines } from './segments.ts';
@@ -218,11 +219,13 @@ function ruledTables(page: PageModel): PdfTable[] {
     let laid = grid ? compact({ rows: grid.ys.length - 1, cols: grid.xs.length - 1, cells }) : undefined;
     if (grid && laid && (acceptable(laid) || singleColumnTable(laid))) {
       let box: Box = frame;
-      const head = headAbove(page, frame, grid.xs, cells, size);
-      const rows = grid.ys.length - 1 + (head ? 1 : 0);
+      // Heads underlined column by column above the grid (underlined.ts), else the line right above.
+      const head = underlinedHead(page.words, lines.horizontal, frame, grid.xs, size) ?? headAbove(page, frame, grid.xs, cells, size);
+      const headRowCount = head ? Math.max(...head.map((c) => c.row)) + 1 : 0;
+      const rows = grid.ys.length - 1 + headRowCount;
       const below = rowBelow(page.words, page.fills, frame, grid.xs, grid.ys, rows, size);
       if (head || below) {
-        const all = [...(head ?? []), ...cells.map((c) => ({ ...c, row: c.row + (head ? 1 : 0) })), ...(below ?? [])];
+        const all = [...(head ?? []), ...cells.map((c) => ({ ...c, row: c.row + headRowCount })), ...(below ?? [])];
         laid = compact({ rows: rows + (below ? 1 : 0), cols: grid.xs.length - 1, cells: all });
         box = { ...frame, y0: head ? Math.min(...head.map((c) => c.y0)) : frame.y0, y1: below ? Math.max(...below.map((c) => c.y1)) : frame.y1 };
       }
