@@ -182,13 +182,18 @@ function borderlessTables(page: PageModel, found: readonly PdfTable[]): PdfTable
 /**
  * Column heads set just above a ruled grid that has none inside it (no bold in its first row):
  * the line right above the frame, within a line space, whose words each fall inside one of the
- * grid's columns and fill at least two. A caption runs across the columns and is left out.
+ * grid's columns and fill at least two (a slanted head by where it starts). A caption runs
+ * across the columns and is left out.
  */
 function headAbove(page: PageModel, frame: Box, xs: readonly number[], cells: readonly GridCell[], size: number): GridCell[] | undefined {
   if (cells.some((c) => c.row === 0 && c.words.some((w) => w.bold))) return undefined;
   const x0 = xs[0] as number;
   const x1 = xs[xs.length - 1] as number;
-  const lines = wordLines(wordsIn(page.words, { x0, x1, y0: frame.y0 - 3 * size, y1: frame.y0 }));
+  // A head set on a slant over a narrow column (rotated words) stands over the column its foot
+  // is in (the box's lower left, half an em in: the ascent leans left of the origin): the box
+  // leans over the columns to its right.
+  const anchored = (w: Word): Word => (w.rotated ? { ...w, x0: Math.min(w.x1, w.x0 + 0.5 * w.size), x1: Math.min(w.x1, w.x0 + w.size) } : w);
+  const lines = wordLines(wordsIn(page.words, { x0, x1, y0: frame.y0 - 3 * size, y1: frame.y0 }).map(anchored));
   const line = lines[lines.length - 1];
   if (!line || frame.y0 - Math.max(...line.map((w) => w.y1)) > size) return undefined;
   const column = (w: Word): number => xs.findIndex((x, i) => i + 1 < xs.length && w.x0 >= x - 1 && w.x1 <= (xs[i + 1] as number) + 1);
