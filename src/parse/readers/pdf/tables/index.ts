@@ -152,11 +152,21 @@ function proseBetween(page: PageModel, stack: AlignedRegion, rule: Line, size: n
   return textLines(wordsIn(page.words, band), size).some((l) => l.chunks.length === 1 && l.x1 - l.x0 >= 0.6 * width && (l.chunks[0]?.words.length ?? 0) >= 6 && !l.words.every((w) => w.bold));
 }
 
+/** Words set in a fixed-pitch font, all of them but those of the first line (a caption). */
+function codeListing(words: readonly Word[]): boolean {
+  const prose = words.filter((w) => w.monospace !== true);
+  if (prose.length === words.length) return false;
+  if (prose.length === 0) return true;
+  const first = Math.min(...words.map((w) => w.baseline));
+  return prose.every((w) => Math.abs(w.baseline - first) <= 0.5 * w.size);
+}
+
 function alignedCandidate(page: PageModel, region: AlignedRegion, size: number, { aligned = false } = {}): PdfTable | undefined {
   const words = wordsIn(page.words, region);
   // Text all in a fixed-pitch font is a code listing: its columns are alignment (comments set
-  // to a tab stop), kept as such by the layout's code blocks, not cells.
-  if (words.length > 0 && words.every((w) => w.monospace === true)) return undefined;
+  // to a tab stop), kept as such by the layout's code blocks, not cells. Its caption ("Example
+  // 3-9 Creating a mask …"), set in the text face on the first line, does not make it a table.
+  if (codeListing(words)) return undefined;
   // Gutters are measured in the table's own ems: tables are often set smaller than the text.
   const em = Math.min(size, medianSize(words));
   const laid = alignedTable(region, words, em);
