@@ -70,12 +70,37 @@ function acceptable(t: LaidOutTable): boolean {
   if (filled.filter((c) => WORDISH.test(c.text)).length < 2) return false;
   // ... in its first row (column heads) or first column (row labels); a chart's legend is neither.
   if (!filled.some((c) => (c.row === 0 || c.col === 0) && /\p{L}/u.test(c.text))) return false;
-  // A table of contents in a box is still read as text.
-  if (contentsLike(t)) return false;
+  // A table of contents in a box is still read as text; so is a column of running text.
+  if (contentsLike(t) || runningText(t)) return false;
   const slots = filled.reduce((n, c) => n + c.rowSpan * c.colSpan, 0);
   if (filled.length < 3 || slots < MIN_FILLED * t.rows * t.cols) return false;
   // Text in at least two rows and two columns.
   return new Set(filled.map((c) => c.row)).size >= 2 && new Set(filled.map((c) => c.col)).size >= 2;
+}
+
+/** Rows going on with the sentence of the row above, in one column, that make it running text. */
+const RUNNING_ROWS = 3;
+/** Words, at least, in a line of running text. */
+const RUNNING_WORDS = 6;
+
+/**
+ * A column whose cells are the lines of a paragraph: a cell of six words or more not ending a
+ * sentence, and the cell under it, as long, going on in lower case, three times or more. A table's rows hold
+ * cells, and a cell's lines stay in its row; a sidebar beside a page's text (labels in one
+ * column, the text's lines in the other) is parted into rows by its lines.
+ */
+function runningText(t: LaidOutTable): boolean {
+  for (let c = 0; c < t.cols; c++) {
+    const byRow = new Map(t.cells.filter((cell) => cell.col === c && cell.colSpan === 1).map((cell) => [cell.row, cell.text]));
+    let going = 0;
+    for (let r = 0; r + 1 < t.rows; r++) {
+      const text = byRow.get(r) ?? '';
+      const next = byRow.get(r + 1) ?? '';
+      if (text.split(' ').length >= RUNNING_WORDS && next.split(' ').length >= RUNNING_WORDS && !/[.:;!?)]$/u.test(text) && /^\p{Ll}/u.test(next)) going++;
+    }
+    if (going >= RUNNING_ROWS) return true;
+  }
+  return false;
 }
 
 /** Rows of a one-column ruled grid, at least, to be a table: a head and three entries. */
