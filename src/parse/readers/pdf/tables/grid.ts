@@ -143,7 +143,7 @@ export function compact(table: LaidOutTable): LaidOutTable {
 }
 
 /** Removes column k (its cells must be empty or merged away already); spans across it shrink. */
-function dropColumn(t: LaidOutTable, k: number): LaidOutTable {
+export function dropColumn(t: LaidOutTable, k: number): LaidOutTable {
   const cells: GridCell[] = [];
   for (const c of t.cells) {
     if (c.col === k && c.colSpan === 1) continue;

@@ -6,7 +6,9 @@
  * - a panel holding a painted text box per cell: the boxes are the grid (boxes.ts);
  * - cell text: the words whose centre lies in the cell, lines in order (cell-text.ts);
  * - header rows: leading rows set in bold when the body is not (header.ts);
- * - a body row of values stacked line for line beside a label they share is that many rows (stacked.ts).
+ * - a body row of values stacked line for line beside a label they share is that many rows (stacked.ts);
+ * - a body row whose first cell lists entries line for line, each with its values, is a row per entry (listed.ts);
+ * - a column of currency signs joins the figures on its right (currency.ts).
  * A table of one row or one column is not a table (a framed text box, a ruled list), except a
  * ruled grid of one column whose head row is set apart in bold over three or more ruled rows.
  */
@@ -18,6 +20,9 @@ import { boxGridTable } from './boxes.ts';
 import { borderlessRegions, columnsAligned, contentsLike, plausibleBorderless } from './borderless.ts';
 import { grownRegion } from './grow.ts';
 import { headerRows } from './header.ts';
+import { joinCurrencyColumns } from './currency.ts';
+import { splitListedRows } from './listed.ts';
+import { underlinedHead } from './underlined.ts';
 import { splitStackedRows } from './stacked.ts';
 import { frameGrid, frames, stackFrames } from './ruled.ts';
 import { type Line, pageLines } from './segments.ts';
@@ -65,12 +70,37 @@ function acceptable(t: LaidOutTable): boolean {
   if (filled.filter((c) => WORDISH.test(c.text)).length < 2) return false;
   // ... in its first row (column heads) or first column (row labels); a chart's legend is neither.
   if (!filled.some((c) => (c.row === 0 || c.col === 0) && /\p{L}/u.test(c.text))) return false;
-  // A table of contents in a box is still read as text.
-  if (contentsLike(t)) return false;
+  // A table of contents in a box is still read as text; so is a column of running text.
+  if (contentsLike(t) || runningText(t)) return false;
   const slots = filled.reduce((n, c) => n + c.rowSpan * c.colSpan, 0);
   if (filled.length < 3 || slots < MIN_FILLED * t.rows * t.cols) return false;
   // Text in at least two rows and two columns.
   return new Set(filled.map((c) => c.row)).size >= 2 && new Set(filled.map((c) => c.col)).size >= 2;
+}
+
+/** Rows going on with the sentence of the row above, in one column, that make it running text. */
+const RUNNING_ROWS = 3;
+/** Words, at least, in a line of running text. */
+const RUNNING_WORDS = 6;
+
+/**
+ * A column whose cells are the lines of a paragraph: a cell of six words or more not ending a
+ * sentence, and the cell under it, as long, going on in lower case, three times or more. A table's rows hold
+ * cells, and a cell's lines stay in its row; a sidebar beside a page's text (labels in one
+ * column, the text's lines in the other) is parted into rows by its lines.
+ */
+function runningText(t: LaidOutTable): boolean {
+  for (let c = 0; c < t.cols; c++) {
+    const byRow = new Map(t.cells.filter((cell) => cell.col === c && cell.colSpan === 1).map((cell) => [cell.row, cell.text]));
+    let going = 0;
+    for (let r = 0; r + 1 < t.rows; r++) {
+      const text = byRow.get(r) ?? '';
+      const next = byRow.get(r + 1) ?? '';
+      if (text.split(' ').length >= RUNNING_WORDS && next.split(' ').length >= RUNNING_WORDS && !/[.:;!?)]$/u.test(text) && /^\p{Ll}/u.test(next)) going++;
+    }
+    if (going >= RUNNING_ROWS) return true;
+  }
+  return false;
 }
 
 /** Rows of a one-column ruled grid, at least, to be a table: a head and three entries. */
@@ -89,7 +119,7 @@ function singleColumnTable(t: LaidOutTable): boolean {
 }
 
 function toPdfTable(page: PageModel, box: Box, found: LaidOutTable, header: number): PdfTable {
-  const laid = splitStackedRows(found, header);
+  const laid = joinCurrencyColumns(splitListedRows(splitStackedRows(found, header), header));
   const words: number[] = [];
   page.words.forEach((w, i) => {
     if (centreIn(w, box)) words.push(i);
@@ -147,11 +177,21 @@ function proseBetween(page: PageModel, stack: AlignedRegion, rule: Line, size: n
   return textLines(wordsIn(page.words, band), size).some((l) => l.chunks.length === 1 && l.x1 - l.x0 >= 0.6 * width && (l.chunks[0]?.words.length ?? 0) >= 6 && !l.words.every((w) => w.bold));
 }
 
+/** Words set in a fixed-pitch font, all of them but those of the first line (a caption). */
+function codeListing(words: readonly Word[]): boolean {
+  const prose = words.filter((w) => w.monospace !== true);
+  if (prose.length === words.length) return false;
+  if (prose.length === 0) return true;
+  const first = Math.min(...words.map((w) => w.baseline));
+  return prose.every((w) => Math.abs(w.baseline - first) <= 0.5 * w.size);
+}
+
 function alignedCandidate(page: PageModel, region: AlignedRegion, size: number, { aligned = false } = {}): PdfTable | undefined {
   const words = wordsIn(page.words, region);
   // Text all in a fixed-pitch font is a code listing: its columns are alignment (comments set
-  // to a tab stop), kept as such by the layout's code blocks, not cells.
-  if (words.length > 0 && words.every((w) => w.monospace === true)) return undefined;
+  // to a tab stop), kept as such by the layout's code blocks, not cells. Its caption ("Example
+  // 3-9 Creating a mask …"), set in the text face on the first line, does not make it a table.
+  if (codeListing(words)) return undefined;
   // Gutters are measured in the table's own ems: tables are often set smaller than the text.
   const em = Math.min(size, medianSize(words));
   const laid = alignedTable(region, words, em);
@@ -177,13 +217,18 @@ function borderlessTables(page: PageModel, found: readonly PdfTable[]): PdfTable
 /**
  * Column heads set just above a ruled grid that has none inside it (no bold in its first row):
  * the line right above the frame, within a line space, whose words each fall inside one of the
- * grid's columns and fill at least two. A caption runs across the columns and is left out.
+ * grid's columns and fill at least two (a slanted head by where it starts). A caption runs
+ * across the columns and is left out.
  */
 function headAbove(page: PageModel, frame: Box, xs: readonly number[], cells: readonly GridCell[], size: number): GridCell[] | undefined {
   if (cells.some((c) => c.row === 0 && c.words.some((w) => w.bold))) return undefined;
   const x0 = xs[0] as number;
   const x1 = xs[xs.length - 1] as number;
-  const lines = wordLines(wordsIn(page.words, { x0, x1, y0: frame.y0 - 3 * size, y1: frame.y0 }));
+  // A head set on a slant over a narrow column (rotated words) stands over the column its foot
+  // is in (the box's lower left, half an em in: the ascent leans left of the origin): the box
+  // leans over the columns to its right.
+  const anchored = (w: Word): Word => (w.rotated ? { ...w, x0: Math.min(w.x1, w.x0 + 0.5 * w.size), x1: Math.min(w.x1, w.x0 + w.size) } : w);
+  const lines = wordLines(wordsIn(page.words, { x0, x1, y0: frame.y0 - 3 * size, y1: frame.y0 }).map(anchored));
   const line = lines[lines.length - 1];
   if (!line || frame.y0 - Math.max(...line.map((w) => w.y1)) > size) return undefined;
   const column = (w: Word): number => xs.findIndex((x, i) => i + 1 < xs.length && w.x0 >= x - 1 && w.x1 <= (xs[i + 1] as number) + 1);
@@ -214,11 +259,13 @@ function ruledTables(page: PageModel): PdfTable[] {
     let laid = grid ? compact({ rows: grid.ys.length - 1, cols: grid.xs.length - 1, cells }) : undefined;
     if (grid && laid && (acceptable(laid) || singleColumnTable(laid))) {
       let box: Box = frame;
-      const head = headAbove(page, frame, grid.xs, cells, size);
-      const rows = grid.ys.length - 1 + (head ? 1 : 0);
+      // Heads underlined column by column above the grid (underlined.ts), else the line right above.
+      const head = underlinedHead(page.words, lines.horizontal, frame, grid.xs, size) ?? headAbove(page, frame, grid.xs, cells, size);
+      const headRowCount = head ? Math.max(...head.map((c) => c.row)) + 1 : 0;
+      const rows = grid.ys.length - 1 + headRowCount;
       const below = rowBelow(page.words, page.fills, frame, grid.xs, grid.ys, rows, size);
       if (head || below) {
-        const all = [...(head ?? []), ...cells.map((c) => ({ ...c, row: c.row + (head ? 1 : 0) })), ...(below ?? [])];
+        const all = [...(head ?? []), ...cells.map((c) => ({ ...c, row: c.row + headRowCount })), ...(below ?? [])];
         laid = compact({ rows: rows + (below ? 1 : 0), cols: grid.xs.length - 1, cells: all });
         box = { ...frame, y0: head ? Math.min(...head.map((c) => c.y0)) : frame.y0, y1: below ? Math.max(...below.map((c) => c.y1)) : frame.y1 };
       }

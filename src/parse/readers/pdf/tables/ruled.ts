@@ -3,8 +3,9 @@
  * positions are the grid's edges, and an inner edge that is not drawn between two grid cells
  * merges them.
  */
-import type { Box } from '../page-model.ts';
+import type { Box, Word } from '../page-model.ts';
 import { type Grid, wordsByBand } from './grid.ts';
+import { textDrawsEdge } from './lined.ts';
 import { covered, type Line, type Lines, SNAP } from './segments.ts';
 
 /** Smallest row height / column width (points): closer edges are one (a double rule). */
@@ -111,6 +112,28 @@ export function stackFrames(list: Frame[], gap: number): Frame[] {
   return out;
 }
 
+/** A gap this many ems wide between two words is a gutter between columns, not a word space. */
+const GUTTER_EM = 0.9;
+const TEXT = /[\p{L}\p{N}]/u;
+
+/**
+ * Whether the band's text is parted at x by a gutter: words stand on both sides of the edge
+ * within the two columns beside it, none runs across, and the nearest two are further apart than
+ * a word space (dots and other marks left out). Column heads each set over their own column ("2015", "2016", … under a head row
+ * drawn without inner lines) are parted so; a head spanning columns is one phrase over them.
+ */
+function partedAt(words: readonly Word[], x: number, left: number, right: number): boolean {
+  // A dot leader's dots are spaced wide; they part nothing.
+  const near = words.filter((w) => w.x1 > left && w.x0 < right && TEXT.test(w.text));
+  if (near.some((w) => w.x0 < x - 1 && w.x1 > x + 1)) return false;
+  const before = near.filter((w) => w.x1 <= x + 1);
+  const after = near.filter((w) => w.x0 >= x - 1);
+  if (before.length === 0 || after.length === 0) return false;
+  const end = before.reduce((a, w) => (w.x1 > a.x1 ? w : a));
+  const start = after.reduce((a, w) => (w.x0 < a.x0 ? w : a));
+  return start.x0 - end.x1 >= GUTTER_EM * Math.min(end.size, start.size);
+}
+
 /** Distinct positions, closer ones than MIN_GAP taken as one (their mean). */
 export function edges(values: number[]): number[] {
   values.sort((a, b) => a - b);
@@ -133,13 +156,13 @@ export function edges(values: number[]): number[] {
  * The grid of a frame with at least two lines each way. The frame's outer box always bounds it,
  * so tables without side borders (open-sided styles) still get their first and last columns.
  */
-export function frameGrid(frame: Frame, words: readonly Box[], stroked: readonly Line[] = frame.vertical): Grid | undefined {
+export function frameGrid(frame: Frame, words: readonly Word[], stroked: readonly Line[] = frame.vertical): Grid | undefined {
   if (frame.horizontal.length < 2 || frame.vertical.length < 2) return undefined;
   const xs = edges([frame.x0, frame.x1, ...frame.vertical.map((v) => v.at)]);
   const ys = edges([frame.y0, frame.y1, ...frame.horizontal.map((h) => h.at)]);
   if (xs.length < 2 || ys.length < 2) return undefined;
   const slackX = (from: number, to: number): number => Math.max(SNAP * 2, 0.2 * (to - from));
-  let byRow: Box[][] | undefined;
+  let byRow: Word[][] | undefined;
   return {
     xs,
     ys,
@@ -152,19 +175,24 @@ export function frameGrid(frame: Frame, words: readonly Box[], stroked: readonly
       // crossed only by stroked rules when this edge is drawn by shading alone (shaded rows
       // alternating with unpainted ones, a rule after the first column through all of them).
       // A painted band (its own shading's edges) or a stroked column line missing here is a
-      // merged cell.
+      // merged cell, unless its text is parted by a gutter right there (a head over each column).
       const x = xs[c] as number;
       const strokedAt = (at: number, y0: number, y1: number): boolean => stroked.some((v) => Math.abs(v.at - at) <= MIN_GAP && v.from < y1 - SNAP && v.to > y0 + SNAP);
       const inBand = frame.vertical.filter((v) => v.at > frame.x0 + MIN_GAP && v.at < frame.x1 - MIN_GAP && v.from < to - SNAP && v.to > from + SNAP);
       const painted = inBand.some((v) => !strokedAt(v.at, from, to));
       const ruled = painted || (inBand.length > 0 && strokedAt(x, frame.y0, frame.y1));
       byRow ??= wordsByBand(words, ys);
-      return !ruled && !(byRow[r] ?? []).some((w) => w.x0 < x - 1 && w.x1 > x + 1);
+      const band = byRow[r] ?? [];
+      if (ruled) return partedAt(band, x, xs[c - 1] as number, xs[c + 1] as number);
+      return !band.some((w) => w.x0 < x - 1 && w.x1 > x + 1);
     },
     horizontal: (r, c) => {
       const from = xs[c] as number;
       const to = xs[c + 1] as number;
-      return covered(frame.horizontal, ys[r] as number, from, to, slackX(from, to), MIN_GAP);
+      if (covered(frame.horizontal, ys[r] as number, from, to, slackX(from, to), MIN_GAP)) return true;
+      // No rule here: the text may draw the edge (a line on each row's baseline, lined.ts).
+      byRow ??= wordsByBand(words, ys);
+      return textDrawsEdge(byRow[r - 1] ?? [], byRow[r] ?? [], from, to);
     },
   };
 }

@@ -15,14 +15,15 @@ import type { Word } from '../page-model.ts';
 import { lineText, wordLines } from './cell-text.ts';
 import type { GridCell, LaidOutTable } from './grid.ts';
 
-const NUMBER = /^[(\-−–+]?[$€£¥]?\s?\d[\d,.\s]*%?\)?[*†‡]*$/u;
+export const NUMBER = /^[(\-−–+]?[$€£¥]?\s?\d[\d,.\s]*%?\)?[*†‡]*$/u;
 
 /** Whether a line holds a value: a number, or one or two words. */
-function valueLine(text: string): boolean {
+export function valueLine(text: string): boolean {
   return NUMBER.test(text) || text.split(' ').length <= 2;
 }
 
-function baseline(line: readonly Word[]): number {
+/** A line's baseline: its words' mean. */
+export function baseline(line: readonly Word[]): number {
   return line.reduce((s, w) => s + w.baseline, 0) / line.length;
 }
 
