@@ -6,36 +6,22 @@
 import { describe, expect, it } from 'vitest';
 import { findTables, type PdfTable } from '../../src/parse/readers/pdf/tables/index.ts';
 import { readCorpus } from '../helpers/corpus.ts';
-import { A4_HEIGHT as HEIGHT, firstPageModel as firstPage, helveticaA4, rowTexts as texts } from './pdf-table-fixtures.ts';
+import { firstPageModel as firstPage, gridRuleOps, onlyTable, rowTexts as texts, ruledPdf, type TextRun } from './pdf-table-fixtures.ts';
 
-/** A run of text: left edge, baseline (from the page's top), bold or not. */
-type Run = [text: string, x: number, y: number, bold?: boolean];
+type Run = TextRun;
 
 const XS = [50, 200, 215, 280, 295, 360];
 const YS = [100, 114, 128, 142, 156];
 
 /** One A4 page: a ruled grid and the runs in Helvetica 8 pt. */
-function ruledPdf(runs: readonly Run[]): Buffer {
-  const rules = [
-    ...YS.map((y) => `${XS[0] as number} ${HEIGHT - y} m ${XS[XS.length - 1] as number} ${HEIGHT - y} l S`),
-    ...XS.map((x) => `${x} ${HEIGHT - (YS[0] as number)} m ${x} ${HEIGHT - (YS[YS.length - 1] as number)} l S`),
-  ];
-  const text = runs.map(([t, x, y, bold]) => `BT /${bold ? 'F2' : 'F1'} 8 Tf ${x} ${HEIGHT - y} Td (${t}) Tj ET`);
-  return helveticaA4(`0.5 w\n${[...rules, ...text].join('\n')}\n`);
-}
-
-async function onlyTable(bytes: Buffer): Promise<PdfTable> {
-  const tables = findTables(await firstPage(bytes));
-  expect(tables).toHaveLength(1);
-  return tables[0] as PdfTable;
-}
+const gridPdf = (runs: readonly Run[]): Buffer => ruledPdf(gridRuleOps(XS, YS), runs);
 
 const HEAD: Run[] = [['Item', 52, 110, true], ['2024', 250, 110, true], ['2023', 330, 110, true]];
 const FIGURES: Run[] = [['178', 260, 124], ['141', 340, 124], ['3,423', 252, 138], ['2,532', 332, 138], ['4,737', 252, 152], ['3,549', 332, 152]];
 
 describe('PDF tables: a column of currency signs joins the figures beside it', () => {
   it('joins "$" to the figure on its right and drops the column of signs', async () => {
-    const t = await onlyTable(ruledPdf([...HEAD, ['Cost of revenue', 52, 124], ['$', 203, 124], ['$', 283, 124], ['Research', 52, 138], ['Total', 52, 152], ['$', 203, 152], ['$', 283, 152], ...FIGURES]));
+    const t = await onlyTable(gridPdf([...HEAD, ['Cost of revenue', 52, 124], ['$', 203, 124], ['$', 283, 124], ['Research', 52, 138], ['Total', 52, 152], ['$', 203, 152], ['$', 283, 152], ...FIGURES]));
     expect([t.rows, t.cols]).toEqual([4, 3]);
     expect(texts(t)).toEqual([
       ['Item', '2024', '2023'],
@@ -46,7 +32,7 @@ describe('PDF tables: a column of currency signs joins the figures beside it', (
   });
 
   it('keeps a column where the sign shares the column with other text', async () => {
-    const t = await onlyTable(ruledPdf([...HEAD, ['Cost of revenue', 52, 124], ['$', 203, 124], ['$', 283, 124], ['Research', 52, 138], ['A', 203, 138], ['Total', 52, 152], ['$', 203, 152], ['$', 283, 152], ...FIGURES]));
+    const t = await onlyTable(gridPdf([...HEAD, ['Cost of revenue', 52, 124], ['$', 203, 124], ['$', 283, 124], ['Research', 52, 138], ['A', 203, 138], ['Total', 52, 152], ['$', 203, 152], ['$', 283, 152], ...FIGURES]));
     expect(t.cols).toBe(4);
     expect(texts(t)[2]).toEqual(['Research', 'A', '3,423', '2,532']);
   });

@@ -8,10 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import { findTables, type PdfTable } from '../../src/parse/readers/pdf/tables/index.ts';
 import { readCorpus } from '../helpers/corpus.ts';
-import { A4_HEIGHT as HEIGHT, firstPageModel as firstPage, helveticaA4, rowTexts as texts } from './pdf-table-fixtures.ts';
+import { A4_HEIGHT as HEIGHT, firstPageModel as firstPage, onlyTable, rowTexts as texts, ruledPdf, type TextRun } from './pdf-table-fixtures.ts';
 
-/** A run of text: left edge, baseline (from the page's top), bold or not. */
-type Run = [text: string, x: number, y: number, bold?: boolean];
+type Run = TextRun;
 
 const XS = [50, 200, 270, 340];
 const YS = [100, 114, 124, 134, 144];
@@ -29,14 +28,7 @@ function partlyRuledPdf(runs: readonly Run[]): Buffer {
     ...YS.slice(2, -1).map((y) => `${XS[1] as number} ${HEIGHT - y} m ${x1} ${HEIGHT - y} l S`),
     ...XS.map((x) => `${x} ${HEIGHT - (YS[0] as number)} m ${x} ${HEIGHT - (YS[YS.length - 1] as number)} l S`),
   ];
-  const text = runs.map(([t, x, y, bold]) => `BT /${bold ? 'F2' : 'F1'} 8 Tf ${x} ${HEIGHT - y} Td (${t}) Tj ET`);
-  return helveticaA4(`0.5 w\n${[...rules, ...text].join('\n')}\n`);
-}
-
-async function onlyTable(bytes: Buffer): Promise<PdfTable> {
-  const tables = findTables(await firstPage(bytes));
-  expect(tables).toHaveLength(1);
-  return tables[0] as PdfTable;
+  return ruledPdf(rules, runs);
 }
 
 const HEAD: Run[] = [['Task', 52, 110, true], ['2015', 222, 110, true], ['2016', 292, 110, true]];

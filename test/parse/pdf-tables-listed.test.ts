@@ -8,31 +8,12 @@
 import { describe, expect, it } from 'vitest';
 import { findTables, type PdfTable } from '../../src/parse/readers/pdf/tables/index.ts';
 import { readCorpus } from '../helpers/corpus.ts';
-import { A4_HEIGHT as HEIGHT, firstPageModel as firstPage, helveticaA4, rowTexts as texts } from './pdf-table-fixtures.ts';
+import { firstPageModel as firstPage, gridRuleOps, onlyTable, rowTexts as texts, ruledPdf, type TextRun } from './pdf-table-fixtures.ts';
 
-/** A run of text: left edge, baseline (from the page's top), bold or not. */
-type Run = [text: string, x: number, y: number, bold?: boolean];
+type Run = TextRun;
 
 /** One A4 page: a ruled grid (column edges xs, row edges ys, top-down) and the runs in Helvetica 8 pt. */
-function ruledPdf(xs: readonly number[], ys: readonly number[], runs: readonly Run[]): Buffer {
-  const x0 = xs[0] as number;
-  const x1 = xs[xs.length - 1] as number;
-  const y0 = ys[0] as number;
-  const y1 = ys[ys.length - 1] as number;
-  const rules = [
-    ...ys.map((y) => `${x0} ${HEIGHT - y} m ${x1} ${HEIGHT - y} l S`),
-    ...xs.map((x) => `${x} ${HEIGHT - y0} m ${x} ${HEIGHT - y1} l S`),
-  ];
-  // Parentheses in a PDF string are escaped ("1\\) Revenue").
-  const text = runs.map(([t, x, y, bold]) => `BT /${bold ? 'F2' : 'F1'} 8 Tf ${x} ${HEIGHT - y} Td (${t.replace(/[()\\]/g, '\\$&')}) Tj ET`);
-  return helveticaA4(`0.5 w\n${[...rules, ...text].join('\n')}\n`);
-}
-
-async function onlyTable(bytes: Buffer): Promise<PdfTable> {
-  const tables = findTables(await firstPage(bytes));
-  expect(tables).toHaveLength(1);
-  return tables[0] as PdfTable;
-}
+const gridPdf = (xs: readonly number[], ys: readonly number[], runs: readonly Run[]): Buffer => ruledPdf(gridRuleOps(xs, ys), runs);
 
 const XS = [50, 200, 270, 340];
 const YS = [100, 114, 148, 172];
@@ -43,7 +24,7 @@ const TOTAL: Run[] = [['Total', 52, 164], ['8.509', 222, 164], ['10.808', 288, 1
 describe('PDF tables: entries listed line for line in a ruled row', () => {
   it('parts a row whose first cell lists entries, each with its values on its line, into a row per entry', async () => {
     const t = await onlyTable(
-      ruledPdf(XS, YS, [
+      gridPdf(XS, YS, [
         ...HEAD,
         ['1) Revenue', 52, 124], ['120.062', 215, 124], ['124.406', 285, 124],
         ['a) from subsidiaries', 58, 134], ['1.942', 222, 134], ['117', 292, 134],
@@ -63,18 +44,18 @@ describe('PDF tables: entries listed line for line in a ruled row', () => {
 
   it('keeps an entry whose label has lines without values, and gives them rows of their own', async () => {
     const t = await onlyTable(
-      ruledPdf(XS, YS, [...HEAD, ['From Subsidiaries', 52, 124], ['From Associates', 52, 134], ['Other', 52, 144], ['3.027', 222, 144], ['2.996', 292, 144], ...TOTAL]),
+      gridPdf(XS, YS, [...HEAD, ['From Subsidiaries', 52, 124], ['From Associates', 52, 134], ['Other', 52, 144], ['3.027', 222, 144], ['2.996', 292, 144], ...TOTAL]),
     );
     expect(texts(t).slice(1, 4)).toEqual([['From Subsidiaries', '', ''], ['From Associates', '', ''], ['Other', '3.027', '2.996']]);
   });
 
   it('keeps a label wrapped to its cell\'s measure, and cells of wrapped words, as one row', async () => {
     const wrapped = await onlyTable(
-      ruledPdf(XS, YS, [...HEAD, ['Income from associated undertakings', 52, 124], ['Abroad', 52, 134], ['3.027', 222, 124], ['2.996', 292, 124], ...TOTAL]),
+      gridPdf(XS, YS, [...HEAD, ['Income from associated undertakings', 52, 124], ['Abroad', 52, 134], ['3.027', 222, 124], ['2.996', 292, 124], ...TOTAL]),
     );
     expect(texts(wrapped)[1]).toEqual(['Income from associated undertakings Abroad', '3.027', '2.996']);
     const words = await onlyTable(
-      ruledPdf(XS, YS, [...HEAD, ['Alpha', 52, 124], ['Beta', 52, 134], ['a model of', 212, 124], ['tables seen', 212, 134], ['12', 292, 124], ['14', 292, 134], ...TOTAL]),
+      gridPdf(XS, YS, [...HEAD, ['Alpha', 52, 124], ['Beta', 52, 134], ['a model of', 212, 124], ['tables seen', 212, 134], ['12', 292, 124], ['14', 292, 134], ...TOTAL]),
     );
     expect(texts(words)[1]).toEqual(['Alpha Beta', 'a model of tables seen', '12 14']);
   });

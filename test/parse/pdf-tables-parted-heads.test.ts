@@ -8,10 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import { findTables, type PdfTable } from '../../src/parse/readers/pdf/tables/index.ts';
 import { readCorpus } from '../helpers/corpus.ts';
-import { A4_HEIGHT as HEIGHT, firstPageModel as firstPage, helveticaA4, rowTexts as texts } from './pdf-table-fixtures.ts';
+import { A4_HEIGHT as HEIGHT, firstPageModel as firstPage, onlyTable, rowTexts as texts, ruledPdf, type TextRun } from './pdf-table-fixtures.ts';
 
-/** A run of text: left edge, baseline (from the page's top), bold or not. */
-type Run = [text: string, x: number, y: number, bold?: boolean];
+type Run = TextRun;
 
 /**
  * One A4 page: a ruled grid (column edges xs, row edges ys, top-down) whose inner column lines
@@ -27,14 +26,7 @@ function openHeadPdf(xs: readonly number[], ys: readonly number[], runs: readonl
     ...ys.map((y) => `${x0} ${HEIGHT - y} m ${x1} ${HEIGHT - y} l S`),
     ...xs.map((x, i) => `${x} ${HEIGHT - (i <= 1 || i === xs.length - 1 ? y0 : (ys[1] as number))} m ${x} ${HEIGHT - y1} l S`),
   ];
-  const text = runs.map(([t, x, y, bold]) => `BT /${bold ? 'F2' : 'F1'} 8 Tf ${x} ${HEIGHT - y} Td (${t}) Tj ET`);
-  return helveticaA4(`0.5 w\n${[...rules, ...text].join('\n')}\n`);
-}
-
-async function onlyTable(bytes: Buffer): Promise<PdfTable> {
-  const tables = findTables(await firstPage(bytes));
-  expect(tables).toHaveLength(1);
-  return tables[0] as PdfTable;
+  return ruledPdf(rules, runs);
 }
 
 const XS = [50, 200, 270, 340, 410];

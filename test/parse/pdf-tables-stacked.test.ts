@@ -5,32 +5,13 @@
  * rows so) and on ruled grids built here.
  */
 import { describe, expect, it } from 'vitest';
-import { findTables, type PdfTable } from '../../src/parse/readers/pdf/tables/index.ts';
 import { readCorpus } from '../helpers/corpus.ts';
-import { A4_HEIGHT as HEIGHT, firstPageModel as firstPage, helveticaA4, rowTexts as texts } from './pdf-table-fixtures.ts';
+import { gridRuleOps, onlyTable, rowTexts as texts, ruledPdf, type TextRun } from './pdf-table-fixtures.ts';
 
-/** A run of text: left edge, baseline (from the page's top), bold or not. */
-type Run = [text: string, x: number, y: number, bold?: boolean];
+type Run = TextRun;
 
 /** One A4 page: a ruled grid (column edges xs, row edges ys, top-down) and the runs in Helvetica 8 pt. */
-function ruledPdf(xs: readonly number[], ys: readonly number[], runs: readonly Run[]): Buffer {
-  const x0 = xs[0] as number;
-  const x1 = xs[xs.length - 1] as number;
-  const y0 = ys[0] as number;
-  const y1 = ys[ys.length - 1] as number;
-  const rules = [
-    ...ys.map((y) => `${x0} ${HEIGHT - y} m ${x1} ${HEIGHT - y} l S`),
-    ...xs.map((x) => `${x} ${HEIGHT - y0} m ${x} ${HEIGHT - y1} l S`),
-  ];
-  const text = runs.map(([t, x, y, bold]) => `BT /${bold ? 'F2' : 'F1'} 8 Tf ${x} ${HEIGHT - y} Td (${t}) Tj ET`);
-  return helveticaA4(`0.5 w\n${[...rules, ...text].join('\n')}\n`);
-}
-
-async function onlyTable(bytes: Buffer): Promise<PdfTable> {
-  const tables = findTables(await firstPage(bytes));
-  expect(tables).toHaveLength(1);
-  return tables[0] as PdfTable;
-}
+const gridPdf = (xs: readonly number[], ys: readonly number[], runs: readonly Run[]): Buffer => ruledPdf(gridRuleOps(xs, ys), runs);
 
 const XS = [50, 150, 250, 350, 450];
 const YS = [100, 116, 142, 168];
@@ -39,7 +20,7 @@ const HEAD: Run[] = [['Model', 52, 111, true], ['Format', 152, 111, true], ['Sco
 describe('PDF tables: stacked values in a ruled row', () => {
   it('parts a row of values stacked line for line into rows, the label set between them spanning them', async () => {
     const t = await onlyTable(
-      ruledPdf(XS, YS, [
+      gridPdf(XS, YS, [
         ...HEAD,
         ['Large', 52, 132], ['OTSL', 152, 127], ['0.965', 252, 127], ['2.73', 352, 127], ['HTML', 152, 137], ['0.969', 252, 137], ['5.39', 352, 137],
         ['Small', 52, 158], ['OTSL', 152, 153], ['0.938', 252, 153], ['1.97', 352, 153], ['HTML', 152, 163], ['0.952', 252, 163], ['3.77', 352, 163],
@@ -58,7 +39,7 @@ describe('PDF tables: stacked values in a ruled row', () => {
 
   it('keeps a row whose label stands at the top beside the stacks (a list in a cell), and a row of wrapped words, whole', async () => {
     const t = await onlyTable(
-      ruledPdf(XS, YS, [
+      gridPdf(XS, YS, [
         ...HEAD,
         ['Large', 52, 127], ['OTSL', 152, 127], ['0.965', 252, 127], ['2.73', 352, 127], ['HTML', 152, 137], ['0.969', 252, 137], ['5.39', 352, 137],
         ['Small', 52, 158], ['a model of', 152, 153], ['the kind', 252, 153], ['seen before', 352, 153], ['tables', 152, 163], ['we read', 252, 163], ['here', 352, 163],

@@ -7,23 +7,17 @@
 import { describe, expect, it } from 'vitest';
 import { findTables, type PdfTable } from '../../src/parse/readers/pdf/tables/index.ts';
 import { readCorpus } from '../helpers/corpus.ts';
-import { A4_HEIGHT as HEIGHT, firstPageModel as firstPage, helveticaA4, rowTexts as texts } from './pdf-table-fixtures.ts';
+import { A4_HEIGHT as HEIGHT, firstPageModel as firstPage, gridRuleOps, rowTexts as texts, ruledPdf, type TextRun } from './pdf-table-fixtures.ts';
 
-/** A run of text: left edge, baseline (from the page's top), bold or not. */
-type Run = [text: string, x: number, y: number, bold?: boolean];
+type Run = TextRun;
 
 const XS = [50, 200, 270, 340];
 const YS = [130, 144, 158];
 
 /** One A4 page: a ruled grid, short rules [x0, x1, y] above it, and the runs in Helvetica 8 pt. */
 function headedPdf(pieces: readonly [number, number, number][], runs: readonly Run[]): Buffer {
-  const rules = [
-    ...YS.map((y) => `${XS[0] as number} ${HEIGHT - y} m ${XS[XS.length - 1] as number} ${HEIGHT - y} l S`),
-    ...XS.map((x) => `${x} ${HEIGHT - (YS[0] as number)} m ${x} ${HEIGHT - (YS[YS.length - 1] as number)} l S`),
-    ...pieces.map(([a, b, y]) => `${a} ${HEIGHT - y} m ${b} ${HEIGHT - y} l S`),
-  ];
-  const text = runs.map(([t, x, y, bold]) => `BT /${bold ? 'F2' : 'F1'} 8 Tf ${x} ${HEIGHT - y} Td (${t}) Tj ET`);
-  return helveticaA4(`0.5 w\n${[...rules, ...text].join('\n')}\n`);
+  const rules = [...gridRuleOps(XS, YS), ...pieces.map(([a, b, y]) => `${a} ${HEIGHT - y} m ${b} ${HEIGHT - y} l S`)];
+  return ruledPdf(rules, runs);
 }
 
 const BODY: Run[] = [['Cost of revenue', 52, 140], ['178', 250, 140], ['141', 320, 140], ['Research', 52, 154], ['3,423', 242, 154], ['2,532', 312, 154]];
