@@ -48,6 +48,21 @@ async function headings(bytes: Buffer): Promise<string[]> {
   return [...result.document.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((h) => `${h.tagName.toLowerCase()} ${h.textContent?.trim()}`);
 }
 
+
+/** Eight numbered references at 10 pt from `top` down, three justified lines each: a paper's end, the page's main size. */
+function numberedReferences(top: number): PlacedText[] {
+  const runs: PlacedText[] = [];
+  let y = top;
+  const next = filler();
+  for (let n = 1; n <= 8; n++) {
+    for (let i = 0; i < 3; i++) {
+      runs.push({ text: next(446, 10, i === 0 ? `${n}. ` : ''), x: i === 0 ? 72 : 84, y, width: i === 2 ? undefined : 450 - (i === 0 ? 0 : 12) });
+      y += 13;
+    }
+    y += 6;
+  }
+  return runs;
+}
 describe('pdf layout: headings on built pages', () => {
   it('finds section heads set 10 % larger than the text under a single large title', async () => {
     expect(await headings(page(11))).toEqual(['h1 A Study of Online Content', 'h2 Background', 'h2 Methods', 'h2 Findings']);
@@ -99,15 +114,7 @@ describe('pdf layout: headings on built pages', () => {
       { text: 'Proof. Let S be the set of generators of the group described above. Then every', x: 72, y: 80, size: 12 },
       { text: 'element of the group is a product of them, which gives the spectrum as', x: 72, y: 95, size: 12 },
     ];
-    let y = 130;
-    const next = filler();
-    for (let n = 1; n <= 8; n++) {
-      for (let i = 0; i < 3; i++) {
-        runs.push({ text: next(446, 10, i === 0 ? `${n}. ` : ''), x: i === 0 ? 72 : 84, y, width: i === 2 ? undefined : 450 - (i === 0 ? 0 : 12) });
-        y += 13;
-      }
-      y += 6;
-    }
+    runs.push(...numberedReferences(130));
     expect(await headings(placedTextPdf(runs))).toEqual([]);
   });
 
@@ -120,15 +127,7 @@ describe('pdf layout: headings on built pages', () => {
       { text: 'Here we recall that the functional is induced on the quotient ring by the ideal, and we', x: 72, y: 80, size: 12, width: 450 },
       { text: 'conclude that the eigenvalue is the sum of these values over every divisor of the ring.', x: 72, y: 95, size: 12 },
     ];
-    let y = 130;
-    const next = filler();
-    for (let n = 1; n <= 8; n++) {
-      for (let i = 0; i < 3; i++) {
-        runs.push({ text: next(446, 10, i === 0 ? `${n}. ` : ''), x: i === 0 ? 72 : 84, y, width: i === 2 ? undefined : 450 - (i === 0 ? 0 : 12) });
-        y += 13;
-      }
-      y += 6;
-    }
+    runs.push(...numberedReferences(130));
     expect(await headings(placedTextPdf(runs))).toEqual(['h1 A Note on the Spectra of Graphs.']);
   });
 

@@ -1,7 +1,7 @@
 /**
  * What the PDF table tests share: a page's model as the reader extracts it (mode fast: no
  * images), a table as rows of cell texts, and a one-page A4 PDF in Helvetica (F1) and
- * Helvetica-Bold (F2) around a content stream the test draws: runs of text and ruled grids.
+ * Helvetica-Bold (F2) and Courier (F3) around a content stream the test draws: runs of text and ruled grids.
  */
 import { expect } from 'vitest';
 import { extractPage } from '../../src/parse/readers/pdf/extract.ts';
@@ -28,16 +28,17 @@ export function rowTexts(t: PdfTable): string[][] {
   return Array.from({ length: t.rows }, (_, r) => t.cells.filter((c) => c.row === r).map((c) => c.text));
 }
 
-/** One A4 page drawing `content` (PDF operators; fonts /F1 Helvetica and /F2 Helvetica-Bold). */
+/** One A4 page drawing `content` (PDF operators; fonts /F1 Helvetica, /F2 Helvetica-Bold and /F3 Courier). */
 export function helveticaA4(content: string): Buffer {
   const stream = Buffer.from(content, 'latin1');
   return buildPdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 ${A4_HEIGHT}] /Resources << /Font << /F1 4 0 R /F2 6 0 R >> >> /Contents 5 0 R >>`,
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 ${A4_HEIGHT}] /Resources << /Font << /F1 4 0 R /F2 6 0 R /F3 7 0 R >> >> /Contents 5 0 R >>`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
     Buffer.concat([Buffer.from(`<< /Length ${stream.length} >>\nstream\n`), stream, Buffer.from('\nendstream')]),
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>',
   ]);
 }
 

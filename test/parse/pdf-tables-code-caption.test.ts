@@ -8,9 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { extractPage } from '../../src/parse/readers/pdf/extract.ts';
 import { documentParameters, loadPdfjs } from '../../src/parse/readers/pdf/pdfjs.ts';
 import { findTables } from '../../src/parse/readers/pdf/tables/index.ts';
-import { buildPdf } from '../helpers/hostile-files.ts';
 import { readCorpus } from '../helpers/corpus.ts';
-import { A4_HEIGHT as HEIGHT, firstPageModel as firstPage } from './pdf-table-fixtures.ts';
+import { A4_HEIGHT as HEIGHT, firstPageModel as firstPage, helveticaA4 } from './pdf-table-fixtures.ts';
 
 async function tablesOnPage(bytes: Buffer, page: number): Promise<ReturnType<typeof findTables>> {
   const pdfjs = await loadPdfjs();
@@ -33,15 +32,7 @@ function listingPdf(caption: boolean): Buffer {
     line('F3', 'FOR COLUMN', 60, 144), line('F3', 'TAX_ID', 160, 144),
     line('F3', 'RETURN', 60, 156), line('F3', 'CASE', 160, 156),
   ].join('\n');
-  const stream = Buffer.from(content, 'latin1');
-  return buildPdf([
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 ${HEIGHT}] /Resources << /Font << /F1 4 0 R /F3 6 0 R >> >> /Contents 5 0 R >>`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-    Buffer.concat([Buffer.from(`<< /Length ${stream.length} >>\nstream\n`), stream, Buffer.from('\nendstream')]),
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Courier /Encoding /WinAnsiEncoding >>',
-  ]);
+  return helveticaA4(content);
 }
 
 describe('PDF tables: a code listing under its caption', () => {
