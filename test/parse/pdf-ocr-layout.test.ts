@@ -131,3 +131,28 @@ describe('the weight of a line read as a whole', () => {
     expect(body.filter((w) => w.bold).length).toBeLessThan(body.length * 0.02);
   }, 60_000);
 });
+
+describe('a line in capitals sized by the page\'s own cap height', () => {
+  it('a bold head in capitals at the text size measures the text size, not a size smaller', async () => {
+    // A book page: "BURNING BRIDGES GAME" in bold capitals at the running text's size, between paragraphs.
+    const { page, words } = await ocrBenchPage('01030000000097');
+    const { baseline, words: head } = lineOf(words, 'BURNING');
+    expect(head.map((w) => w.text).join(' ')).toBe('BURNING BRIDGES GAME');
+    // The text layer sets head and text in one size.
+    const layerHead = page.words.find((w) => w.text === 'BURNING');
+    const layerText = page.words.find((w) => w.text === 'tenacious');
+    expect(layerHead?.size).toBeCloseTo(layerText?.size ?? 0, 1);
+    // The running text's usual OCR size (the one most of its words share, to a tenth of a point).
+    const text = words.filter((w) => /\p{Ll}/u.test(w.text) && Math.abs(w.baseline - baseline) > 1 && w.size > 11);
+    expect(text.length).toBeGreaterThan(150);
+    const sizes = text.map((w) => w.size).sort((a, b) => a - b);
+    const middle = sizes[sizes.length >> 1] as number;
+    // At ASCENT the capitals measured 11.0 pt against about 11.8 (0.93, under the 0.95 a bold
+    // head at the body size must reach); by the page's cap height they measure the body size.
+    for (const w of head) {
+      expect(w.bold).toBe(true);
+      expect(w.size / middle).toBeGreaterThan(0.95);
+      expect(w.size / middle).toBeLessThan(1.05);
+    }
+  }, 60_000);
+});

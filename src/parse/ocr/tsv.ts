@@ -9,6 +9,7 @@
  * coordinates directly (page-model.ts: top-left origin, y down).
  */
 import type { Word } from '../readers/pdf/page-model.ts';
+import { type CapitalSample, capHeight } from './cap-height.ts';
 import { BOLD_STEM, boldOnes, type GrayImage, usualStem, weigh, type Weighed } from './weight.ts';
 
 /** Words tesseract is less sure of than this (0–100) are noise far more often than text. */
@@ -95,6 +96,44 @@ function emShare(text: string): number | undefined {
   return (ASCENDING.test(text) ? ASCENT : X_HEIGHT) + (DESCENDING.test(text) ? DESCENT : 0);
 }
 
+interface LineSize {
+  /** Points: the line's font size. */
+  size: number;
+  baseline: number;
+}
+
+/**
+ * A word of capitals standing at the cap height: two capitals or more, no lower case, nothing
+ * below the baseline. Figures alone do not measure it (old-style figures stand at the x-height,
+ * an equation's numbers at any size).
+ */
+const CAP_HIGH = /^(?=.*\p{Lu}.*\p{Lu})[\p{Lu}\d.:'’&%-]+$/u;
+
+/**
+ * A bold line in capitals (no lower case, every word bold) sized by the page's own cap height
+ * (cap-height.ts) instead of ASCENT, from its words of capitals, so that a head in bold capitals
+ * at the body size measures the body size, as the layout's test for a bold head at body size
+ * asks. Lines in capitals set regular (running heads, labels in figures, an equation's line) keep
+ * ASCENT: sized by the cap height, labels and equations moved in the reading order (tried on the
+ * tuning half, docs/pdf-ocr.md). Pages that show too few capitals keep ASCENT.
+ */
+function sizeCapitalLines(pixels: GrayImage, byLine: ReadonlyMap<string, Row[]>, lines: Map<string, LineSize>, sy: number, isBold: (w: Row) => boolean): void {
+  const samples: CapitalSample[] = [];
+  for (const [key, words] of byLine) {
+    const emPx = (lines.get(key)?.size ?? 0) / sy;
+    if (!words.some((w) => /\p{Ll}/u.test(w.text))) continue;
+    for (const w of words) samples.push({ text: w.text, box: { left: w.left, top: w.top, width: w.width, height: w.height }, emPx });
+  }
+  const cap = capHeight(pixels, samples);
+  if (cap === undefined) return;
+  for (const [key, words] of byLine) {
+    const line = lines.get(key);
+    if (!line || words.some((w) => /\p{Ll}/u.test(w.text) || !isBold(w))) continue;
+    const size = median(words.filter((w) => CAP_HIGH.test(w.text)).map((w) => (w.height * sy) / cap));
+    if (size !== undefined) line.size = size;
+  }
+}
+
 /** Under this many times the page's usual stem, a word is at the text's weight, not just short of bold. */
 const REGULAR_STEM = 1.1;
 
@@ -172,7 +211,7 @@ export function wordsFromTsv(tsv: string, page: PageSize, pixels?: GrayImage): W
   const byLine = new Map<string, Row[]>();
   for (const r of kept) byLine.set(r.line, [...(byLine.get(r.line) ?? []), r]);
 
-  const lines = new Map<string, { size: number; baseline: number }>();
+  const lines = new Map<string, LineSize>();
   for (const [key, words] of byLine) {
     const estimates: number[] = [];
     for (const w of words) {
@@ -184,8 +223,12 @@ export function wordsFromTsv(tsv: string, page: PageSize, pixels?: GrayImage): W
     lines.set(key, { size, baseline: median(bottoms) as number });
   }
 
-  // The weight of each word's type, from the rendered page when there is one (weight.ts).
+  // The weight of each word's type, from the rendered page when there is one (weight.ts), read
+  // before a bold line in capitals is sized by the cap height (its thresholds were set with the
+  // em at ASCENT).
   const bold = pixels ? boldWords(pixels, kept, byLine, (key) => (lines.get(key)?.size ?? 0) / sy) : new Set<number>();
+  const index = new Map(kept.map((r, i) => [r, i]));
+  if (pixels) sizeCapitalLines(pixels, byLine, lines, sy, (w) => bold.has(index.get(w) ?? -1));
 
   return kept.map((r, order) => {
     const line = lines.get(r.line);
