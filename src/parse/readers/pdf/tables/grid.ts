@@ -178,3 +178,32 @@ export function mergeHeadOnlyColumns(t: LaidOutTable): LaidOutTable {
   }
   return table;
 }
+
+/** How one body row is parted: into `n` rows, each of its cells becoming the cells `cellsOf` gives (rows r … r + n − 1). */
+export interface RowParting {
+  n: number;
+  cellsOf: (cell: GridCell, r: number) => GridCell[];
+}
+
+/**
+ * The table with each body row (at or below `bodyFrom`) that `parting` parts replaced by its
+ * rows, the rows below moved down. Only a row of its own is parted: no cell spans into or out of it.
+ */
+export function partRows(t: LaidOutTable, bodyFrom: number, parting: (row: GridCell[]) => RowParting | undefined): LaidOutTable {
+  let table = t;
+  for (let r = table.rows - 1; r >= bodyFrom; r--) {
+    const row = table.cells.filter((c) => c.row === r);
+    if (row.length === 0 || row.some((c) => c.rowSpan !== 1) || table.cells.some((c) => c.row < r && c.row + c.rowSpan > r)) continue;
+    const parts = parting(row);
+    if (!parts) continue;
+    const { n, cellsOf } = parts;
+    const cells: GridCell[] = [];
+    for (const c of table.cells) {
+      if (c.row < r) cells.push(c);
+      else if (c.row > r) cells.push({ ...c, row: c.row + n - 1 });
+      else cells.push(...cellsOf(c, r));
+    }
+    table = { ...table, rows: table.rows + n - 1, cells: cells.sort((a, b) => a.row - b.row || a.col - b.col) };
+  }
+  return table;
+}

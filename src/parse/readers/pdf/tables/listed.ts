@@ -16,7 +16,7 @@
  */
 import type { Word } from '../page-model.ts';
 import { joinLines, lineText, wordLines } from './cell-text.ts';
-import type { GridCell, LaidOutTable } from './grid.ts';
+import { type GridCell, type LaidOutTable, partRows } from './grid.ts';
 import { baseline, NUMBER, valueLine } from './stacked.ts';
 
 /** An item mark opening a line: "a)", "b.", "(iv)", "12)". */
@@ -87,30 +87,20 @@ function listedLines(row: readonly GridCell[]): { entries: Word[][][]; lines: Ma
 
 /** The table with each listed body row (rows at or below `bodyFrom`) parted into a row per entry. */
 export function splitListedRows(t: LaidOutTable, bodyFrom: number): LaidOutTable {
-  let table = t;
-  for (let r = table.rows - 1; r >= bodyFrom; r--) {
-    const row = table.cells.filter((c) => c.row === r);
-    // Only a row of its own: no cell spans into or out of it.
-    if (row.length === 0 || row.some((c) => c.rowSpan !== 1) || table.cells.some((c) => c.row < r && c.row + c.rowSpan > r)) continue;
+  return partRows(t, bodyFrom, (row) => {
     const listed = listedLines(row);
-    if (!listed) continue;
+    if (!listed) return undefined;
     const { entries, lines } = listed;
-    const n = entries.length;
-    const cells: GridCell[] = [];
-    for (const c of table.cells) {
-      if (c.row < r) cells.push(c);
-      else if (c.row > r) cells.push({ ...c, row: c.row + n - 1 });
-      else if (c.col === 0) {
-        entries.forEach((entry, i) => cells.push({ ...c, row: r + i, words: entry.flat(), text: joinLines(entry.map(lineText)) }));
-      } else {
+    return {
+      n: entries.length,
+      cellsOf: (c, r) => {
+        if (c.col === 0) return entries.map((entry, i) => ({ ...c, row: r + i, words: entry.flat(), text: joinLines(entry.map(lineText)) }));
         const byEntry = lines.get(c) as Map<number, Word[]>;
-        for (let i = 0; i < n; i++) {
+        return entries.map((_, i) => {
           const line = byEntry.get(i) ?? [];
-          cells.push({ ...c, row: r + i, words: line, text: lineText(line) });
-        }
-      }
-    }
-    table = { ...table, rows: table.rows + n - 1, cells: cells.sort((a, b) => a.row - b.row || a.col - b.col) };
-  }
-  return table;
+          return { ...c, row: r + i, words: line, text: lineText(line) };
+        });
+      },
+    };
+  });
 }

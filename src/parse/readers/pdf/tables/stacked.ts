@@ -13,7 +13,7 @@
  */
 import type { Word } from '../page-model.ts';
 import { lineText, wordLines } from './cell-text.ts';
-import type { GridCell, LaidOutTable } from './grid.ts';
+import { type GridCell, type LaidOutTable, partRows } from './grid.ts';
 
 export const NUMBER = /^[(\-−–+]?[$€£¥]?\s?\d[\d,.\s]*%?\)?[*†‡]*$/u;
 
@@ -60,28 +60,16 @@ function stackedLines(cells: readonly GridCell[]): { n: number; lines: Map<GridC
 
 /** The table with each stacked-values body row (rows at or below `bodyFrom`) parted into its rows. */
 export function splitStackedRows(t: LaidOutTable, bodyFrom: number): LaidOutTable {
-  let table = t;
-  for (let r = table.rows - 1; r >= bodyFrom; r--) {
-    const row = table.cells.filter((c) => c.row === r);
-    // Only a row of its own: no cell spans into or out of it.
-    if (row.length === 0 || row.some((c) => c.rowSpan !== 1) || table.cells.some((c) => c.row < r && c.row + c.rowSpan > r)) continue;
+  return partRows(t, bodyFrom, (row) => {
     const stacked = stackedLines(row);
-    if (!stacked) continue;
+    if (!stacked) return undefined;
     const { n, lines } = stacked;
-    const cells: GridCell[] = [];
-    for (const c of table.cells) {
-      if (c.row < r) cells.push(c);
-      else if (c.row > r) cells.push({ ...c, row: c.row + n - 1 });
-      else {
+    return {
+      n,
+      cellsOf: (c, r) => {
         const l = lines.get(c) as Word[][];
-        if (l.length === n) {
-          l.forEach((line, i) => cells.push({ ...c, row: r + i, words: line, text: lineText(line) }));
-        } else {
-          cells.push({ ...c, rowSpan: n });
-        }
-      }
-    }
-    table = { ...table, rows: table.rows + n - 1, cells: cells.sort((a, b) => a.row - b.row || a.col - b.col) };
-  }
-  return table;
+        return l.length === n ? l.map((line, i) => ({ ...c, row: r + i, words: line, text: lineText(line) })) : [{ ...c, rowSpan: n }];
+      },
+    };
+  });
 }
