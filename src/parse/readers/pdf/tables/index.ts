@@ -8,7 +8,9 @@
  * - header rows: leading rows set in bold when the body is not (header.ts);
  * - a body row of values stacked line for line beside a label they share is that many rows (stacked.ts);
  * - a body row whose first cell lists entries line for line, each with its values, is a row per entry (listed.ts);
- * - a column of currency signs joins the figures on its right (currency.ts).
+ * - a column of currency signs joins the figures on its right (currency.ts);
+ * - heads underlined column by column above a ruled grid are its head rows (underlined.ts);
+ * - where the rules leave a column out, its lines on the rows' baselines draw the rows (lined.ts).
  * A table of one row or one column is not a table (a framed text box, a ruled list), except a
  * ruled grid of one column whose head row is set apart in bold over three or more ruled rows.
  */
