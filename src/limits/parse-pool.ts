@@ -407,7 +407,11 @@ export function createParsePool(opts: ParsePoolOptions): ParsePool {
       opts.onUnexpectedError?.(`parse process failed to start (${how}): ${proc.stderrTail.slice(-2000)}`);
       if (bootFailures >= MAX_BOOT_FAILURES) {
         // Respawning would loop: fail what waits, and try again only when new work comes.
-        const cannotStart = new Error(`parse processes cannot start: they exit (${how}) while loading`);
+        const cannotStart = new Error(
+          proc.stderrTail.includes(WATCHDOG_MARK)
+            ? `parse processes cannot start: loading the readers takes more than their memory cap of ${capMb} MB (FOLIO_PARSE_WORKER_MEMORY_MB); raise it`
+            : `parse processes cannot start: they exit (${how}) while loading`,
+        );
         for (const waiting of queue.splice(0)) {
           finish(undefined, waiting);
           waiting.reject(cannotStart);

@@ -205,6 +205,16 @@ describe('parse processes', () => {
     }
   }, 120_000);
 
+  it('a memory cap below what a parse process needs to load its readers is named as the reason it cannot start', async () => {
+    // A child idles above 100 MB; at a 64 MB cap its own watch ends it while it loads, three times.
+    const starved = createParsePool({ size: 1, maxQueue: 1, workerMemoryMb: 64, workerPath: COMPILED_PARSE_WORKER });
+    try {
+      await expect(starved.ready()).rejects.toThrow('loading the readers takes more than their memory cap of 64 MB (FOLIO_PARSE_WORKER_MEMORY_MB); raise it');
+    } finally {
+      await starved.close();
+    }
+  }, 60_000);
+
   it('a process killed mid-OCR takes its OCR programs and temp files with it, and leaves no zombie', async () => {
     const scans = buildPdf([1, 2, 3, 4].map((n) => ({ scan: { file: ['pdf', 'docling', 'multi_page.pdf'], page: n } })));
     const ocr = createParsePool({ size: 1, maxQueue: 1, workerMemoryMb: 4096, ocr: { concurrency: 1 } });
