@@ -8,10 +8,7 @@
  * bold head. The page's running text shows its capitals: a word led by a capital, in a line of
  * lower case, has the capital's ink over its first columns, from the cap height to the baseline.
  */
-import type { GrayImage, PixelBox } from './weight.ts';
-
-/** Gray level under which a pixel is ink (as weight.ts). */
-const INK_BELOW = 128;
+import { type GrayImage, INK_BELOW, median, type PixelBox } from './weight.ts';
 
 /** Capitals that stand on the baseline at the cap height and are wide enough to measure alone. */
 const MEASURABLE_CAPITAL = /^[A-HK-PR-Z]\p{Ll}/u;
@@ -64,8 +61,5 @@ export function capHeight(image: GrayImage, samples: readonly CapitalSample[]): 
     if (share !== undefined) shares.push(share);
   }
   if (shares.length < MIN_CAPITALS) return undefined;
-  shares.sort((a, b) => a - b);
-  const mid = shares.length >> 1;
-  const median = shares.length % 2 === 1 ? (shares[mid] as number) : ((shares[mid - 1] as number) + (shares[mid] as number)) / 2;
-  return Math.min(CAP_HEIGHT_RANGE[1], Math.max(CAP_HEIGHT_RANGE[0], median));
+  return Math.min(CAP_HEIGHT_RANGE[1], Math.max(CAP_HEIGHT_RANGE[0], median(shares) as number));
 }

@@ -11,10 +11,8 @@
  */
 import type { Rule } from '../readers/pdf/page-model.ts';
 import type { PageSize } from './tsv.ts';
-import type { GrayImage } from './weight.ts';
+import { type GrayImage, INK_BELOW } from './weight.ts';
 
-/** Gray level under which a pixel is ink (as weight.ts). */
-const INK_BELOW = 128;
 /** A rule is at least this long: longer than any letter's stroke at text sizes. */
 export const MIN_RULE_INCHES = 0.5;
 /** A rule is at most this thick (the text layer's rules: extract.ts, 2 pt). */

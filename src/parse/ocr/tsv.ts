@@ -10,7 +10,7 @@
  */
 import type { Word } from '../readers/pdf/page-model.ts';
 import { type CapitalSample, capHeight } from './cap-height.ts';
-import { BOLD_STEM, boldOnes, type GrayImage, usualStem, weigh, type Weighed } from './weight.ts';
+import { BOLD_STEM, boldOnes, type GrayImage, median, usualStem, weigh, type Weighed } from './weight.ts';
 
 /** Words tesseract is less sure of than this (0–100) are noise far more often than text. */
 export const MIN_WORD_CONFIDENCE = 30;
@@ -62,13 +62,6 @@ function parseRow(cells: string[]): Row | undefined {
     text: cells.slice(11).join('\t').trim(),
   };
   return [row.level, row.left, row.top, row.width, row.height, row.conf].every(Number.isFinite) ? row : undefined;
-}
-
-function median(values: number[]): number | undefined {
-  if (values.length === 0) return undefined;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /** Reaches below the baseline in Latin type: descenders and the brackets. */

@@ -57,8 +57,16 @@ export interface Stems {
   count: number;
 }
 
-/** Gray level under which a pixel is ink. */
-const INK_BELOW = 128;
+/** Gray level under which a pixel is ink (the OCR path's one threshold: weights, rulings, cap height). */
+export const INK_BELOW = 128;
+
+/** The median of the values (the mean of the middle two for an even count); undefined for none. */
+export function median(values: readonly number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
 
 export function stems(image: GrayImage, box: PixelBox, maxRun: number): Stems {
   const x0 = Math.max(0, Math.floor(box.left));
