@@ -392,16 +392,19 @@ export async function startService(config: Config, options: ServiceOptions = {})
       // Idle keep-alive connections, and (past the grace) the connections of unfinished requests.
       server.closeAllConnections();
       await closed;
+      // Running agent jobs end failed (they cannot continue after a restart), before their tools close.
+      await agents.close();
+      // Running crawl jobs stop where they are and stay `scraping`: the next start resumes them.
+      // Before what their pages use: a page stopped here gives its team place back to Redis (with
+      // the limits closed first, the place stayed taken for FOLIO_LIMITS_LEASE_TTL_SECONDS and
+      // held the team's resumed jobs that long).
+      await crawls.close();
       await redisPing?.close();
       await mcpShared?.close();
       await shared?.close();
       await uploads.close();
-      // Running agent jobs end failed (they cannot continue after a restart), before their tools close.
-      await agents.close();
       await browser.close();
       await blobs.close();
-      // Running crawl jobs stop where they are and stay `scraping`: the next start resumes them.
-      await crawls.close();
       await webhooks.close();
       await audit.close();
       await pool?.close();

@@ -103,4 +103,36 @@ describe('crawl across a restart', () => {
     const got = job.data.map((d) => d.metadata?.sourceURL ?? '');
     expect(got.sort()).toEqual([...urls].sort());
   });
+
+  it("gives back the team's place of a page it stops mid-flight: a team at maxConcurrent 1 goes on at once after the restart", async () => {
+    const first = await start();
+    const key = generateApiKey();
+    const team = await first.store.ensureTeam('restart-place-team');
+    await first.store.createApiKey({ teamId: team.id, keyHash: hashApiKey(key), prefix: apiKeyDisplayPrefix(key) });
+    await first.store.updateTeamPlan(team.id, { maxConcurrent: 1 }, new Date());
+    const urls = Array.from({ length: 4 }, (_, i) => `${site.url}/slow?ms=1000&place=${i}`);
+    const firstClient = new Firecrawl({ apiKey: key, apiUrl: first.url });
+    const { id } = await firstClient.startBatchScrape(urls, { maxConcurrency: 1 });
+    let before = await firstClient.getBatchScrapeStatus(id);
+    while (before.completed < 1) {
+      await new Promise((r) => setTimeout(r, 50));
+      before = await firstClient.getBatchScrapeStatus(id);
+    }
+    // The second page is on its way (1 s at the site), holding the team's one place.
+    await new Promise((r) => setTimeout(r, 300));
+    await first.shutdown();
+
+    // A place left taken would hold the team for the lease's 30 s (FOLIO_LIMITS_LEASE_TTL_SECONDS).
+    const restarted = Date.now();
+    const second = await start();
+    const client = new Firecrawl({ apiKey: key, apiUrl: second.url });
+    let job = await client.getBatchScrapeStatus(id);
+    while (job.status === 'scraping' && Date.now() - restarted < 20_000) {
+      await new Promise((r) => setTimeout(r, 100));
+      job = await client.getBatchScrapeStatus(id);
+    }
+    expect(job.status).toBe('completed');
+    expect(Date.now() - restarted).toBeLessThan(15_000);
+    expect(job.data.map((d) => d.metadata?.sourceURL ?? '').sort()).toEqual([...urls].sort());
+  });
 });
