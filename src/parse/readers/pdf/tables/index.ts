@@ -10,7 +10,9 @@
  * - a body row whose first cell lists entries line for line, each with its values, is a row per entry (listed.ts);
  * - a column of currency signs joins the figures on its right (currency.ts);
  * - heads underlined column by column above a ruled grid are its head rows (underlined.ts);
- * - where the rules leave a column out, its lines on the rows' baselines draw the rows (lined.ts).
+ * - where the rules leave a column out, its lines on the rows' baselines draw the rows (lined.ts);
+ * - lines and words over a drawing (filled shapes overlapping one another) are a figure's outlines
+ *   and labels, no table (drawing.ts).
  * A table of one row or one column is not a table (a framed text box, a ruled list), except a
  * ruled grid of one column whose head row is set apart in bold over three or more ruled rows.
  */
@@ -19,6 +21,7 @@ import { centreIn, wordLines } from './cell-text.ts';
 import { compact, fillCells, gridCells, type GridCell, type LaidOutTable } from './grid.ts';
 import { rowBelow } from './below.ts';
 import { boxGridTable } from './boxes.ts';
+import { overDrawing } from './drawing.ts';
 import { borderlessRegions, columnsAligned, contentsLike, plausibleBorderless } from './borderless.ts';
 import { grownRegion } from './grow.ts';
 import { headerRows } from './header.ts';
@@ -194,6 +197,8 @@ function alignedCandidate(page: PageModel, region: AlignedRegion, size: number, 
   // to a tab stop), kept as such by the layout's code blocks, not cells. Its caption ("Example
   // 3-9 Creating a mask …"), set in the text face on the first line, does not make it a table.
   if (codeListing(words)) return undefined;
+  // Labels over a drawing (drawing.ts) are a figure's, whatever lines they fall on.
+  if (overDrawing(region, page.fills)) return undefined;
   // Gutters are measured in the table's own ems: tables are often set smaller than the text.
   const em = Math.min(size, medianSize(words));
   const laid = alignedTable(region, words, em);
@@ -250,6 +255,8 @@ function ruledTables(page: PageModel): PdfTable[] {
   const loose: Line[] = [];
   const seeds: AlignedRegion[] = [];
   for (const frame of stackFrames(frames(lines), 3 * size)) {
+    // A drawing's outlines crossing (drawing.ts): its words are labels, not cells.
+    if (overDrawing(frame, page.fills)) continue;
     if (frame.vertical.length === 0) {
       loose.push(...frame.horizontal);
       continue;

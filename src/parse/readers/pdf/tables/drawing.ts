@@ -1,0 +1,45 @@
+/**
+ * Text over a drawing is a figure's labels, not a table. A table's painted boxes tile the grid
+ * (cells and rows side by side) or nest (a highlight inside a shaded cell, a panel behind its
+ * boxes); a drawing's shapes overlap one another (an object's parts, a shading drawn as steps,
+ * each a filled shape over the last). Where the filled shapes under a frame or a region overlap
+ * one another in part — neither inside the other — more often than there are shapes, the lines
+ * crossing there are the drawing's outlines and leader lines, and the words its labels ("Nut
+ * case", "Locking shoulder" beside a cut-away nut, parted into "cells" by its outlines). They
+ * stay in the running text, in reading order. A highlight run across a striped table's rows
+ * overlaps each stripe once: fewer overlaps than shapes, still a table.
+ */
+import type { Box } from '../page-model.ts';
+import { SNAP } from './segments.ts';
+
+/** Shapes, at least, a drawing holds: two overlapping boxes are a shadow or a highlight. */
+const MIN_SHAPES = 3;
+
+function inside(a: Box, b: Box): boolean {
+  return a.x0 >= b.x0 - SNAP && a.x1 <= b.x1 + SNAP && a.y0 >= b.y0 - SNAP && a.y1 <= b.y1 + SNAP;
+}
+
+/** The two boxes share area (more than the snap a shared edge leaves) and neither holds the other. */
+function overlapInPart(a: Box, b: Box): boolean {
+  const w = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0);
+  const h = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+  return w > SNAP && h > SNAP && !inside(a, b) && !inside(b, a);
+}
+
+/** Whether the filled shapes whose centre lies in the box are a drawing's: overlapping one another in part more often than there are shapes. */
+export function overDrawing(box: Box, fills: readonly Box[]): boolean {
+  const shapes = fills.filter((f) => {
+    const cx = (f.x0 + f.x1) / 2;
+    const cy = (f.y0 + f.y1) / 2;
+    return cx >= box.x0 && cx <= box.x1 && cy >= box.y0 && cy <= box.y1;
+  });
+  if (shapes.length < MIN_SHAPES) return false;
+  let pairs = 0;
+  for (let i = 0; i < shapes.length; i++) {
+    for (let j = i + 1; j < shapes.length; j++) {
+      if (overlapInPart(shapes[i] as Box, shapes[j] as Box)) pairs++;
+      if (pairs > shapes.length) return true;
+    }
+  }
+  return false;
+}
