@@ -45,19 +45,21 @@ describe('PDF tables: text over a drawing', () => {
   });
 
   it('finds no table where the lines cross over shapes overlapping one another (a shading drawn as steps)', async () => {
-    const steps = Array.from({ length: 8 }, (_, i) => box(60 + 6 * i, 95 + 2 * i, 260 + 6 * i, 150 + 2 * i, 0.9 - 0.02 * i));
+    const steps = Array.from({ length: 8 }, (_, i) => box(60 + 6 * i, 102 + i, 260 + 6 * i, 150 + i, 0.9 - 0.02 * i));
     expect(findTables(await firstPage(pagePdf(steps)))).toEqual([]);
     const text = (await read(pagePdf(steps))).document.body.textContent?.replace(/\s+/g, ' ') ?? '';
     expect(text).toContain('Washer');
   });
 
-  it('still finds the table over tiled shading, nested highlights, or a highlight crossing striped rows', async () => {
+  it('still finds the table over tiled shading, nested highlights, a highlight crossing striped rows, or a patterned background running out of it', async () => {
     const rows = [['Item', 'Width', 'Height'], ['Bolt', '12', '40'], ['Nut', '14', '9'], ['Washer', '20', '2']];
     const striped = [box(50, 115, 400, 130), box(50, 145, 400, 160)];
     const tiled = [box(50, 100, 200, 115), box(200, 100, 300, 115), box(300, 100, 400, 115)];
     const nested = [box(50, 100, 400, 160, 0.95), box(52, 117, 120, 128, 0.8), box(52, 147, 120, 158, 0.8)];
     const crossing = [...striped, box(200, 100, 300, 160, 0.7)];
-    for (const fills of [striped, tiled, nested, crossing]) {
+    // A patterned background: shapes overlapping one another, each running out of the frame.
+    const pattern = Array.from({ length: 8 }, (_, i) => box(30 + 40 * i, 80, 130 + 40 * i, 180, 0.95 - 0.01 * i));
+    for (const fills of [striped, tiled, nested, crossing, pattern]) {
       const tables = findTables(await firstPage(pagePdf(fills)));
       expect(tables).toHaveLength(1);
       expect(rowTexts(tables[0] as PdfTable)).toEqual(rows);

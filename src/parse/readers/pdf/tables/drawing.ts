@@ -7,7 +7,8 @@
  * crossing there are the drawing's outlines and leader lines, and the words its labels ("Nut
  * case", "Locking shoulder" beside a cut-away nut, parted into "cells" by its outlines). They
  * stay in the running text, in reading order. A highlight run across a striped table's rows
- * overlaps each stripe once: fewer overlaps than shapes, still a table.
+ * overlaps each stripe once: fewer overlaps than shapes, still a table; so is a table over a
+ * patterned background whose shapes run out of its frame.
  */
 import type { Box } from '../page-model.ts';
 import { SNAP } from './segments.ts';
@@ -26,13 +27,13 @@ function overlapInPart(a: Box, b: Box): boolean {
   return w > SNAP && h > SNAP && !inside(a, b) && !inside(b, a);
 }
 
-/** Whether the filled shapes whose centre lies in the box are a drawing's: overlapping one another in part more often than there are shapes. */
+/**
+ * Whether the filled shapes lying inside the box are a drawing's: overlapping one another in part
+ * more often than there are shapes. Shapes running out of the box (a page's patterned background
+ * behind a table) are not the frame's.
+ */
 export function overDrawing(box: Box, fills: readonly Box[]): boolean {
-  const shapes = fills.filter((f) => {
-    const cx = (f.x0 + f.x1) / 2;
-    const cy = (f.y0 + f.y1) / 2;
-    return cx >= box.x0 && cx <= box.x1 && cy >= box.y0 && cy <= box.y1;
-  });
+  const shapes = fills.filter((f) => inside(f, box));
   if (shapes.length < MIN_SHAPES) return false;
   let pairs = 0;
   for (let i = 0; i < shapes.length; i++) {
