@@ -76,7 +76,7 @@ function acceptable(t: LaidOutTable): boolean {
   // ... in its first row (column heads) or first column (row labels); a chart's legend is neither.
   if (!filled.some((c) => (c.row === 0 || c.col === 0) && /\p{L}/u.test(c.text))) return false;
   // A table of contents in a box is still read as text; so is a column of running text.
-  if (contentsLike(t) || runningText(t)) return false;
+  if (contentsLike(t) || runningText(t) || panels(t)) return false;
   const slots = filled.reduce((n, c) => n + c.rowSpan * c.colSpan, 0);
   if (filled.length < 3 || slots < MIN_FILLED * t.rows * t.cols) return false;
   // Text in at least two rows and two columns.
@@ -106,6 +106,28 @@ function runningText(t: LaidOutTable): boolean {
     if (going >= RUNNING_ROWS) return true;
   }
   return false;
+}
+
+/** Words, at least, of a cell that holds a paragraph rather than an entry. */
+const PARAGRAPH_WORDS = 50;
+/** Sentences, at least, in such a cell. */
+const PARAGRAPH_SENTENCES = 2;
+
+/** Rows, at most, of a page laid out in panels: a table repeats its entries row after row. */
+const PANEL_ROWS = 2;
+
+/**
+ * A page laid out in ruled panels (a back cover: a side panel of blurbs, a band under a rule), not
+ * a table: a grid of two rows or fewer whose cells holding paragraphs — fifty words or more, two
+ * sentences or more — hold most of its words. A table repeats its entries row after row, whatever
+ * their length (a comparison of laws, a paragraph to a cell, over a head row and five rows).
+ */
+function panels(t: LaidOutTable): boolean {
+  if (t.rows > PANEL_ROWS) return false;
+  const words = (text: string): number => (text === '' ? 0 : text.split(' ').length);
+  const all = t.cells.reduce((n, c) => n + words(c.text), 0);
+  const paragraphs = t.cells.filter((c) => words(c.text) >= PARAGRAPH_WORDS && (c.text.match(/[.!?](?=\s|$)/gu)?.length ?? 0) >= PARAGRAPH_SENTENCES);
+  return paragraphs.reduce((n, c) => n + words(c.text), 0) > 0.5 * all;
 }
 
 /** Rows of a one-column ruled grid, at least, to be a table: a head and three entries. */
