@@ -269,6 +269,19 @@ function headAbove(page: PageModel, frame: Box, xs: readonly number[], cells: re
   return head;
 }
 
+/** Share of the page's words, and of its width and height, a page border holds. */
+const BORDER_WORDS = 0.8;
+const BORDER_EXTENT = 0.6;
+
+/**
+ * A frame round the page's text (a brochure's border): it holds most of the page's words and
+ * spans most of its width and height. No table is laid out by it; a table inside it is still
+ * found by its own rules or its alignment.
+ */
+function pageBorder(page: PageModel, frame: Box, inFrame: readonly Word[]): boolean {
+  return inFrame.length >= BORDER_WORDS * page.words.length && frame.x1 - frame.x0 >= BORDER_EXTENT * page.width && frame.y1 - frame.y0 >= BORDER_EXTENT * page.height;
+}
+
 function ruledTables(page: PageModel): PdfTable[] {
   const lines = pageLines(page);
   if (!lines) return [];
@@ -309,6 +322,9 @@ function ruledTables(page: PageModel): PdfTable[] {
       out.push(toPdfTable(page, frame, boxed, headerRows(boxed)));
       continue;
     }
+    // A border drawn round the page's text is decoration: its words are read as the page's,
+    // tables among them found by alignment alone, as on an unframed page.
+    if (pageBorder(page, frame, inFrame)) continue;
     // Lines that form no grid of their own (an open frame, rows ruled, columns aligned): the
     // text decides, once the tables ruled across have been found.
     seeds.push({ x0: frame.x0, x1: frame.x1, y0: frame.y0, y1: frame.y1, rules: frame.horizontal });
