@@ -33,12 +33,14 @@ function overlapInPart(a: Box, b: Box): boolean {
  * behind a table) are not the frame's.
  */
 export function overDrawing(box: Box, fills: readonly Box[]): boolean {
-  const shapes = fills.filter((f) => inside(f, box));
+  const shapes = fills.filter((f) => inside(f, box)).sort((a, b) => a.x0 - b.x0);
   if (shapes.length < MIN_SHAPES) return false;
   let pairs = 0;
   for (let i = 0; i < shapes.length; i++) {
-    for (let j = i + 1; j < shapes.length; j++) {
-      if (overlapInPart(shapes[i] as Box, shapes[j] as Box)) pairs++;
+    const a = shapes[i] as Box;
+    // Sorted by left edge: the shapes after one that starts right of a's right edge cannot meet a.
+    for (let j = i + 1; j < shapes.length && (shapes[j] as Box).x0 < a.x1; j++) {
+      if (overlapInPart(a, shapes[j] as Box)) pairs++;
       if (pairs > shapes.length) return true;
     }
   }
