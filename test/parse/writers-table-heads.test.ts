@@ -58,7 +58,7 @@ describe('tables with merged cells: header rows in the markdown are the html for
     ['office/xlsx', 'sheetjs-merge_cells.xlsx', 1],
     ['office/xls', 'sheetjs-merge_cells.xls', 1],
     ['office/xlsx', 'docling-xlsx_01.xlsx', 2],
-    ['pdf/docling', 'skipped_1page.pdf', 1],
+    ['pdf/olmocr/pdfs', 'earnings.pdf', 1],
     ['pdf/olmocr/pdfs', 'olmo2-pg4.pdf', 1],
     ['pdf/olmocr/pdfs', 'discoverworld_crazy_table4.pdf', 0],
   ] as const)('%s/%s', async (folder, name, withHead) => {

@@ -10,7 +10,9 @@
  * - a body row whose first cell lists entries line for line, each with its values, is a row per entry (listed.ts);
  * - a column of currency signs joins the figures on its right (currency.ts);
  * - heads underlined column by column above a ruled grid are its head rows (underlined.ts);
- * - where the rules leave a column out, its lines on the rows' baselines draw the rows (lined.ts).
+ * - where the rules leave a column out, its lines on the rows' baselines draw the rows (lined.ts);
+ * - lines and words over a drawing (filled shapes overlapping one another) are a figure's outlines
+ *   and labels, no table (drawing.ts).
  * A table of one row or one column is not a table (a framed text box, a ruled list), except a
  * ruled grid of one column whose head row is set apart in bold over three or more ruled rows.
  */
@@ -19,6 +21,7 @@ import { centreIn, wordLines } from './cell-text.ts';
 import { compact, fillCells, gridCells, type GridCell, type LaidOutTable } from './grid.ts';
 import { rowBelow } from './below.ts';
 import { boxGridTable } from './boxes.ts';
+import { overDrawing } from './drawing.ts';
 import { borderlessRegions, columnsAligned, contentsLike, plausibleBorderless } from './borderless.ts';
 import { grownRegion } from './grow.ts';
 import { headerRows } from './header.ts';
@@ -73,7 +76,7 @@ function acceptable(t: LaidOutTable): boolean {
   // ... in its first row (column heads) or first column (row labels); a chart's legend is neither.
   if (!filled.some((c) => (c.row === 0 || c.col === 0) && /\p{L}/u.test(c.text))) return false;
   // A table of contents in a box is still read as text; so is a column of running text.
-  if (contentsLike(t) || runningText(t)) return false;
+  if (contentsLike(t) || runningText(t) || panels(t)) return false;
   const slots = filled.reduce((n, c) => n + c.rowSpan * c.colSpan, 0);
   if (filled.length < 3 || slots < MIN_FILLED * t.rows * t.cols) return false;
   // Text in at least two rows and two columns.
@@ -103,6 +106,28 @@ function runningText(t: LaidOutTable): boolean {
     if (going >= RUNNING_ROWS) return true;
   }
   return false;
+}
+
+/** Words, at least, of a cell that holds a paragraph rather than an entry. */
+const PARAGRAPH_WORDS = 50;
+/** Sentences, at least, in such a cell. */
+const PARAGRAPH_SENTENCES = 2;
+
+/** Rows, at most, of a page laid out in panels: a table repeats its entries row after row. */
+const PANEL_ROWS = 2;
+
+/**
+ * A page laid out in ruled panels (a back cover: a side panel of blurbs, a band under a rule), not
+ * a table: a grid of two rows or fewer whose cells holding paragraphs — fifty words or more, two
+ * sentences or more — hold most of its words. A table repeats its entries row after row, whatever
+ * their length (a comparison of laws, a paragraph to a cell, over a head row and five rows).
+ */
+function panels(t: LaidOutTable): boolean {
+  if (t.rows > PANEL_ROWS) return false;
+  const words = (text: string): number => (text === '' ? 0 : text.split(' ').length);
+  const all = t.cells.reduce((n, c) => n + words(c.text), 0);
+  const paragraphs = t.cells.filter((c) => words(c.text) >= PARAGRAPH_WORDS && (c.text.match(/[.!?](?=\s|$)/gu)?.length ?? 0) >= PARAGRAPH_SENTENCES);
+  return paragraphs.reduce((n, c) => n + words(c.text), 0) > 0.5 * all;
 }
 
 /** Rows of a one-column ruled grid, at least, to be a table: a head and three entries. */
@@ -194,6 +219,8 @@ function alignedCandidate(page: PageModel, region: AlignedRegion, size: number, 
   // to a tab stop), kept as such by the layout's code blocks, not cells. Its caption ("Example
   // 3-9 Creating a mask …"), set in the text face on the first line, does not make it a table.
   if (codeListing(words)) return undefined;
+  // Labels over a drawing (drawing.ts) are a figure's, whatever lines they fall on.
+  if (overDrawing(region, page.fills)) return undefined;
   // Gutters are measured in the table's own ems: tables are often set smaller than the text.
   const em = Math.min(size, medianSize(words));
   const laid = alignedTable(region, words, em);
@@ -242,6 +269,19 @@ function headAbove(page: PageModel, frame: Box, xs: readonly number[], cells: re
   return head;
 }
 
+/** Share of the page's words, and of its width and height, a page border holds. */
+const BORDER_WORDS = 0.8;
+const BORDER_EXTENT = 0.6;
+
+/**
+ * A frame round the page's text (a brochure's border): it holds most of the page's words and
+ * spans most of its width and height. No table is laid out by it; a table inside it is still
+ * found by its own rules or its alignment.
+ */
+function pageBorder(page: PageModel, frame: Box, inFrame: readonly Word[]): boolean {
+  return inFrame.length >= BORDER_WORDS * page.words.length && frame.x1 - frame.x0 >= BORDER_EXTENT * page.width && frame.y1 - frame.y0 >= BORDER_EXTENT * page.height;
+}
+
 function ruledTables(page: PageModel): PdfTable[] {
   const lines = pageLines(page);
   if (!lines) return [];
@@ -250,6 +290,8 @@ function ruledTables(page: PageModel): PdfTable[] {
   const loose: Line[] = [];
   const seeds: AlignedRegion[] = [];
   for (const frame of stackFrames(frames(lines), 3 * size)) {
+    // A drawing's outlines crossing (drawing.ts): its words are labels, not cells.
+    if (overDrawing(frame, page.fills)) continue;
     if (frame.vertical.length === 0) {
       loose.push(...frame.horizontal);
       continue;
@@ -280,6 +322,9 @@ function ruledTables(page: PageModel): PdfTable[] {
       out.push(toPdfTable(page, frame, boxed, headerRows(boxed)));
       continue;
     }
+    // A border drawn round the page's text is decoration: its words are read as the page's,
+    // tables among them found by alignment alone, as on an unframed page.
+    if (pageBorder(page, frame, inFrame)) continue;
     // Lines that form no grid of their own (an open frame, rows ruled, columns aligned): the
     // text decides, once the tables ruled across have been found.
     seeds.push({ x0: frame.x0, x1: frame.x1, y0: frame.y0, y1: frame.y1, rules: frame.horizontal });
