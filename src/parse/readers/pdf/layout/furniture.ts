@@ -34,14 +34,41 @@ export interface PageBlocks {
   otherContent?: boolean;
 }
 
-/** A page number alone, or a running head that carries one ("74 Baird", "Annual report 12"). */
+/** Words of a running line, its separators ("|", "•", "–") not counted. */
+function wordCount(text: string): number {
+  return text.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+}
+
+/** A segment of a running line: short, as a head, a title or an issue line is. */
+function isRunningSegment(text: string): boolean {
+  return text.length <= 60 && wordCount(text) <= 8;
+}
+
+const lineText = (line: Line): string => line.words.map((w) => w.text).join(' ');
+
+/**
+ * A page number alone, or a running head that carries one ("74 Baird", "Annual report 12",
+ * "PLOS Neglected Tropical Diseases | www.plosntds.org   1   March 2014 | Volume 8"): one row,
+ * the number set apart from the head by a separator, or by a gap (a line of its own in the row,
+ * at either end or between the head's parts, each part of running-line length).
+ */
 function isFolio(block: Block, text: string): boolean {
   if (PAGE_NUMBER.test(text)) return true;
-  if (new Set(block.lines.map((l) => l.row)).size !== 1 || text.length > 60 || text.split(/\s+/u).length > 7) return false;
-  // The number set apart from the head: by a separator, or by a gap (a line of its own in the row).
-  if (/^\d{1,4}\s*[|•·–—]\s*\S|\S\s*[|•·–—]\s*\d{1,4}$/u.test(text)) return true;
-  const number = (line: Line | undefined) => line !== undefined && /^\d{1,4}$/u.test(line.words.map((w) => w.text).join(''));
-  return block.lines.length >= 2 && (number(block.lines[0]) || number(block.lines[block.lines.length - 1]));
+  if (new Set(block.lines.map((l) => l.row)).size !== 1) return false;
+  if (text.length <= 60 && text.split(/\s+/u).length <= 7 && /^\d{1,4}\s*[|•·–—]\s*\S|\S\s*[|•·–—]\s*\d{1,4}$/u.test(text)) return true;
+  if (block.lines.length < 2 || !block.lines.some((l) => /^\d{1,4}$/u.test(l.words.map((w) => w.text).join('')))) return false;
+  return block.lines.every((l) => isRunningSegment(lineText(l)));
+}
+
+/**
+ * A running head set as separate blocks along the folio's row ("400   BRITISH HUSBANDRY.   [Ch.
+ * XIX."): the band's other one-row blocks of running-line length whose line shares the folio's
+ * row (their vertical middles within half a line of each other).
+ */
+function sharesFolioRow(block: Block, folio: Block, text: string): boolean {
+  if (block === folio || text === '' || new Set(block.lines.map((l) => l.row)).size !== 1 || !isRunningSegment(text)) return false;
+  const middle = (b: Block) => (b.y0 + b.y1) / 2;
+  return Math.abs(middle(block) - middle(folio)) <= 0.5 * Math.max(block.size, folio.size);
 }
 
 function key(text: string): string {
@@ -55,6 +82,17 @@ export function band(block: Block, height: number): Furniture | undefined {
   return undefined;
 }
 
+/**
+ * The band a running line lies in, placed by its middle: a folio row set close to the band's
+ * edge (a page cropped tight to its type) still reads as the page's first or last line.
+ */
+function rowBand(block: Block, height: number): Furniture | undefined {
+  const middle = (block.y0 + block.y1) / 2;
+  if (middle <= BAND * height) return 'header';
+  if (middle >= (1 - BAND) * height) return 'footer';
+  return undefined;
+}
+
 /** For each page, the furniture kind of each block (by index) that is furniture. */
 export function findFurniture(pages: readonly PageBlocks[], { tagged = false }: { tagged?: boolean } = {}): Map<number, Furniture>[] {
   const result = pages.map(() => new Map<number, Furniture>());
@@ -62,7 +100,17 @@ export function findFurniture(pages: readonly PageBlocks[], { tagged = false }: 
   pages.forEach((page, p) => {
     page.blocks.forEach((b, i) => {
       const where = band(b, page.height);
-      if (where && ((tagged && mostlyArtifact(b.lines)) || isFolio(b, texts[p]?.[i] ?? ''))) result[p]?.set(i, where);
+      if (where && tagged && mostlyArtifact(b.lines)) result[p]?.set(i, where);
+      else if (isFolio(b, texts[p]?.[i] ?? '')) {
+        const row = where ?? rowBand(b, page.height);
+        if (row) result[p]?.set(i, row);
+      }
+    });
+    const folios = [...(result[p] as Map<number, Furniture>)];
+    page.blocks.forEach((b, i) => {
+      if (result[p]?.has(i)) return;
+      const along = folios.find(([f]) => sharesFolioRow(b, page.blocks[f] as Block, texts[p]?.[i] ?? ''));
+      if (along) result[p]?.set(i, along[1]);
     });
   });
   if (pages.length < MIN_PAGES) return result;
