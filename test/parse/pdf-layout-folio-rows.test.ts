@@ -4,7 +4,8 @@
  * and a running head set as separate blocks along the number's row ("400   BRITISH HUSBANDRY.
  * [Ch. XIX.") goes with it; a row placed by its middle counts as the page's first line even when
  * its foot sits just past the band. A running line without a number on a one-page document stays
- * text (nothing says it runs).
+ * text (nothing says it runs). A page number closing a page whose text ends early (centred, under
+ * everything, two lines clear) is furniture outside the band too.
  */
 import { describe, expect, it } from 'vitest';
 import { readPdf } from '../../src/parse/readers/pdf/index.ts';
@@ -31,7 +32,7 @@ function page(runs: [string, number, number, number?][]): PageModel {
   return { number: 1, width: 595, height: 842, words: [...body, ...runs].flatMap(([t, x, y, size]) => words(t, x, y, size)), rules: [], fills: [], images: [], links: [], source: 'text' };
 }
 
-const furniture = (html: string): string[] => [...html.matchAll(/<(header|footer) data-furniture="\w+">(.*?)<\/\1>/gu)].map((m) => m[2] as string);
+const furniture = (html: string): string[] => [...html.matchAll(/<(header|footer) data-furniture="\w+">(.*?)<\/\1>/gu)].map((m) => (m[2] as string).replace(/<[^>]+>/gu, ''));
 
 describe('pdf layout: running lines carrying the page number', () => {
   it('a footer with the number between its parts is furniture', () => {
@@ -64,5 +65,19 @@ describe('pdf layout: running lines carrying the page number', () => {
     const bookHead = [...book.document.querySelectorAll('[data-furniture]')].map((e) => e.textContent).join(' ');
     for (const part of ['400', 'BRITISH HUSBANDRY.', '[Ch. XIX.']) expect(bookHead).toContain(part);
     expect(book.document.querySelector('section')?.textContent).toContain('Since the use of bones');
+  });
+
+  it('a page number closing a short page is furniture; off-centre, or with text under it, it stays', () => {
+    expect(furniture(layoutDocument([page([['62', 292, 500]])]))).toEqual(['62']);
+    expect(furniture(layoutDocument([page([['62', 60, 500]])]))).toEqual([]);
+    expect(furniture(layoutDocument([page([['62', 292, 500], ['A note set under the number.', 60, 560]])]))).toEqual([]);
+    expect(furniture(layoutDocument([page([['62', 292, 222]])]))).toEqual([]);
+  });
+
+  it('closes the NVIDIA statement page of olmOCR-bench (earnings.pdf, "62" mid-page under the notes)', async () => {
+    const options = { options: { parsers: [{ type: 'pdf' as const, mode: 'fast' as const }] } };
+    const earnings = await readPdf(readInput('pdf', readCorpus('pdf', 'olmocr', 'pdfs', 'earnings.pdf'), options));
+    expect([...earnings.document.querySelectorAll('[data-furniture]')].map((e) => e.textContent)).toEqual(['62']);
+    expect(earnings.document.querySelector('table')).not.toBeNull();
   });
 });

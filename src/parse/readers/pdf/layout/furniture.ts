@@ -13,6 +13,7 @@
  * text would be all there is (a document whose every page carries the same single line), it is
  * the page's content and stays. Page numbers and tagged artifacts are furniture even alone.
  */
+import type { Box } from '../page-model.ts';
 import type { Block } from './blocks.ts';
 import { plainText } from './inline.ts';
 import type { Line } from './lines.ts';
@@ -29,7 +30,11 @@ export type Furniture = 'header' | 'footer';
 
 export interface PageBlocks {
   height: number;
+  /** The page's width, where known: a closing page number is centred on it. */
+  width?: number;
   blocks: Block[];
+  /** The page's tables and figures, where known: content a closing page number must lie under. */
+  others?: readonly Box[];
   /** The page has content besides its text blocks (a table): a body a running head can stand apart from. */
   otherContent?: boolean;
 }
@@ -93,6 +98,20 @@ function rowBand(block: Block, height: number): Furniture | undefined {
   return undefined;
 }
 
+/**
+ * A page number closing a page whose text ends above the band (the last page of a section, a
+ * statement's notes): digits alone on one line, centred on the page, in its lower half, under
+ * everything else on the page and set off from it by a gap of two lines or more.
+ */
+function closesPage(block: Block, page: PageBlocks, text: string): boolean {
+  if (page.width === undefined || block.lines.length !== 1 || !/^\d{1,4}$/u.test(text.trim()) || block.y0 < 0.5 * page.height) return false;
+  if (Math.abs((block.x0 + block.x1) / 2 - page.width / 2) > 0.05 * page.width) return false;
+  const rest: Box[] = [...page.blocks.filter((b) => b !== block), ...(page.others ?? [])];
+  if (rest.length === 0 || rest.some((b) => b.y1 > block.y0)) return false;
+  const above = Math.max(...rest.map((b) => b.y1));
+  return block.y0 - above >= 2 * (block.y1 - block.y0);
+}
+
 /** For each page, the furniture kind of each block (by index) that is furniture. */
 export function findFurniture(pages: readonly PageBlocks[], { tagged = false }: { tagged?: boolean } = {}): Map<number, Furniture>[] {
   const result = pages.map(() => new Map<number, Furniture>());
@@ -100,11 +119,10 @@ export function findFurniture(pages: readonly PageBlocks[], { tagged = false }: 
   pages.forEach((page, p) => {
     page.blocks.forEach((b, i) => {
       const where = band(b, page.height);
+      const text = texts[p]?.[i] ?? '';
       if (where && tagged && mostlyArtifact(b.lines)) result[p]?.set(i, where);
-      else if (isFolio(b, texts[p]?.[i] ?? '')) {
-        const row = where ?? rowBand(b, page.height);
-        if (row) result[p]?.set(i, row);
-      }
+      else if (isFolio(b, text) && (where ?? rowBand(b, page.height))) result[p]?.set(i, (where ?? rowBand(b, page.height)) as Furniture);
+      else if (!where && closesPage(b, page, text)) result[p]?.set(i, 'footer');
     });
     const folios = [...(result[p] as Map<number, Furniture>)];
     page.blocks.forEach((b, i) => {
