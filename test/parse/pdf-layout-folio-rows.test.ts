@@ -4,7 +4,8 @@
  * and a running head set as separate blocks along the number's row ("400   BRITISH HUSBANDRY.
  * [Ch. XIX.") goes with it; a row placed by its middle counts as the page's first line even when
  * its foot sits just past the band. A running line without a number on a one-page document stays
- * text (nothing says it runs). A page number closing a page whose text ends early (centred, under
+ * text (nothing says it runs), unless it is set at most half the size of the page's text, alone
+ * in the top band. A page number closing a page whose text ends early (centred, under
  * everything, two lines clear) is furniture outside the band too.
  */
 import { describe, expect, it } from 'vitest';
@@ -79,5 +80,20 @@ describe('pdf layout: running lines carrying the page number', () => {
     const earnings = await readPdf(readInput('pdf', readCorpus('pdf', 'olmocr', 'pdfs', 'earnings.pdf'), options));
     expect([...earnings.document.querySelectorAll('[data-furniture]')].map((e) => e.textContent)).toEqual(['62']);
     expect(earnings.document.querySelector('table')).not.toBeNull();
+  });
+
+  it('a line alone in the top band at half the text size or less is a running head; larger, it stays', () => {
+    const small = layoutDocument([page([['Journal of Tests, volume 8', 240, 40, 5]])]);
+    expect(furniture(small)).toEqual(['Journal of Tests, volume 8']);
+    const body = layoutDocument([page([['Journal of Tests, volume 8', 240, 40, 7]])]);
+    expect(furniture(body)).toEqual([]);
+    const two = layoutDocument([page([['Journal of Tests, volume 8', 240, 40, 5], ['A second line in the band', 60, 60]])]);
+    expect(furniture(two)).toEqual([]);
+  });
+
+  it("drops the small running head of olmOCR-bench's BYU page (10 pt over 27–32 pt text)", async () => {
+    const options = { options: { parsers: [{ type: 'pdf' as const, mode: 'fast' as const }] } };
+    const byu = await readPdf(readInput('pdf', readCorpus('pdf', 'olmocr', 'pdfs', 'headers_footers', 'ff518b1240a66978f22035528ccb029450b5_pg2.pdf'), options));
+    expect(byu.document.querySelector('header[data-furniture]')?.textContent).toBe('Woodworth et al.: Brief Notices');
   });
 });

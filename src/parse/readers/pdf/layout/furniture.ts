@@ -112,17 +112,39 @@ function closesPage(block: Block, page: PageBlocks, text: string): boolean {
   return block.y0 - above >= 2 * (block.y1 - block.y0);
 }
 
+/** The size that sets the most characters of the page's blocks. */
+function bodySize(blocks: readonly Block[]): number {
+  const chars = new Map<number, number>();
+  for (const b of blocks) for (const l of b.lines) for (const w of l.words) chars.set(l.size, (chars.get(l.size) ?? 0) + w.text.length);
+  let size = 0;
+  let best = -1;
+  for (const [sz, n] of chars) if (n > best) [size, best] = [sz, n];
+  return size;
+}
+
+/**
+ * A running head set small: a one-row line of running-line length, alone in the top band, set
+ * at most half the size of the page's text (a journal's or a collection's line over the page).
+ */
+function smallRunningHead(block: Block, page: PageBlocks, text: string, body: number): boolean {
+  if (band(block, page.height) !== 'header' || new Set(block.lines.map((l) => l.row)).size !== 1 || !isRunningSegment(text) || !/\p{L}/u.test(text)) return false;
+  if (block.size > 0.5 * body) return false;
+  return !page.blocks.some((b) => b !== block && band(b, page.height) === 'header');
+}
+
 /** For each page, the furniture kind of each block (by index) that is furniture. */
 export function findFurniture(pages: readonly PageBlocks[], { tagged = false }: { tagged?: boolean } = {}): Map<number, Furniture>[] {
   const result = pages.map(() => new Map<number, Furniture>());
   const texts = pages.map((p) => p.blocks.map((b) => (b.lines.length <= 3 ? plainText(b.lines) : '')));
   pages.forEach((page, p) => {
+    const body = bodySize(page.blocks);
     page.blocks.forEach((b, i) => {
       const where = band(b, page.height);
       const text = texts[p]?.[i] ?? '';
       if (where && tagged && mostlyArtifact(b.lines)) result[p]?.set(i, where);
       else if (isFolio(b, text) && (where ?? rowBand(b, page.height))) result[p]?.set(i, (where ?? rowBand(b, page.height)) as Furniture);
       else if (!where && closesPage(b, page, text)) result[p]?.set(i, 'footer');
+      else if (smallRunningHead(b, page, text, body)) result[p]?.set(i, 'header');
     });
     const folios = [...(result[p] as Map<number, Furniture>)];
     page.blocks.forEach((b, i) => {
