@@ -6,7 +6,9 @@
  * its foot sits just past the band. A running line without a number on a one-page document stays
  * text (nothing says it runs), unless it is set at most half the size of the page's text, alone
  * in the top band. A page number closing a page whose text ends early (centred, under
- * everything, two lines clear) is furniture outside the band too.
+ * everything, two lines clear) is furniture outside the band too. A row of numbers only (a
+ * chart's axis) is no running line. The running lines bound the type area: what the band holds
+ * above the head or below the foot (a download stamp, a producer's line) is furniture with them.
  */
 import { describe, expect, it } from 'vitest';
 import { readPdf } from '../../src/parse/readers/pdf/index.ts';
@@ -95,5 +97,28 @@ describe('pdf layout: running lines carrying the page number', () => {
     const options = { options: { parsers: [{ type: 'pdf' as const, mode: 'fast' as const }] } };
     const byu = await readPdf(readInput('pdf', readCorpus('pdf', 'olmocr', 'pdfs', 'headers_footers', 'ff518b1240a66978f22035528ccb029450b5_pg2.pdf'), options));
     expect(byu.document.querySelector('header[data-furniture]')?.textContent).toBe('Woodworth et al.: Brief Notices');
+  });
+
+  it('a row of numbers only in the band is a chart axis, not a folio; a spread head with two numbers is one', () => {
+    expect(furniture(layoutDocument([page([['0', 100, 790], ['5', 200, 790], ['10', 300, 790], ['15', 400, 790]])]))).toEqual([]);
+    const spread = furniture(layoutDocument([page([['208', 60, 40], ['Global Study on Legal Aid', 240, 40], ['209', 520, 40]])])).join(' ');
+    expect(spread).toContain('Global Study on Legal Aid');
+  });
+
+  it('a stamp over a running head, or a line under a foot, in the band is furniture with it', () => {
+    const html = layoutDocument([page([['Downloaded from example.org on July 12, 2017', 150, 20], ['Advocacy in Action', 60, 45], ['447', 520, 45]])]);
+    expect(furniture(html).join(' ')).toContain('Downloaded from example.org');
+    const foot = layoutDocument([page([['page 3 / 3', 280, 770], ['Powered by a PDF library', 240, 815, 7]])]);
+    expect(furniture(foot).join(' ')).toContain('Powered by a PDF library');
+    // Without a running line to bound the type area, the stamp stays text.
+    const alone = layoutDocument([page([['Downloaded from example.org on July 12, 2017', 150, 20]])]);
+    expect(furniture(alone)).toEqual([]);
+  });
+
+  it('reads the axis of a chart at the foot of bench page 01030000000040 (a tuning page) as text', async () => {
+    const options = { options: { parsers: [{ type: 'pdf' as const, mode: 'fast' as const }] } };
+    const page40 = await readPdf(readInput('pdf', readCorpus('pdf-bench', 'pdfs', '01030000000040.pdf'), options));
+    expect(page40.document.querySelector('[data-furniture]')).toBeNull();
+    expect(page40.document.querySelector('section')?.textContent).toContain('0 5 10 15 20');
   });
 });

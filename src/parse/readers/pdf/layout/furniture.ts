@@ -61,7 +61,10 @@ function isFolio(block: Block, text: string): boolean {
   if (PAGE_NUMBER.test(text)) return true;
   if (new Set(block.lines.map((l) => l.row)).size !== 1) return false;
   if (text.length <= 60 && text.split(/\s+/u).length <= 7 && /^\d{1,4}\s*[|•·–—]\s*\S|\S\s*[|•·–—]\s*\d{1,4}$/u.test(text)) return true;
-  if (block.lines.length < 2 || !block.lines.some((l) => /^\d{1,4}$/u.test(l.words.map((w) => w.text).join('')))) return false;
+  // A number, beside words: a row of numbers only ("0 5 10 15 20") is a chart's axis; a
+  // spread's head may carry two ("208 Global Report Annex 209").
+  const numbers = block.lines.filter((l) => /^\d{1,4}$/u.test(l.words.map((w) => w.text).join(''))).length;
+  if (block.lines.length < 2 || numbers === 0 || numbers > 2 || numbers === block.lines.length) return false;
   return block.lines.every((l) => isRunningSegment(lineText(l)));
 }
 
@@ -151,6 +154,15 @@ export function findFurniture(pages: readonly PageBlocks[], { tagged = false }: 
       if (result[p]?.has(i)) return;
       const along = folios.find(([f]) => sharesFolioRow(b, page.blocks[f] as Block, texts[p]?.[i] ?? ''));
       if (along) result[p]?.set(i, along[1]);
+    });
+    // The running lines bound the type area: what the band holds beyond them (a download stamp
+    // over the head, a line under the foot) lies outside it too.
+    const marked = [...(result[p] as Map<number, Furniture>)].map(([f, kind]) => ({ block: page.blocks[f] as Block, kind }));
+    page.blocks.forEach((b, i) => {
+      if (result[p]?.has(i)) return;
+      const where = band(b, page.height);
+      if (where === 'header' && marked.some((m) => m.kind === 'header' && b.y1 <= m.block.y0)) result[p]?.set(i, 'header');
+      else if (where === 'footer' && marked.some((m) => m.kind === 'footer' && b.y0 >= m.block.y1)) result[p]?.set(i, 'footer');
     });
   });
   if (pages.length < MIN_PAGES) return result;
