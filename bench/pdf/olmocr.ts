@@ -8,12 +8,14 @@
  *   npm run bench:olmocr -- --mode auto|ocr   folio in another mode
  *   npm run bench:olmocr -- --failures        then folio's failing checks (id, type, text, why)
  *   npm run bench:olmocr -- --show PDF        folio's markdown of that PDF (path under pdfs/), per page
+ *   npm run bench:olmocr -- --json FILE       every check's result for both engines, to compare runs
  *
  * Table: per check type, checks passed / checks, each engine; then the total and olmOCR's own
  * summary figure (mean over check types of the pass rate). Both engines run in this process one
  * after the other; s/page median is printed for folio. Exits 0 unless an engine throws something
  * other than a ServiceError.
  */
+import fs from 'node:fs';
 import { CHECK_TYPES, describeCheck, type CheckType } from './olmocr-checks.ts';
 import { olmocrChecks, readPages, runOlmocr, type OlmocrRun } from './olmocr-run.ts';
 import { quantile, type PdfMode } from './runner.ts';
@@ -22,10 +24,11 @@ interface Args {
   mode: PdfMode;
   failures: boolean;
   show?: string;
+  json?: string;
 }
 
 function usage(message: string): never {
-  process.stderr.write(`bench:olmocr: ${message}\nusage: tsx bench/pdf/olmocr.ts [--mode fast|auto|ocr] [--failures] [--show PDF]\n`);
+  process.stderr.write(`bench:olmocr: ${message}\nusage: tsx bench/pdf/olmocr.ts [--mode fast|auto|ocr] [--failures] [--show PDF] [--json FILE]\n`);
   process.exit(2);
 }
 
@@ -42,6 +45,10 @@ function parseArgs(argv: string[]): Args {
       const pdf = argv[++i];
       if (pdf === undefined) usage('--show needs a PDF path under pdfs/');
       args.show = pdf;
+    } else if (flag === '--json') {
+      const file = argv[++i];
+      if (file === undefined) usage('--json needs a file name');
+      args.json = file;
     } else usage(`unknown argument ${flag}`);
   }
   return args;
@@ -102,6 +109,19 @@ async function main(): Promise<void> {
   out(`olmOCR-bench sample: ${checks.length} checks on ${folio.outputs.size} PDFs (../shared/corpus/pdf/olmocr)`);
   out();
   printTable([folio, pdfjs], args.mode);
+  if (args.json) {
+    const rows = checks.map((check, i) => ({
+      id: check.id,
+      type: check.type,
+      pdf: check.pdf,
+      page: check.page,
+      folio: folio.scored[i]?.result,
+      'pdfjs-text': pdfjs.scored[i]?.result,
+    }));
+    fs.writeFileSync(args.json, `${JSON.stringify({ mode: args.mode, checks: rows }, null, 1)}\n`);
+    out();
+    out(`per-check results written to ${args.json}`);
+  }
   if (args.failures) {
     out();
     out(`folio (${args.mode}) failing checks:`);
