@@ -4,7 +4,11 @@
  *  - on a document of a few pages, a block in the top or bottom band whose text (digits
  *    ignored, so "Page 3" matches "Page 4") recurs on many pages;
  *  - on any page, a block in the band that is a page number ("12", "- 12 -", "Page 3 of 9",
- *    "iv") and nothing else;
+ *    "iv") and nothing else, or a running line of one row that carries one (isFolio), with the
+ *    short blocks along its row; a page number closing a page whose text ends early
+ *    (closesPage); a line alone in the top band set at most half the text's size
+ *    (smallRunningHead); and what the band holds above such a head or below such a foot (the
+ *    running lines bound the type area);
  *  - in a tagged PDF, on any page, a block in the band whose text is marked as an artifact
  *    (ISO 32000-1 §14.8.2.2: running heads, page numbers). Untagged documents often mark
  *    artifacts too, but without a structure tree the mark is not taken as the author's word.
