@@ -25,6 +25,8 @@ const PDFJS_ROOT = path.dirname(createRequire(import.meta.url).resolve('pdfjs-di
 export interface BaselineOutput {
   markdown: string;
   pages: number;
+  /** Each page's text, in page order (`markdown` is them joined by a blank line). */
+  pageTexts: string[];
 }
 
 export async function pdfjsStreamText(bytes: Buffer): Promise<BaselineOutput> {
@@ -53,7 +55,7 @@ export async function pdfjsStreamText(bytes: Buffer): Promise<BaselineOutput> {
       pages.push(text);
       page.cleanup();
     }
-    return { markdown: pages.join('\n\n'), pages: doc.numPages };
+    return { markdown: pages.join('\n\n'), pages: doc.numPages, pageTexts: pages };
   } finally {
     await doc.destroy();
   }

@@ -4,7 +4,11 @@
  *  - on a document of a few pages, a block in the top or bottom band whose text (digits
  *    ignored, so "Page 3" matches "Page 4") recurs on many pages;
  *  - on any page, a block in the band that is a page number ("12", "- 12 -", "Page 3 of 9",
- *    "iv") and nothing else;
+ *    "iv") and nothing else, or a running line of one row that carries one (isFolio), with the
+ *    short blocks along its row; a page number closing a page whose text ends early
+ *    (closesPage); a line alone in the top band set at most half the text's size
+ *    (smallRunningHead); and what the band holds above such a head or below such a foot (the
+ *    running lines bound the type area);
  *  - in a tagged PDF, on any page, a block in the band whose text is marked as an artifact
  *    (ISO 32000-1 §14.8.2.2: running heads, page numbers). Untagged documents often mark
  *    artifacts too, but without a structure tree the mark is not taken as the author's word.
@@ -13,6 +17,7 @@
  * text would be all there is (a document whose every page carries the same single line), it is
  * the page's content and stays. Page numbers and tagged artifacts are furniture even alone.
  */
+import type { Box } from '../page-model.ts';
 import type { Block } from './blocks.ts';
 import { plainText } from './inline.ts';
 import type { Line } from './lines.ts';
@@ -29,19 +34,53 @@ export type Furniture = 'header' | 'footer';
 
 export interface PageBlocks {
   height: number;
+  /** The page's width, where known: a closing page number is centred on it. */
+  width?: number;
   blocks: Block[];
+  /** The page's tables and figures, where known: content a closing page number must lie under. */
+  others?: readonly Box[];
   /** The page has content besides its text blocks (a table): a body a running head can stand apart from. */
   otherContent?: boolean;
 }
 
-/** A page number alone, or a running head that carries one ("74 Baird", "Annual report 12"). */
+/** Words of a running line, its separators ("|", "•", "–") not counted. */
+function wordCount(text: string): number {
+  return text.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+}
+
+/** A segment of a running line: short, as a head, a title or an issue line is. */
+function isRunningSegment(text: string): boolean {
+  return text.length <= 60 && wordCount(text) <= 8;
+}
+
+const lineText = (line: Line): string => line.words.map((w) => w.text).join(' ');
+
+/**
+ * A page number alone, or a running head that carries one ("74 Baird", "Annual report 12",
+ * "PLOS Neglected Tropical Diseases | www.plosntds.org   1   March 2014 | Volume 8"): one row,
+ * the number set apart from the head by a separator, or by a gap (a line of its own in the row,
+ * at either end or between the head's parts, each part of running-line length).
+ */
 function isFolio(block: Block, text: string): boolean {
   if (PAGE_NUMBER.test(text)) return true;
-  if (new Set(block.lines.map((l) => l.row)).size !== 1 || text.length > 60 || text.split(/\s+/u).length > 7) return false;
-  // The number set apart from the head: by a separator, or by a gap (a line of its own in the row).
-  if (/^\d{1,4}\s*[|•·–—]\s*\S|\S\s*[|•·–—]\s*\d{1,4}$/u.test(text)) return true;
-  const number = (line: Line | undefined) => line !== undefined && /^\d{1,4}$/u.test(line.words.map((w) => w.text).join(''));
-  return block.lines.length >= 2 && (number(block.lines[0]) || number(block.lines[block.lines.length - 1]));
+  if (new Set(block.lines.map((l) => l.row)).size !== 1) return false;
+  if (text.length <= 60 && text.split(/\s+/u).length <= 7 && /^\d{1,4}\s*[|•·–—]\s*\S|\S\s*[|•·–—]\s*\d{1,4}$/u.test(text)) return true;
+  // A number, beside words: a row of numbers only ("0 5 10 15 20") is a chart's axis; a
+  // spread's head may carry two ("208 Global Report Annex 209").
+  const numbers = block.lines.filter((l) => /^\d{1,4}$/u.test(l.words.map((w) => w.text).join(''))).length;
+  if (block.lines.length < 2 || numbers === 0 || numbers > 2 || numbers === block.lines.length) return false;
+  return block.lines.every((l) => isRunningSegment(lineText(l)));
+}
+
+/**
+ * A running head set as separate blocks along the folio's row ("400   BRITISH HUSBANDRY.   [Ch.
+ * XIX."): the band's other one-row blocks of running-line length whose line shares the folio's
+ * row (their vertical middles within half a line of each other).
+ */
+function sharesFolioRow(block: Block, folio: Block, text: string): boolean {
+  if (block === folio || text === '' || new Set(block.lines.map((l) => l.row)).size !== 1 || !isRunningSegment(text)) return false;
+  const middle = (b: Block) => (b.y0 + b.y1) / 2;
+  return Math.abs(middle(block) - middle(folio)) <= 0.5 * Math.max(block.size, folio.size);
 }
 
 function key(text: string): string {
@@ -55,14 +94,79 @@ export function band(block: Block, height: number): Furniture | undefined {
   return undefined;
 }
 
+/**
+ * The band a running line lies in, placed by its middle: a folio row set close to the band's
+ * edge (a page cropped tight to its type) still reads as the page's first or last line.
+ */
+function rowBand(block: Block, height: number): Furniture | undefined {
+  const middle = (block.y0 + block.y1) / 2;
+  if (middle <= BAND * height) return 'header';
+  if (middle >= (1 - BAND) * height) return 'footer';
+  return undefined;
+}
+
+/**
+ * A page number closing a page whose text ends above the band (the last page of a section, a
+ * statement's notes): digits alone on one line, centred on the page, in its lower half, under
+ * everything else on the page and set off from it by a gap of two lines or more.
+ */
+function closesPage(block: Block, page: PageBlocks, text: string): boolean {
+  if (page.width === undefined || block.lines.length !== 1 || !/^\d{1,4}$/u.test(text.trim()) || block.y0 < 0.5 * page.height) return false;
+  if (Math.abs((block.x0 + block.x1) / 2 - page.width / 2) > 0.05 * page.width) return false;
+  const rest: Box[] = [...page.blocks.filter((b) => b !== block), ...(page.others ?? [])];
+  if (rest.length === 0 || rest.some((b) => b.y1 > block.y0)) return false;
+  const above = Math.max(...rest.map((b) => b.y1));
+  return block.y0 - above >= 2 * (block.y1 - block.y0);
+}
+
+/** The size that sets the most characters of the page's blocks. */
+function bodySize(blocks: readonly Block[]): number {
+  const chars = new Map<number, number>();
+  for (const b of blocks) for (const l of b.lines) for (const w of l.words) chars.set(l.size, (chars.get(l.size) ?? 0) + w.text.length);
+  let size = 0;
+  let best = -1;
+  for (const [sz, n] of chars) if (n > best) [size, best] = [sz, n];
+  return size;
+}
+
+/**
+ * A running head set small: a one-row line of running-line length, alone in the top band, set
+ * at most half the size of the page's text (a journal's or a collection's line over the page).
+ */
+function smallRunningHead(block: Block, page: PageBlocks, text: string, body: number): boolean {
+  if (band(block, page.height) !== 'header' || new Set(block.lines.map((l) => l.row)).size !== 1 || !isRunningSegment(text) || !/\p{L}/u.test(text)) return false;
+  if (block.size > 0.5 * body) return false;
+  return !page.blocks.some((b) => b !== block && band(b, page.height) === 'header');
+}
+
 /** For each page, the furniture kind of each block (by index) that is furniture. */
 export function findFurniture(pages: readonly PageBlocks[], { tagged = false }: { tagged?: boolean } = {}): Map<number, Furniture>[] {
   const result = pages.map(() => new Map<number, Furniture>());
   const texts = pages.map((p) => p.blocks.map((b) => (b.lines.length <= 3 ? plainText(b.lines) : '')));
   pages.forEach((page, p) => {
+    const body = bodySize(page.blocks);
     page.blocks.forEach((b, i) => {
       const where = band(b, page.height);
-      if (where && ((tagged && mostlyArtifact(b.lines)) || isFolio(b, texts[p]?.[i] ?? ''))) result[p]?.set(i, where);
+      const text = texts[p]?.[i] ?? '';
+      if (where && tagged && mostlyArtifact(b.lines)) result[p]?.set(i, where);
+      else if (isFolio(b, text) && (where ?? rowBand(b, page.height))) result[p]?.set(i, (where ?? rowBand(b, page.height)) as Furniture);
+      else if (!where && closesPage(b, page, text)) result[p]?.set(i, 'footer');
+      else if (smallRunningHead(b, page, text, body)) result[p]?.set(i, 'header');
+    });
+    const folios = [...(result[p] as Map<number, Furniture>)];
+    page.blocks.forEach((b, i) => {
+      if (result[p]?.has(i)) return;
+      const along = folios.find(([f]) => sharesFolioRow(b, page.blocks[f] as Block, texts[p]?.[i] ?? ''));
+      if (along) result[p]?.set(i, along[1]);
+    });
+    // The running lines bound the type area: what the band holds beyond them (a download stamp
+    // over the head, a line under the foot) lies outside it too.
+    const marked = [...(result[p] as Map<number, Furniture>)].map(([f, kind]) => ({ block: page.blocks[f] as Block, kind }));
+    page.blocks.forEach((b, i) => {
+      if (result[p]?.has(i)) return;
+      const where = band(b, page.height);
+      if (where === 'header' && marked.some((m) => m.kind === 'header' && b.y1 <= m.block.y0)) result[p]?.set(i, 'header');
+      else if (where === 'footer' && marked.some((m) => m.kind === 'footer' && b.y0 >= m.block.y1)) result[p]?.set(i, 'footer');
     });
   });
   if (pages.length < MIN_PAGES) return result;

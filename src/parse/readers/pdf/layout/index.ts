@@ -88,7 +88,13 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
   const taggedDocument = models.some((m) => m.words.some((w) => w.role !== undefined));
   const headingsTagged = taggedDocument && models.some((m) => m.words.some((w) => headingRoleLevel(w.role) !== undefined));
   const furniture = findFurniture(
-    layouts.map((l, i) => ({ height: l.page.height, blocks: blocksOf[i] ?? [], otherContent: l.units.some((u) => u.kind === 'table') })),
+    layouts.map((l, i) => ({
+      height: l.page.height,
+      width: l.page.width,
+      blocks: blocksOf[i] ?? [],
+      otherContent: l.units.some((u) => u.kind === 'table'),
+      others: l.units.flatMap((u) => (u.kind === 'table' ? [u.table] : u.kind === 'image' ? [u.image] : [])),
+    })),
     { tagged: taggedDocument },
   );
   const documentBody = weightedBody(layouts);

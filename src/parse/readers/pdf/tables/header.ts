@@ -2,11 +2,13 @@
  * Header rows: the leading rows above a rule that sets the head off (booktabs' mid rule), else
  * the leading rows whose words are all bold while the rows below are not all bold, else a first
  * row set in capitals over a body that is not (a typographer sets column heads apart by a rule,
- * by weight or by case). A header cell spanning several rows makes
+ * by weight or by case), else a first row of words over a body of figures (figure-heads.ts). A header
+ * cell spanning several rows makes
  * those rows header rows too (a two-level header: "Result" over "Seats" and "Votes").
  */
 import type { LaidOutTable } from './grid.ts';
 import { SNAP } from './segments.ts';
+import { wordsOverFigures } from './figure-heads.ts';
 
 function allBold(t: LaidOutTable, row: number): boolean {
   const words = t.cells.filter((c) => c.row === row).flatMap((c) => c.words);
@@ -35,6 +37,7 @@ export function headerRows(t: LaidOutTable, { capitals = true } = {}): number {
   if (rule !== undefined) while (rows < t.rows && aboveRule(t, rows, rule)) rows++;
   if (rows === 0) while (rows < t.rows && allBold(t, rows)) rows++;
   if (rows === 0 && capitals && capitalsHead(t)) rows = 1;
+  if (rows === 0 && capitals && wordsOverFigures(t)) rows = 1;
   // All bold (or none): no header told apart by weight or a rule.
   if (rows === 0 || rows === t.rows) return 0;
   // Rows under a header cell's span belong to the header.
