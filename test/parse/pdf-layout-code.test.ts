@@ -62,4 +62,12 @@ describe('PDF layout: code listings on a grid wider than the font', () => {
   it('keeps the font\'s own advance when the words sit on it (Courier on 5.4 pt cells)', async () => {
     expect(listings(await read(gridListingPdf(5.4)))).toEqual([PROGRAM.join('\n')]);
   });
+
+  it('keeps the spaces of fixed-pitch words that lie on no grid (olmOCR\'s small_page_size: a scan\'s text layer in a fixed-pitch face)', async () => {
+    const text = listings(await read(readCorpus('pdf', 'olmocr', 'pdfs', 'small_page_size.pdf'))).join('\n');
+    // The words stand where the scan's words stood: a gap under a column's width is still a space.
+    expect(text).toContain('less than four or live-fold its former bulk.');
+    expect(text).toContain('requiring a less quantity of bones annually, from its increased fertility and');
+    expect(text).not.toMatch(/quantityofbones|increasedfertility/);
+  });
 });

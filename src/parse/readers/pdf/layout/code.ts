@@ -35,8 +35,19 @@ const MIN_ADVANCE_CHARS = 3;
 const ADVANCES_AGREE = 0.98;
 /** Words start on a grid when their starts lie this near its columns (mean squared distance, in columns²: a tenth of a column on average). */
 const ON_GRID = 0.01;
-/** Where a word's column falls inside the word before it, a gap of at least this many pitches is still a space. */
+/**
+ * Where a word's column falls inside the word before it, a gap of at least this many pitches is
+ * still a space: a character's width on a grid (a narrower gap is a cell's margin), half of one
+ * where the words lie on no grid.
+ */
 const INK_SPACE_PITCH = 0.9;
+const INK_SPACE_OFF_GRID = 0.5;
+
+/** A block's column width, and whether its words start on that grid. */
+interface Pitch {
+  width: number;
+  grid: boolean;
+}
 
 export function isCodeBlock(block: Block): boolean {
   return block.lines.length >= MIN_CODE_LINES && block.lines.every((l) => l.monospace) && block.lines.some((l) => l.words.some((w) => /[\p{L}\p{N}]/u.test(w.text)));
@@ -79,18 +90,19 @@ function gridMisfit(lines: readonly Line[], left: number, width: number): number
  * spans more per character than words the viewer cut out of a run at the gaps it took for
  * spaces), or their starts fall between that grid's columns — the glyphs are not the grid: the
  * pitch is the width, from the widest advance a word shows up to 0.75 of the type size, that
- * puts the word starts nearest whole columns.
+ * puts the word starts nearest whole columns; where no wider width does better, the words lie
+ * on no grid (the glyphs' advance, and the spacing the ink shows).
  */
-function pitch(lines: readonly Line[], left: number): number {
+function pitch(lines: readonly Line[], left: number): Pitch {
   const glyphs = glyphPitch(lines);
   let widest = glyphs;
   for (const l of lines) for (const w of l.words) if ([...w.text].length >= MIN_ADVANCE_CHARS) widest = Math.max(widest, (w.x1 - w.x0) / [...w.text].length);
   const sizes = lines.flatMap((l) => l.words.map((w) => w.size)).sort((a, b) => a - b);
   const size = sizes[Math.floor(sizes.length / 2)] ?? 0;
   const starts = lines.reduce((n, l) => n + l.words.length, 0);
-  if (size <= 0 || starts < MIN_FIT_STARTS) return glyphs;
+  if (size <= 0 || starts < MIN_FIT_STARTS) return { width: glyphs, grid: false };
   const glyphMisfit = gridMisfit(lines, left, glyphs);
-  if (glyphs >= ADVANCES_AGREE * widest && glyphMisfit <= ON_GRID) return glyphs;
+  if (glyphs >= ADVANCES_AGREE * widest && glyphMisfit <= ON_GRID) return { width: glyphs, grid: true };
   let best = glyphs;
   let bestMisfit = glyphMisfit;
   for (let width = Math.max(ADVANCES_AGREE * widest, PITCH_MIN_EM * size); width <= PITCH_MAX_EM * size; width += PITCH_STEP_EM * size) {
@@ -100,7 +112,9 @@ function pitch(lines: readonly Line[], left: number): number {
       bestMisfit = misfit;
     }
   }
-  return best;
+  // No wider width puts the starts nearer whole columns: fixed-pitch glyphs set where a scan's
+  // words stood (an OCR text layer in Courier), not a listing. The spacing the ink shows.
+  return { width: best, grid: best !== glyphs };
 }
 
 const spaces = (n: number): string => ' '.repeat(Math.max(0, Math.min(MAX_INDENT_CHARS, n)));
@@ -110,13 +124,13 @@ const spaces = (n: number): string => ' '.repeat(Math.max(0, Math.min(MAX_INDENT
  * and alignment survive and pieces of one token drawn apart join up; a word whose column falls
  * inside the word before it follows it directly, unless the ink shows a gap of a character.
  */
-function lineCode(line: Line, left: number, width: number): string {
+function lineCode(line: Line, left: number, { width, grid }: Pitch): string {
   let out = '';
   let prev: Word | undefined;
   for (const w of line.words) {
     const column = Math.min(out.length + MAX_INDENT_CHARS, Math.round((w.x0 - left) / width));
     if (column > out.length) out += spaces(column - out.length);
-    else if (prev && w.x0 - prev.x1 >= INK_SPACE_PITCH * width && !out.endsWith(' ')) out += ' ';
+    else if (prev && w.x0 - prev.x1 >= (grid ? INK_SPACE_PITCH : INK_SPACE_OFF_GRID) * width && !out.endsWith(' ')) out += ' ';
     out += w.text;
     prev = w;
   }
@@ -124,7 +138,7 @@ function lineCode(line: Line, left: number, width: number): string {
 }
 
 export function codeHtml(block: Block): string {
-  const width = pitch(block.lines, block.x0);
-  const text = block.lines.map((l) => lineCode(l, block.x0, width)).join('\n');
+  const at = pitch(block.lines, block.x0);
+  const text = block.lines.map((l) => lineCode(l, block.x0, at)).join('\n');
   return `<pre><code>${escapeHtml(text)}</code></pre>`;
 }
