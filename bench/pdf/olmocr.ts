@@ -41,6 +41,8 @@ function parseArgs(argv: string[]): Args {
       if (m !== 'fast' && m !== 'auto' && m !== 'ocr') usage(`--mode must be fast, auto or ocr, not ${m ?? '(nothing)'}`);
       args.mode = m;
     } else if (flag === '--failures') args.failures = true;
+    // `npm run bench -- --quick` passes it to every bench: the sample is small enough (about 5 s) to run whole.
+    else if (flag === '--quick') continue;
     else if (flag === '--show') {
       const pdf = argv[++i];
       if (pdf === undefined) usage('--show needs a PDF path under pdfs/');
