@@ -8,6 +8,7 @@
 import type { PageModel } from '../page-model.ts';
 import type { Block } from './blocks.ts';
 import { isCodeBlock } from './code.ts';
+import { figureFrames, insideFrame } from './figure-frames.ts';
 import { band, findFurniture, type Furniture } from './furniture.ts';
 import { CAPTION, continuesText, headingLevels, insideNumberedList, isHeading, isRunningHead, outsideHeadingFace, styleKey } from './headings.ts';
 import { plainText } from './inline.ts';
@@ -148,6 +149,15 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
     const isHead = (b: Block) => pageRoles.get(b)?.kind === 'heading';
     const fragments = blocks.filter((b) => isHead(b) && headings.includes(b) && continuesText(b, blocks, isHead));
     for (const block of fragments) demote(pageRoles, block);
+  });
+  // The lettering inside a captioned figure's frame is the figure's, not a heading.
+  layouts.forEach((layout, p) => {
+    const blocks = blocksOf[p] ?? [];
+    const pageRoles = roles[p] as Map<Block, Role>;
+    const heads = blocks.filter((b) => pageRoles.get(b)?.kind === 'heading' && headings.includes(b));
+    if (heads.length === 0) return;
+    const frames = figureFrames(layout.page, blocks, texts);
+    for (const block of heads) if (insideFrame(block, frames)) demote(pageRoles, block);
   });
   // A line the numbering of a list runs through (item n above it, n + 1 below) is in the list.
   layouts.forEach((_, p) => {
