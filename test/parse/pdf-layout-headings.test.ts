@@ -237,4 +237,21 @@ describe('pdf layout: headings on built pages', () => {
     sections(runs, ['Abstract', '1 Introduction'], 160, { size: 12, bold: true, gap: 18, after: 12 });
     expect(await headings(placedTextPdf(runs))).toEqual(['h1 Scaling Language Models by Depth', 'h2 Abstract', 'h2 1 Introduction']);
   });
+
+  it('leaves a field\'s label over its value in another style to the text, not a heading ending in a colon alone', async () => {
+    // A repository's cover page: the title, then fields set a size above the notes, each label in
+    // italic over its value in roman; and a head of its own ending in a colon.
+    const runs: PlacedText[] = [
+      { text: 'Digital Rights in Publishing', x: 72, y: 90, size: 12, bold: true },
+      { text: 'Published in:', x: 72, y: 130, size: 10, italic: true },
+      { text: 'International Conference on Law and Technology, Cambridge', x: 72, y: 142, size: 10 },
+      { text: 'Publication date:', x: 72, y: 180, size: 10, italic: true },
+      { text: '2002', x: 72, y: 192, size: 10 },
+    ];
+    const next = filler();
+    for (let i = 0; i < 8; i++) runs.push({ text: next(446, 8), x: 72, y: 230 + 10 * i, size: 8, width: 450 });
+    runs.push({ text: 'For more information:', x: 72, y: 330, size: 10, bold: true });
+    for (let i = 0; i < 6; i++) runs.push({ text: next(446, 8), x: 72, y: 344 + 10 * i, size: 8, width: 450 });
+    expect(await headings(placedTextPdf(runs))).toEqual(['h1 Digital Rights in Publishing', 'h2 For more information:']);
+  });
 });

@@ -62,6 +62,8 @@ export function isHeading(block: Block, text: string, context: HeadingContext): 
   if (last && beforeLast && last.row === beforeLast.row && /^[\divxlc]+$/iu.test(last.words.map((w) => w.text).join(''))) return false;
   // Captions and notes are set apart too, but they are not headings.
   if (CAPTION.test(trimmed)) return false;
+  // A field's label over its value ("Published in:" in italic over the conference's name).
+  if (labelOverValue(block)) return false;
   // A side head in italic over its paragraph (blocks.ts), at the text's size.
   if (block.sideHead && block.lines.length === 1 && block.size >= 0.95 * Math.min(context.documentBody, context.pageBody)) return true;
   const oneLine = new Set(block.lines.map((l) => l.row)).size === 1 && trimmed.length <= 100;
@@ -99,6 +101,24 @@ export function setAsProse(block: Block, text: string, pageLines: readonly Line[
   const firstEnd = Math.max(...block.lines.filter((l) => l.row === first.row).map((l) => l.x1));
   const margin = pageLines.filter((l) => !block.lines.includes(l) && Math.abs(l.x1 - firstEnd) <= tolerance);
   return margin.length >= 2;
+}
+
+/**
+ * A field's label over its value: the block's first row ends with a colon and is set in another
+ * style (italic, bold, face) than the rows under it — a cover page's "Published in:" in italic
+ * over "International Conference on Law and Technology…" in roman, "Publication date:" over
+ * "2002". A heading's rows share one style, and a heading ending in a colon stands alone.
+ */
+export function labelOverValue(block: Block): boolean {
+  const first = block.lines[0];
+  if (first === undefined) return false;
+  const label = block.lines.filter((l) => l.row === first.row);
+  const value = block.lines.filter((l) => l.row !== first.row);
+  const lastOfLabel = label[label.length - 1] as Line;
+  if (value.length === 0 || !/:$/u.test(lastOfLabel.words.map((w) => w.text).join(' ').trim())) return false;
+  const style = (l: Line) => `${l.font}|${l.italic}|${l.bold}`;
+  const labelStyles = new Set(label.map(style));
+  return value.every((l) => !labelStyles.has(style(l)));
 }
 
 /**
