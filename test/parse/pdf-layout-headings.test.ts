@@ -254,4 +254,17 @@ describe('pdf layout: headings on built pages', () => {
     for (let i = 0; i < 6; i++) runs.push({ text: next(446, 8), x: 72, y: 344 + 10 * i, size: 8, width: 450 });
     expect(await headings(placedTextPdf(runs))).toEqual(['h1 Digital Rights in Publishing', 'h2 For more information:']);
   });
+
+  it('finds the heads of a page set in a smaller scale than its document, measured against that page\'s text (docling redp5110_sampled)', async () => {
+    // Page 3 is an IBM brochure bound into the paper: its text at 7.5 pt (the paper's at 10), its
+    // heads at 9.5 pt in a face of their own over its paragraphs.
+    const result = await readPdf(readInput('pdf', readCorpus('pdf', 'docling', 'redp5110_sampled.pdf'), { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+    const heads = [...result.document.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((h) => h.textContent?.trim());
+    expect(heads).toContain('We build confident, satisfied clients');
+    expect(heads).toContain('Who we are, some of what we do');
+    expect(heads).not.toContain('Because no one else is IBM.');
+    expect(heads).not.toContain('Solution Brief');
+    const head = [...result.document.querySelectorAll('h1, h2, h3, h4, h5, h6')].find((h) => h.textContent?.trim() === 'We build confident, satisfied clients');
+    expect(head?.nextElementSibling?.textContent).toMatch(/^No one else has the vast consulting experiences/u);
+  });
 });

@@ -122,6 +122,24 @@ export function labelOverValue(block: Block): boolean {
 }
 
 /**
+ * A head on a page set in a smaller scale than the rest of the document (a brochure bound into a
+ * book: its text at 7.5 pt, the book's at 10): measured against the page's own text, a single
+ * row in a face other than that text's, standing right over a block of it at its left edge
+ * ("We build confident, satisfied clients" at 9.5 pt over the brochure's paragraph), with the
+ * page's text size as the body size for every other test of `isHeading`. `next` is the block
+ * after it in reading order.
+ */
+export function headOverSmallerPage(block: Block, text: string, next: Block | undefined, context: HeadingContext): boolean {
+  const { pageBody, documentBody, pageFont } = context;
+  if (next === undefined || pageBody >= 0.9 * documentBody || block.font === pageFont) return false;
+  if (new Set(block.lines.map((l) => l.row)).size !== 1) return false;
+  if (next.font !== pageFont || Math.abs(next.size - pageBody) > 0.05 * pageBody) return false;
+  const gap = next.y0 - block.y1;
+  if (gap < -1 || gap > block.size || Math.abs(next.x0 - block.x0) > block.size) return false;
+  return isHeading(block, text, { ...context, documentBody: pageBody });
+}
+
+/**
  * A running head or a kicker: a single short line in the page's top band (`band`) standing
  * right above a heading set clearly larger ("8 Encinas Franco and Laguna" over "Filipino Women
  * in Electoral Politics" on a page cut out of a book, "Semantic Search Pack: Value" over a

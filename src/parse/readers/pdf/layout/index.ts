@@ -10,7 +10,7 @@ import type { Block } from './blocks.ts';
 import { isCodeBlock } from './code.ts';
 import { figureFrames, insideFrame } from './figure-frames.ts';
 import { band, findFurniture, type Furniture } from './furniture.ts';
-import { CAPTION, continuesText, headingLevels, insideNumberedList, isHeading, isRunningHead, outsideHeadingFace, styleKey } from './headings.ts';
+import { CAPTION, continuesText, headingLevels, headOverSmallerPage, insideNumberedList, isHeading, isRunningHead, outsideHeadingFace, styleKey } from './headings.ts';
 import { plainText } from './inline.ts';
 import { layoutPage, mainFont, mainSize, type LayoutTable, type PageLayout } from './page.ts';
 import { renderPage, type Role } from './render.ts';
@@ -131,7 +131,7 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
         // text; elsewhere producers mark display headings as artifacts too).
         if (isFootnote(block, layout, pageBody, blocks, text)) pageRoles.set(block, { kind: 'footnote' });
         else if (role === 'LI') pageRoles.set(block, { kind: 'item' });
-      } else if (isHeading(block, text, { documentBody, pageBody, pageFont, pageLines })) {
+      } else if (isHeading(block, text, { documentBody, pageBody, pageFont, pageLines }) || headOverSmallerPage(block, text, blocks[i + 1], { documentBody, pageBody, pageFont, pageLines })) {
         pageRoles.set(block, { kind: 'heading', level: 0 });
         headings.push(block);
       } else if (isFootnote(block, layout, pageBody, blocks, text)) pageRoles.set(block, { kind: 'footnote' });
