@@ -267,4 +267,16 @@ describe('pdf layout: headings on built pages', () => {
     const head = [...result.document.querySelectorAll('h1, h2, h3, h4, h5, h6')].find((h) => h.textContent?.trim() === 'We build confident, satisfied clients');
     expect(head?.nextElementSibling?.textContent).toMatch(/^No one else has the vast consulting experiences/u);
   });
+
+  it('ranks a long document\'s heads by its inner pages\' styles, not below its cover\'s display type (docling redp5110_sampled)', async () => {
+    const result = await readPdf(readInput('pdf', readCorpus('pdf', 'docling', 'redp5110_sampled.pdf'), { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+    const level = (text: string) => {
+      const h = [...result.document.querySelectorAll('h1, h2, h3, h4, h5, h6')].find((e) => e.textContent?.trim() === text);
+      return Number(h?.tagName.slice(1));
+    };
+    expect(level('Row and Column Access Control Support in IBM DB2 for i')).toBe(1);
+    expect(level('Chapter 1. Securing and protecting IBM DB2 data')).toBe(2);
+    // The section's heads a level above its subsections' (both were h6 under the cover's styles).
+    expect(level('1.1 Security fundamentals')).toBeLessThan(level('1.3.1 Existing row and column control'));
+  });
 });

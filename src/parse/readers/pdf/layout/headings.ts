@@ -213,12 +213,27 @@ export function outsideHeadingFace(heads: readonly Block[], textFont: string, te
   return plain;
 }
 
-/** Heading levels: the distinct styles of the document's headings, by size then weight. */
-export function headingLevels(headings: readonly Block[]): Map<Block, number> {
+/**
+ * Heading levels: the distinct styles of the document's headings, by size then weight. In a
+ * document of three pages or more the ranks are those of the inner pages' styles: a cover's or a
+ * back cover's display type (the first and last pages' styles found nowhere else) takes the level
+ * of the inner style below it, so it does not push the document's own heads down the ranks
+ * (redp5110's cover blurbs and back-cover lines had its "1.1" and "1.3.1" heads both at h6). The
+ * first page's title, larger than every inner style, is h1. `pageOf` gives each heading's page
+ * index; `pages` is how many pages the document has.
+ */
+export function headingLevels(headings: readonly Block[], pageOf?: ReadonlyMap<Block, number>, pages = 1): Map<Block, number> {
+  const styleOf = (h: Block) => ({ size: Math.round(h.size * 2) / 2, bold: h.bold });
+  const larger = (a: { size: number; bold: boolean }, b: { size: number; bold: boolean }) => a.size > b.size || (a.size === b.size && a.bold && !b.bold);
+  const inner = pages >= 3 && pageOf !== undefined ? headings.filter((h) => (pageOf.get(h) ?? 0) > 0 && (pageOf.get(h) ?? 0) < pages - 1) : headings;
   const styles = new Map<string, { size: number; bold: boolean }>();
-  for (const h of headings) styles.set(styleKey(h), { size: Math.round(h.size * 2) / 2, bold: h.bold });
-  const ranked = [...styles.entries()].sort((a, b) => b[1].size - a[1].size || Number(b[1].bold) - Number(a[1].bold)).map(([k]) => k);
+  for (const h of inner.length > 0 ? inner : headings) styles.set(styleKey(h), styleOf(h));
+  // The title page's title, set larger than every inner head, ranks above them.
+  const innerStyles = [...styles.values()];
+  for (const h of headings) if ((pageOf?.get(h) ?? 0) === 0 && innerStyles.every((s) => larger(styleOf(h), s))) styles.set(styleKey(h), styleOf(h));
+  const ranked = [...styles.values()];
   const levels = new Map<Block, number>();
-  for (const h of headings) levels.set(h, Math.min(6, ranked.indexOf(styleKey(h)) + 1));
+  // A style's level: one more than the number of ranked styles set larger than it.
+  for (const h of headings) levels.set(h, Math.min(6, ranked.filter((s) => larger(s, styleOf(h))).length + 1));
   return levels;
 }

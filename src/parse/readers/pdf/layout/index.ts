@@ -185,7 +185,11 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
       if (isRunningHead(block, texts.get(block) ?? '', next, band(block, layout.page.height) === 'header')) demote(pageRoles, block);
     });
   });
-  const levels = headingLevels(headings);
+  const pageOf = new Map<Block, number>();
+  blocksOf.forEach((blocks, p) => {
+    for (const b of blocks ?? []) pageOf.set(b, p);
+  });
+  const levels = headingLevels(headings, pageOf, layouts.length);
   // A heading the type found takes the level of a tagged heading set in the same style.
   const taggedStyles = new Map<string, number>();
   for (const [block, level] of tagged) if (!taggedStyles.has(styleKey(block))) taggedStyles.set(styleKey(block), level);
