@@ -279,4 +279,25 @@ describe('pdf layout: headings on built pages', () => {
     // The section's heads a level above its subsections' (both were h6 under the cover's styles).
     expect(level('1.1 Security fundamentals')).toBeLessThan(level('1.3.1 Existing row and column control'));
   });
+
+  it('leaves a stack of three display lines in one style with no text between them to the text, not heads with their sections', async () => {
+    // A cover: the title, then three blurbs in bold one under another, then the text.
+    const runs: PlacedText[] = [
+      { text: 'Access Control in Databases', x: 72, y: 80, size: 24, bold: true },
+      { text: 'Implement roles and duties', x: 72, y: 150, size: 14, bold: true },
+      { text: 'Leverage row permissions', x: 72, y: 180, size: 14, bold: true },
+      { text: 'Protect columns by masks', x: 72, y: 210, size: 14, bold: true },
+    ];
+    sections(runs, ['Background', 'Methods', 'Findings'], 260, { size: 14, bold: true, gap: 18, after: 10 });
+    expect(await headings(placedTextPdf(runs))).toEqual(['h1 Access Control in Databases', 'h2 Background', 'h2 Methods', 'h2 Findings']);
+  });
+
+  it('leaves a real cover\'s stacked blurbs to the text (docling redp5110_sampled)', async () => {
+    const result = await readPdf(readInput('pdf', readCorpus('pdf', 'docling', 'redp5110_sampled.pdf'), { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+    const heads = [...result.document.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((h) => h.textContent?.trim());
+    expect(heads).not.toContain('Implement roles and separation of duties');
+    expect(heads).not.toContain('Protect columns by defining column masks');
+    expect(result.document.body.textContent).toContain('Leverage row permissions on the database');
+    expect(heads).toContain('Row and Column Access Control Support in IBM DB2 for i');
+  });
 });

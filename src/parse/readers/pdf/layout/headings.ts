@@ -140,6 +140,37 @@ export function headOverSmallerPage(block: Block, text: string, next: Block | un
 }
 
 /**
+ * A stack of display lines: three or more heads found by type, one after another in reading
+ * order with no text between them, all set in one size, weight and face, at one left edge — a
+ * cover's blurbs ("Implement roles and separation of duties", "Leverage row permissions on the
+ * database", "Protect columns by defining column masks"). A heading heads text; heads of one
+ * style follow one another only with their sections between, so a stack is a list of display
+ * lines; its last line, when text follows right under it, heads that text. `isHead` says which blocks are heads found by type; returns the stacks' blocks.
+ */
+export function displayStacks(blocks: readonly Block[], isHead: (b: Block) => boolean): Block[] {
+  const stacked: Block[] = [];
+  let run: Block[] = [];
+  const flush = (text?: Block) => {
+    // The last line of the stack heads the text right under it: a section's head, not a blurb.
+    const last = run[run.length - 1];
+    if (last !== undefined && text !== undefined && text.y0 >= last.y1 - 1 && text.y0 - last.y1 <= 2 * last.size && Math.min(text.x1, last.x1) > Math.max(text.x0, last.x0)) run.pop();
+    if (run.length >= 3) stacked.push(...run);
+    run = [];
+  };
+  for (const b of blocks) {
+    const first = run[0];
+    if (!isHead(b)) {
+      flush(b);
+      continue;
+    }
+    if (first !== undefined && (styleKey(b) !== styleKey(first) || b.font !== first.font || Math.abs(b.x0 - first.x0) > 0.5 * b.size || b.y0 < (run[run.length - 1] as Block).y1)) flush();
+    run.push(b);
+  }
+  flush();
+  return stacked;
+}
+
+/**
  * A running head or a kicker: a single short line in the page's top band (`band`) standing
  * right above a heading set clearly larger ("8 Encinas Franco and Laguna" over "Filipino Women
  * in Electoral Politics" on a page cut out of a book, "Semantic Search Pack: Value" over a

@@ -10,7 +10,7 @@ import type { Block } from './blocks.ts';
 import { isCodeBlock } from './code.ts';
 import { figureFrames, insideFrame } from './figure-frames.ts';
 import { band, findFurniture, type Furniture } from './furniture.ts';
-import { CAPTION, continuesText, headingLevels, headOverSmallerPage, insideNumberedList, isHeading, isRunningHead, outsideHeadingFace, styleKey } from './headings.ts';
+import { CAPTION, continuesText, displayStacks, headingLevels, headOverSmallerPage, insideNumberedList, isHeading, isRunningHead, outsideHeadingFace, styleKey } from './headings.ts';
 import { plainText } from './inline.ts';
 import { layoutPage, mainFont, mainSize, type LayoutTable, type PageLayout } from './page.ts';
 import { renderPage, type Role } from './render.ts';
@@ -173,6 +173,12 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
     const pageRoles = roles[p] as Map<Block, Role>;
     const heads = blocks.filter((b) => pageRoles.get(b)?.kind === 'heading' && headings.includes(b));
     for (const block of outsideHeadingFace(heads, mainFont(blocks.flatMap((b) => b.lines)), texts)) demote(pageRoles, block);
+  });
+  // Three or more heads of one style in a stack, with no text between, are display lines.
+  layouts.forEach((_, p) => {
+    const blocks = blocksOf[p] ?? [];
+    const pageRoles = roles[p] as Map<Block, Role>;
+    for (const block of displayStacks(blocks, (b) => pageRoles.get(b)?.kind === 'heading' && headings.includes(b))) demote(pageRoles, block);
   });
   // A running head or kicker over a larger heading is no heading itself (found by type only: a
   // tagged heading keeps the author's word).
