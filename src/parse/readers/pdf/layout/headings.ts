@@ -5,7 +5,11 @@
  * row of several), or a side head in italic over its paragraph (blocks.ts). A section number
  * ("3.1 Status") is supporting evidence. Levels come from the
  * document's distinct heading styles, largest first and bold before regular at one size, so
- * the same style is the same level on every page.
+ * the same style is the same level on every page (in a long document, the inner pages' styles:
+ * a cover's display type does not push the heads down). Taken back after the type: fragments of
+ * text in their own style, lead-ins inside a numbered list, display lines in the text face, a
+ * stack of display lines in one style, running heads over larger heads; a field's label over
+ * its value is none, and a page set smaller than its document measures its heads by its own text.
  */
 import type { Block } from './blocks.ts';
 import type { Line } from './lines.ts';
