@@ -300,4 +300,19 @@ describe('pdf layout: headings on built pages', () => {
     expect(result.document.body.textContent).toContain('Leverage row permissions on the database');
     expect(heads).toContain('Row and Column Access Control Support in IBM DB2 for i');
   });
+
+  it('leaves a subtitle in italic right under a larger title to the text, not a head set apart below it', async () => {
+    const deck = (gap: number) => {
+      const runs: PlacedText[] = [
+        { text: 'Center of Excellence', x: 72, y: 90, size: 22, bold: true },
+        { text: 'Expert help for your business', x: 72, y: 90 + gap, size: 14, italic: true },
+      ];
+      sections(runs, ['Background', 'Methods'], 170, { size: 12, bold: true, gap: 18, after: 10 });
+      return placedTextPdf(runs);
+    };
+    // Set right under the title (its top 2 pt below the title's foot): the title's deck.
+    expect(await headings(deck(18))).toEqual(['h1 Center of Excellence', 'h2 Background', 'h2 Methods']);
+    // Set apart (a line's space between): a heading of its own.
+    expect(await headings(deck(40))).toEqual(['h1 Center of Excellence', 'h2 Expert help for your business', 'h3 Background', 'h3 Methods']);
+  });
 });

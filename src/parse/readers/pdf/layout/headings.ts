@@ -175,6 +175,21 @@ export function displayStacks(blocks: readonly Block[], isHead: (b: Block) => bo
 }
 
 /**
+ * A subtitle (a deck): a single row in italic set right under a heading clearly larger than it
+ * (within half its size below, at the heading's left edge or centred under it), part of that
+ * heading's display, not a heading of its own ("Expert help to achieve your business
+ * requirements" under "DB2 for i Center of Excellence").
+ */
+export function isSubtitle(block: Block, above: Block): boolean {
+  if (new Set(block.lines.map((l) => l.row)).size !== 1 || !block.lines.every((l) => l.italic)) return false;
+  if (block.size > 0.75 * above.size) return false;
+  const gap = block.y0 - above.y1;
+  if (gap < -1 || gap > 0.5 * block.size) return false;
+  const centred = Math.abs((block.x0 + block.x1) / 2 - (above.x0 + above.x1) / 2) <= block.size;
+  return Math.abs(block.x0 - above.x0) <= block.size || centred;
+}
+
+/**
  * A running head or a kicker: a single short line in the page's top band (`band`) standing
  * right above a heading set clearly larger ("8 Encinas Franco and Laguna" over "Filipino Women
  * in Electoral Politics" on a page cut out of a book, "Semantic Search Pack: Value" over a

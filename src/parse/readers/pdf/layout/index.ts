@@ -10,7 +10,7 @@ import type { Block } from './blocks.ts';
 import { isCodeBlock } from './code.ts';
 import { figureFrames, insideFrame } from './figure-frames.ts';
 import { band, findFurniture, type Furniture } from './furniture.ts';
-import { CAPTION, continuesText, displayStacks, headingLevels, headOverSmallerPage, insideNumberedList, isHeading, isRunningHead, outsideHeadingFace, styleKey } from './headings.ts';
+import { CAPTION, continuesText, displayStacks, headingLevels, headOverSmallerPage, insideNumberedList, isHeading, isRunningHead, isSubtitle, outsideHeadingFace, styleKey } from './headings.ts';
 import { plainText } from './inline.ts';
 import { layoutPage, mainFont, mainSize, type LayoutTable, type PageLayout } from './page.ts';
 import { renderPage, type Role } from './render.ts';
@@ -179,6 +179,13 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
     const blocks = blocksOf[p] ?? [];
     const pageRoles = roles[p] as Map<Block, Role>;
     for (const block of displayStacks(blocks, (b) => pageRoles.get(b)?.kind === 'heading' && headings.includes(b))) demote(pageRoles, block);
+  });
+  // A subtitle in italic right under a larger heading is part of its display.
+  layouts.forEach((_, p) => {
+    const blocks = blocksOf[p] ?? [];
+    const pageRoles = roles[p] as Map<Block, Role>;
+    const decks = blocks.filter((b, i) => i > 0 && pageRoles.get(b)?.kind === 'heading' && headings.includes(b) && pageRoles.get(blocks[i - 1] as Block)?.kind === 'heading' && isSubtitle(b, blocks[i - 1] as Block));
+    for (const block of decks) demote(pageRoles, block);
   });
   // A running head or kicker over a larger heading is no heading itself (found by type only: a
   // tagged heading keeps the author's word).
