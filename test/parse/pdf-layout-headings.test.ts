@@ -237,4 +237,82 @@ describe('pdf layout: headings on built pages', () => {
     sections(runs, ['Abstract', '1 Introduction'], 160, { size: 12, bold: true, gap: 18, after: 12 });
     expect(await headings(placedTextPdf(runs))).toEqual(['h1 Scaling Language Models by Depth', 'h2 Abstract', 'h2 1 Introduction']);
   });
+
+  it('leaves a field\'s label over its value in another style to the text, not a heading ending in a colon alone', async () => {
+    // A repository's cover page: the title, then fields set a size above the notes, each label in
+    // italic over its value in roman; and a head of its own ending in a colon.
+    const runs: PlacedText[] = [
+      { text: 'Digital Rights in Publishing', x: 72, y: 90, size: 12, bold: true },
+      { text: 'Published in:', x: 72, y: 130, size: 10, italic: true },
+      { text: 'International Conference on Law and Technology, Cambridge', x: 72, y: 142, size: 10 },
+      { text: 'Publication date:', x: 72, y: 180, size: 10, italic: true },
+      { text: '2002', x: 72, y: 192, size: 10 },
+    ];
+    const next = filler();
+    for (let i = 0; i < 8; i++) runs.push({ text: next(446, 8), x: 72, y: 230 + 10 * i, size: 8, width: 450 });
+    runs.push({ text: 'For more information:', x: 72, y: 330, size: 10, bold: true });
+    for (let i = 0; i < 6; i++) runs.push({ text: next(446, 8), x: 72, y: 344 + 10 * i, size: 8, width: 450 });
+    expect(await headings(placedTextPdf(runs))).toEqual(['h1 Digital Rights in Publishing', 'h2 For more information:']);
+  });
+
+  it('finds the heads of a page set in a smaller scale than its document, measured against that page\'s text (docling redp5110_sampled)', async () => {
+    // Page 3 is an IBM brochure bound into the paper: its text at 7.5 pt (the paper's at 10), its
+    // heads at 9.5 pt in a face of their own over its paragraphs.
+    const result = await readPdf(readInput('pdf', readCorpus('pdf', 'docling', 'redp5110_sampled.pdf'), { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+    const heads = [...result.document.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((h) => h.textContent?.trim());
+    expect(heads).toContain('We build confident, satisfied clients');
+    expect(heads).toContain('Who we are, some of what we do');
+    expect(heads).not.toContain('Because no one else is IBM.');
+    expect(heads).not.toContain('Solution Brief');
+    const head = [...result.document.querySelectorAll('h1, h2, h3, h4, h5, h6')].find((h) => h.textContent?.trim() === 'We build confident, satisfied clients');
+    expect(head?.nextElementSibling?.textContent).toMatch(/^No one else has the vast consulting experiences/u);
+  });
+
+  it('ranks a long document\'s heads by its inner pages\' styles, not below its cover\'s display type (docling redp5110_sampled)', async () => {
+    const result = await readPdf(readInput('pdf', readCorpus('pdf', 'docling', 'redp5110_sampled.pdf'), { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+    const level = (text: string) => {
+      const h = [...result.document.querySelectorAll('h1, h2, h3, h4, h5, h6')].find((e) => e.textContent?.trim() === text);
+      return Number(h?.tagName.slice(1));
+    };
+    expect(level('Row and Column Access Control Support in IBM DB2 for i')).toBe(1);
+    expect(level('Chapter 1. Securing and protecting IBM DB2 data')).toBe(2);
+    // The section's heads a level above its subsections' (both were h6 under the cover's styles).
+    expect(level('1.1 Security fundamentals')).toBeLessThan(level('1.3.1 Existing row and column control'));
+  });
+
+  it('leaves a stack of three display lines in one style with no text between them to the text, not heads with their sections', async () => {
+    // A cover: the title, then three blurbs in bold one under another, then the text.
+    const runs: PlacedText[] = [
+      { text: 'Access Control in Databases', x: 72, y: 80, size: 24, bold: true },
+      { text: 'Implement roles and duties', x: 72, y: 150, size: 14, bold: true },
+      { text: 'Leverage row permissions', x: 72, y: 180, size: 14, bold: true },
+      { text: 'Protect columns by masks', x: 72, y: 210, size: 14, bold: true },
+    ];
+    sections(runs, ['Background', 'Methods', 'Findings'], 260, { size: 14, bold: true, gap: 18, after: 10 });
+    expect(await headings(placedTextPdf(runs))).toEqual(['h1 Access Control in Databases', 'h2 Background', 'h2 Methods', 'h2 Findings']);
+  });
+
+  it('leaves a real cover\'s stacked blurbs to the text (docling redp5110_sampled)', async () => {
+    const result = await readPdf(readInput('pdf', readCorpus('pdf', 'docling', 'redp5110_sampled.pdf'), { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+    const heads = [...result.document.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((h) => h.textContent?.trim());
+    expect(heads).not.toContain('Implement roles and separation of duties');
+    expect(heads).not.toContain('Protect columns by defining column masks');
+    expect(result.document.body.textContent).toContain('Leverage row permissions on the database');
+    expect(heads).toContain('Row and Column Access Control Support in IBM DB2 for i');
+  });
+
+  it('leaves a subtitle in italic right under a larger title to the text, not a head set apart below it', async () => {
+    const deck = (gap: number) => {
+      const runs: PlacedText[] = [
+        { text: 'Center of Excellence', x: 72, y: 90, size: 22, bold: true },
+        { text: 'Expert help for your business', x: 72, y: 90 + gap, size: 14, italic: true },
+      ];
+      sections(runs, ['Background', 'Methods'], 170, { size: 12, bold: true, gap: 18, after: 10 });
+      return placedTextPdf(runs);
+    };
+    // Set right under the title (its top 2 pt below the title's foot): the title's deck.
+    expect(await headings(deck(18))).toEqual(['h1 Center of Excellence', 'h2 Background', 'h2 Methods']);
+    // Set apart (a line's space between): a heading of its own.
+    expect(await headings(deck(40))).toEqual(['h1 Center of Excellence', 'h2 Expert help for your business', 'h3 Background', 'h3 Methods']);
+  });
 });

@@ -5,7 +5,11 @@
  * row of several), or a side head in italic over its paragraph (blocks.ts). A section number
  * ("3.1 Status") is supporting evidence. Levels come from the
  * document's distinct heading styles, largest first and bold before regular at one size, so
- * the same style is the same level on every page.
+ * the same style is the same level on every page (in a long document, the inner pages' styles:
+ * a cover's display type does not push the heads down). Taken back after the type: fragments of
+ * text in their own style, lead-ins inside a numbered list, display lines in the text face, a
+ * stack of display lines in one style, running heads over larger heads; a field's label over
+ * its value is none, and a page set smaller than its document measures its heads by its own text.
  */
 import type { Block } from './blocks.ts';
 import type { Line } from './lines.ts';
@@ -62,6 +66,8 @@ export function isHeading(block: Block, text: string, context: HeadingContext): 
   if (last && beforeLast && last.row === beforeLast.row && /^[\divxlc]+$/iu.test(last.words.map((w) => w.text).join(''))) return false;
   // Captions and notes are set apart too, but they are not headings.
   if (CAPTION.test(trimmed)) return false;
+  // A field's label over its value ("Published in:" in italic over the conference's name).
+  if (labelOverValue(block)) return false;
   // A side head in italic over its paragraph (blocks.ts), at the text's size.
   if (block.sideHead && block.lines.length === 1 && block.size >= 0.95 * Math.min(context.documentBody, context.pageBody)) return true;
   const oneLine = new Set(block.lines.map((l) => l.row)).size === 1 && trimmed.length <= 100;
@@ -99,6 +105,88 @@ export function setAsProse(block: Block, text: string, pageLines: readonly Line[
   const firstEnd = Math.max(...block.lines.filter((l) => l.row === first.row).map((l) => l.x1));
   const margin = pageLines.filter((l) => !block.lines.includes(l) && Math.abs(l.x1 - firstEnd) <= tolerance);
   return margin.length >= 2;
+}
+
+/**
+ * A field's label over its value: the block's first row ends with a colon and is set in another
+ * style (italic, bold, face) than the rows under it — a cover page's "Published in:" in italic
+ * over "International Conference on Law and Technology…" in roman, "Publication date:" over
+ * "2002". A heading's rows share one style, and a heading ending in a colon stands alone.
+ */
+export function labelOverValue(block: Block): boolean {
+  const first = block.lines[0];
+  if (first === undefined) return false;
+  const label = block.lines.filter((l) => l.row === first.row);
+  const value = block.lines.filter((l) => l.row !== first.row);
+  const lastOfLabel = label[label.length - 1] as Line;
+  if (value.length === 0 || !/:$/u.test(lastOfLabel.words.map((w) => w.text).join(' ').trim())) return false;
+  const style = (l: Line) => `${l.font}|${l.italic}|${l.bold}`;
+  const labelStyles = new Set(label.map(style));
+  return value.every((l) => !labelStyles.has(style(l)));
+}
+
+/**
+ * A head on a page set in a smaller scale than the rest of the document (a brochure bound into a
+ * book: its text at 7.5 pt, the book's at 10): measured against the page's own text, a single
+ * row in a face other than that text's, standing right over a block of it at its left edge
+ * ("We build confident, satisfied clients" at 9.5 pt over the brochure's paragraph), with the
+ * page's text size as the body size for every other test of `isHeading`. `next` is the block
+ * after it in reading order.
+ */
+export function headOverSmallerPage(block: Block, text: string, next: Block | undefined, context: HeadingContext): boolean {
+  const { pageBody, documentBody, pageFont } = context;
+  if (next === undefined || pageBody >= 0.9 * documentBody || block.font === pageFont) return false;
+  if (new Set(block.lines.map((l) => l.row)).size !== 1) return false;
+  if (next.font !== pageFont || Math.abs(next.size - pageBody) > 0.05 * pageBody) return false;
+  const gap = next.y0 - block.y1;
+  if (gap < -1 || gap > block.size || Math.abs(next.x0 - block.x0) > block.size) return false;
+  return isHeading(block, text, { ...context, documentBody: pageBody });
+}
+
+/**
+ * A stack of display lines: three or more heads found by type, one after another in reading
+ * order with no text between them, all set in one size, weight and face, at one left edge — a
+ * cover's blurbs ("Implement roles and separation of duties", "Leverage row permissions on the
+ * database", "Protect columns by defining column masks"). A heading heads text; heads of one
+ * style follow one another only with their sections between, so a stack is a list of display
+ * lines; its last line, when text follows right under it, heads that text. `isHead` says which blocks are heads found by type; returns the stacks' blocks.
+ */
+export function displayStacks(blocks: readonly Block[], isHead: (b: Block) => boolean): Block[] {
+  const stacked: Block[] = [];
+  let run: Block[] = [];
+  const flush = (text?: Block) => {
+    // The last line of the stack heads the text right under it: a section's head, not a blurb.
+    const last = run[run.length - 1];
+    if (last !== undefined && text !== undefined && text.y0 >= last.y1 - 1 && text.y0 - last.y1 <= 2 * last.size && Math.min(text.x1, last.x1) > Math.max(text.x0, last.x0)) run.pop();
+    if (run.length >= 3) stacked.push(...run);
+    run = [];
+  };
+  for (const b of blocks) {
+    const first = run[0];
+    if (!isHead(b)) {
+      flush(b);
+      continue;
+    }
+    if (first !== undefined && (styleKey(b) !== styleKey(first) || b.font !== first.font || Math.abs(b.x0 - first.x0) > 0.5 * b.size || b.y0 < (run[run.length - 1] as Block).y1)) flush();
+    run.push(b);
+  }
+  flush();
+  return stacked;
+}
+
+/**
+ * A subtitle (a deck): a single row in italic set right under a heading clearly larger than it
+ * (within half its size below, at the heading's left edge or centred under it), part of that
+ * heading's display, not a heading of its own ("Expert help to achieve your business
+ * requirements" under "DB2 for i Center of Excellence").
+ */
+export function isSubtitle(block: Block, above: Block): boolean {
+  if (new Set(block.lines.map((l) => l.row)).size !== 1 || !block.lines.every((l) => l.italic)) return false;
+  if (block.size > 0.75 * above.size) return false;
+  const gap = block.y0 - above.y1;
+  if (gap < -1 || gap > 0.5 * block.size) return false;
+  const centred = Math.abs((block.x0 + block.x1) / 2 - (above.x0 + above.x1) / 2) <= block.size;
+  return Math.abs(block.x0 - above.x0) <= block.size || centred;
 }
 
 /**
@@ -175,12 +263,27 @@ export function outsideHeadingFace(heads: readonly Block[], textFont: string, te
   return plain;
 }
 
-/** Heading levels: the distinct styles of the document's headings, by size then weight. */
-export function headingLevels(headings: readonly Block[]): Map<Block, number> {
+/**
+ * Heading levels: the distinct styles of the document's headings, by size then weight. In a
+ * document of three pages or more the ranks are those of the inner pages' styles: a cover's or a
+ * back cover's display type (the first and last pages' styles found nowhere else) takes the level
+ * of the inner style below it, so it does not push the document's own heads down the ranks
+ * (redp5110's cover blurbs and back-cover lines had its "1.1" and "1.3.1" heads both at h6). The
+ * first page's title, larger than every inner style, is h1. `pageOf` gives each heading's page
+ * index; `pages` is how many pages the document has.
+ */
+export function headingLevels(headings: readonly Block[], pageOf?: ReadonlyMap<Block, number>, pages = 1): Map<Block, number> {
+  const styleOf = (h: Block) => ({ size: Math.round(h.size * 2) / 2, bold: h.bold });
+  const larger = (a: { size: number; bold: boolean }, b: { size: number; bold: boolean }) => a.size > b.size || (a.size === b.size && a.bold && !b.bold);
+  const inner = pages >= 3 && pageOf !== undefined ? headings.filter((h) => (pageOf.get(h) ?? 0) > 0 && (pageOf.get(h) ?? 0) < pages - 1) : headings;
   const styles = new Map<string, { size: number; bold: boolean }>();
-  for (const h of headings) styles.set(styleKey(h), { size: Math.round(h.size * 2) / 2, bold: h.bold });
-  const ranked = [...styles.entries()].sort((a, b) => b[1].size - a[1].size || Number(b[1].bold) - Number(a[1].bold)).map(([k]) => k);
+  for (const h of inner.length > 0 ? inner : headings) styles.set(styleKey(h), styleOf(h));
+  // The title page's title, set larger than every inner head, ranks above them.
+  const innerStyles = [...styles.values()];
+  for (const h of headings) if ((pageOf?.get(h) ?? 0) === 0 && innerStyles.every((s) => larger(styleOf(h), s))) styles.set(styleKey(h), styleOf(h));
+  const ranked = [...styles.values()];
   const levels = new Map<Block, number>();
-  for (const h of headings) levels.set(h, Math.min(6, ranked.indexOf(styleKey(h)) + 1));
+  // A style's level: one more than the number of ranked styles set larger than it.
+  for (const h of headings) levels.set(h, Math.min(6, ranked.filter((s) => larger(s, styleOf(h))).length + 1));
   return levels;
 }

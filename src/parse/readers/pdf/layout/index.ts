@@ -8,8 +8,9 @@
 import type { PageModel } from '../page-model.ts';
 import type { Block } from './blocks.ts';
 import { isCodeBlock } from './code.ts';
+import { figureFrames, insideFrame } from './figure-frames.ts';
 import { band, findFurniture, type Furniture } from './furniture.ts';
-import { CAPTION, continuesText, headingLevels, insideNumberedList, isHeading, isRunningHead, outsideHeadingFace, styleKey } from './headings.ts';
+import { CAPTION, continuesText, displayStacks, headingLevels, headOverSmallerPage, insideNumberedList, isHeading, isRunningHead, isSubtitle, outsideHeadingFace, styleKey } from './headings.ts';
 import { plainText } from './inline.ts';
 import { layoutPage, mainFont, mainSize, type LayoutTable, type PageLayout } from './page.ts';
 import { renderPage, type Role } from './render.ts';
@@ -130,7 +131,7 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
         // text; elsewhere producers mark display headings as artifacts too).
         if (isFootnote(block, layout, pageBody, blocks, text)) pageRoles.set(block, { kind: 'footnote' });
         else if (role === 'LI') pageRoles.set(block, { kind: 'item' });
-      } else if (isHeading(block, text, { documentBody, pageBody, pageFont, pageLines })) {
+      } else if (isHeading(block, text, { documentBody, pageBody, pageFont, pageLines }) || headOverSmallerPage(block, text, blocks[i + 1], { documentBody, pageBody, pageFont, pageLines })) {
         pageRoles.set(block, { kind: 'heading', level: 0 });
         headings.push(block);
       } else if (isFootnote(block, layout, pageBody, blocks, text)) pageRoles.set(block, { kind: 'footnote' });
@@ -149,6 +150,15 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
     const fragments = blocks.filter((b) => isHead(b) && headings.includes(b) && continuesText(b, blocks, isHead));
     for (const block of fragments) demote(pageRoles, block);
   });
+  // The lettering inside a captioned figure's frame is the figure's, not a heading.
+  layouts.forEach((layout, p) => {
+    const blocks = blocksOf[p] ?? [];
+    const pageRoles = roles[p] as Map<Block, Role>;
+    const heads = blocks.filter((b) => pageRoles.get(b)?.kind === 'heading' && headings.includes(b));
+    if (heads.length === 0) return;
+    const frames = figureFrames(layout.page, blocks, texts);
+    for (const block of heads) if (insideFrame(block, frames)) demote(pageRoles, block);
+  });
   // A line the numbering of a list runs through (item n above it, n + 1 below) is in the list.
   layouts.forEach((_, p) => {
     const blocks = blocksOf[p] ?? [];
@@ -164,6 +174,19 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
     const heads = blocks.filter((b) => pageRoles.get(b)?.kind === 'heading' && headings.includes(b));
     for (const block of outsideHeadingFace(heads, mainFont(blocks.flatMap((b) => b.lines)), texts)) demote(pageRoles, block);
   });
+  // Three or more heads of one style in a stack, with no text between, are display lines.
+  layouts.forEach((_, p) => {
+    const blocks = blocksOf[p] ?? [];
+    const pageRoles = roles[p] as Map<Block, Role>;
+    for (const block of displayStacks(blocks, (b) => pageRoles.get(b)?.kind === 'heading' && headings.includes(b))) demote(pageRoles, block);
+  });
+  // A subtitle in italic right under a larger heading is part of its display.
+  layouts.forEach((_, p) => {
+    const blocks = blocksOf[p] ?? [];
+    const pageRoles = roles[p] as Map<Block, Role>;
+    const decks = blocks.filter((b, i) => i > 0 && pageRoles.get(b)?.kind === 'heading' && headings.includes(b) && pageRoles.get(blocks[i - 1] as Block)?.kind === 'heading' && isSubtitle(b, blocks[i - 1] as Block));
+    for (const block of decks) demote(pageRoles, block);
+  });
   // A running head or kicker over a larger heading is no heading itself (found by type only: a
   // tagged heading keeps the author's word).
   layouts.forEach((layout, p) => {
@@ -175,7 +198,11 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
       if (isRunningHead(block, texts.get(block) ?? '', next, band(block, layout.page.height) === 'header')) demote(pageRoles, block);
     });
   });
-  const levels = headingLevels(headings);
+  const pageOf = new Map<Block, number>();
+  blocksOf.forEach((blocks, p) => {
+    for (const b of blocks ?? []) pageOf.set(b, p);
+  });
+  const levels = headingLevels(headings, pageOf, layouts.length);
   // A heading the type found takes the level of a tagged heading set in the same style.
   const taggedStyles = new Map<string, number>();
   for (const [block, level] of tagged) if (!taggedStyles.has(styleKey(block))) taggedStyles.set(styleKey(block), level);

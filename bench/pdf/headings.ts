@@ -1,0 +1,124 @@
+/**
+ * Headings outside the bench's split (issue 16): folio's heading lines on docling's test PDFs
+ * (`../shared/corpus/pdf/docling/*.pdf`) beside the headings of docling's own Markdown next to
+ * each one (`*.md`). docling's output is another tool's, good on headings but not the truth:
+ * a difference is judged on the page (sizes, weights, numbering, space, position). Levels are
+ * shown, not scored (docling writes every heading `##`).
+ *
+ *   npm run bench:headings                    found / missed / extra per PDF and in all
+ *   npm run bench:headings -- --list          then each PDF's missed (-) and extra (+) lines
+ *   npm run bench:headings -- --all           then every line, matched ones (=) too
+ *   npm run bench:headings -- --mode auto|ocr folio in another mode
+ *
+ * A heading matches the reference's when their letters and digits (case folded) are the same, one
+ * holds the other and is at least 0.6 of its length, or they share 85 % of their characters in
+ * any order (docling writes "들어가며 1" for the page's "1 들어가며", and reads some right-to-left
+ * lines backwards). Each line matches at most once, in the reference's order.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { isServiceError } from '../../src/errors.ts';
+import { parse } from '../../src/parse/index.ts';
+import { parseOptions } from '../../src/parse/options.ts';
+import { CORPUS_DIR } from '../../test/helpers/corpus.ts';
+import type { PdfMode } from './runner.ts';
+
+const DOCLING_DIR = path.join(CORPUS_DIR, 'pdf', 'docling');
+
+interface Heading {
+  level: number;
+  text: string;
+}
+
+function headingsOf(markdown: string): Heading[] {
+  const heads: Heading[] = [];
+  for (const line of markdown.split('\n')) {
+    const m = /^(#{1,6})\s+(.*)$/u.exec(line);
+    if (m) heads.push({ level: (m[1] as string).length, text: (m[2] as string).trim() });
+  }
+  return heads;
+}
+
+const letters = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+function sameHeading(a: string, b: string): boolean {
+  const x = letters(a);
+  const y = letters(b);
+  if (x === '' || y === '') return false;
+  if (x === y) return true;
+  const [short, long] = x.length < y.length ? [x, y] : [y, x];
+  if (long.includes(short) && short.length >= 0.6 * long.length) return true;
+  const bag = new Map<string, number>();
+  for (const c of x) bag.set(c, (bag.get(c) ?? 0) + 1);
+  let common = 0;
+  for (const c of y) {
+    const n = bag.get(c) ?? 0;
+    if (n > 0) {
+      common++;
+      bag.set(c, n - 1);
+    }
+  }
+  return common >= 0.85 * Math.max(x.length, y.length);
+}
+
+interface Args {
+  mode: PdfMode;
+  list: boolean;
+  all: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { mode: 'fast', list: false, all: false };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    if (flag === '--list') args.list = true;
+    else if (flag === '--all') args.all = args.list = true;
+    else if (flag === '--mode' && ['fast', 'auto', 'ocr'].includes(argv[i + 1] ?? '')) args.mode = argv[++i] as PdfMode;
+    else {
+      process.stderr.write(`bench:headings: unknown argument ${String(flag)}\nusage: tsx bench/pdf/headings.ts [--mode fast|auto|ocr] [--list] [--all]\n`);
+      process.exit(2);
+    }
+  }
+  return args;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const out = (line = '') => process.stdout.write(`${line}\n`);
+  const pdfs = fs.readdirSync(DOCLING_DIR).filter((f) => f.endsWith('.pdf') && fs.existsSync(path.join(DOCLING_DIR, f.replace(/\.pdf$/u, '.md')))).sort();
+  out(`bench:headings: folio (mode ${args.mode}) against docling's Markdown on ${pdfs.length} PDFs (../shared/corpus/pdf/docling)`);
+  let found = 0;
+  let missed = 0;
+  let extra = 0;
+  for (const pdf of pdfs) {
+    const reference = headingsOf(fs.readFileSync(path.join(DOCLING_DIR, pdf.replace(/\.pdf$/u, '.md')), 'utf8'));
+    let got: Heading[];
+    try {
+      const options = parseOptions({ formats: ['markdown'], parsers: [{ type: 'pdf', mode: args.mode }] });
+      got = headingsOf((await parse({ bytes: fs.readFileSync(path.join(DOCLING_DIR, pdf)), filename: pdf }, options)).markdown ?? '');
+    } catch (err) {
+      if (!isServiceError(err)) throw err;
+      out(`  ${pdf}: ${err.code}`);
+      continue;
+    }
+    const used = new Set<number>();
+    const lines: string[] = [];
+    for (const r of reference) {
+      const i = got.findIndex((g, k) => !used.has(k) && sameHeading(g.text, r.text));
+      if (i >= 0) used.add(i);
+      if (i >= 0 && args.all) lines.push(`    = h${r.level}/h${(got[i] as Heading).level}  ${r.text.slice(0, 90)}`);
+      if (i < 0) lines.push(`    - h${r.level}     ${r.text.slice(0, 90)}`);
+    }
+    got.forEach((g, k) => {
+      if (!used.has(k)) lines.push(`    +    h${g.level}  ${g.text.slice(0, 90)}`);
+    });
+    found += used.size;
+    missed += reference.length - used.size;
+    extra += got.length - used.size;
+    out(`  ${pdf.padEnd(36)} found ${String(used.size).padStart(3)}  missed ${String(reference.length - used.size).padStart(3)}  extra ${String(got.length - used.size).padStart(3)}`);
+    if (args.list) for (const line of lines) out(line);
+  }
+  out(`  ${'all'.padEnd(36)} found ${String(found).padStart(3)}  missed ${String(missed).padStart(3)}  extra ${String(extra).padStart(3)}`);
+}
+
+await main();
