@@ -74,6 +74,8 @@ function parseArgs(argv: string[]): Args {
     if (flag === '--list') args.list = true;
     else if (flag === '--all') args.all = args.list = true;
     else if (flag === '--mode' && ['fast', 'auto', 'ocr'].includes(argv[i + 1] ?? '')) args.mode = argv[++i] as PdfMode;
+    // `npm run bench -- --quick` passes it to every bench: eleven PDFs run whole in seconds.
+    else if (flag === '--quick') continue;
     else {
       process.stderr.write(`bench:headings: unknown argument ${String(flag)}\nusage: tsx bench/pdf/headings.ts [--mode fast|auto|ocr] [--list] [--all]\n`);
       process.exit(2);
