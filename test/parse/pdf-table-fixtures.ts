@@ -12,15 +12,25 @@ import { buildPdf } from '../helpers/hostile-files.ts';
 
 export const A4_HEIGHT = 842;
 
-/** Page 1 of the PDF, as the reader's page model. */
-export async function firstPageModel(bytes: Buffer): Promise<PageModel> {
+/** Page `page` of the PDF, as the reader's page model. */
+export async function pageModel(bytes: Buffer, page: number): Promise<PageModel> {
   const pdfjs = await loadPdfjs();
   const doc = await pdfjs.getDocument(documentParameters(bytes, { images: false })).promise;
   try {
-    return await extractPage(pdfjs, await doc.getPage(1), 1);
+    return await extractPage(pdfjs, await doc.getPage(page), page);
   } finally {
     await doc.destroy();
   }
+}
+
+/** Page 1 of the PDF, as the reader's page model. */
+export function firstPageModel(bytes: Buffer): Promise<PageModel> {
+  return pageModel(bytes, 1);
+}
+
+/** The tables the finder lays out on page `page` of the PDF. */
+export async function tablesOnPage(bytes: Buffer, page: number): Promise<PdfTable[]> {
+  return findTables(await pageModel(bytes, page));
 }
 
 /** The table as rows of cell texts (spans not expanded). */

@@ -5,21 +5,9 @@
  * On docling's redp5110_sampled (page 13) and on a page built here.
  */
 import { describe, expect, it } from 'vitest';
-import { extractPage } from '../../src/parse/readers/pdf/extract.ts';
-import { documentParameters, loadPdfjs } from '../../src/parse/readers/pdf/pdfjs.ts';
 import { findTables } from '../../src/parse/readers/pdf/tables/index.ts';
 import { readCorpus } from '../helpers/corpus.ts';
-import { A4_HEIGHT as HEIGHT, firstPageModel as firstPage, helveticaA4 } from './pdf-table-fixtures.ts';
-
-async function tablesOnPage(bytes: Buffer, page: number): Promise<ReturnType<typeof findTables>> {
-  const pdfjs = await loadPdfjs();
-  const doc = await pdfjs.getDocument(documentParameters(bytes, { images: false })).promise;
-  try {
-    return findTables(await extractPage(pdfjs, await doc.getPage(page), page));
-  } finally {
-    await doc.destroy();
-  }
-}
+import { A4_HEIGHT as HEIGHT, firstPageModel as firstPage, helveticaA4, tablesOnPage } from './pdf-table-fixtures.ts';
 
 /** One A4 page: a rule above and one below (a listing's frame lines), a Helvetica caption and Courier lines. */
 function listingPdf(caption: boolean): Buffer {

@@ -5,21 +5,9 @@
  * such a border is still found by its own rules.
  */
 import { describe, expect, it } from 'vitest';
-import { extractPage } from '../../src/parse/readers/pdf/extract.ts';
-import { documentParameters, loadPdfjs } from '../../src/parse/readers/pdf/pdfjs.ts';
 import { findTables, type PdfTable } from '../../src/parse/readers/pdf/tables/index.ts';
 import { readCorpus } from '../helpers/corpus.ts';
-import { firstPageModel as firstPage, gridRuleOps, rowTexts, ruledPdf, type TextRun } from './pdf-table-fixtures.ts';
-
-async function tablesOnPage(bytes: Buffer, page: number): Promise<PdfTable[]> {
-  const pdfjs = await loadPdfjs();
-  const doc = await pdfjs.getDocument(documentParameters(bytes, { images: false })).promise;
-  try {
-    return findTables(await extractPage(pdfjs, await doc.getPage(page), page));
-  } finally {
-    await doc.destroy();
-  }
-}
+import { firstPageModel as firstPage, gridRuleOps, rowTexts, ruledPdf, type TextRun, tablesOnPage } from './pdf-table-fixtures.ts';
 
 /** A page border (40..555 × 40..800) round a sidebar label and lines of running text beside it. */
 const BORDER = gridRuleOps([40, 555], [40, 800]);

@@ -6,21 +6,9 @@
  * comparison of laws, one paragraph to a cell) stays a table.
  */
 import { describe, expect, it } from 'vitest';
-import { extractPage } from '../../src/parse/readers/pdf/extract.ts';
-import { documentParameters, loadPdfjs } from '../../src/parse/readers/pdf/pdfjs.ts';
-import { findTables, type PdfTable } from '../../src/parse/readers/pdf/tables/index.ts';
+import { findTables } from '../../src/parse/readers/pdf/tables/index.ts';
 import { readCorpus } from '../helpers/corpus.ts';
-import { firstPageModel as firstPage, gridRuleOps, ruledPdf, type TextRun } from './pdf-table-fixtures.ts';
-
-async function tablesOnPage(bytes: Buffer, page: number): Promise<PdfTable[]> {
-  const pdfjs = await loadPdfjs();
-  const doc = await pdfjs.getDocument(documentParameters(bytes, { images: false })).promise;
-  try {
-    return findTables(await extractPage(pdfjs, await doc.getPage(page), page));
-  } finally {
-    await doc.destroy();
-  }
-}
+import { firstPageModel as firstPage, gridRuleOps, ruledPdf, type TextRun, tablesOnPage } from './pdf-table-fixtures.ts';
 
 /** Lines of running text: three sentences, about sixty words, set in lines of 7 words 10 pt apart. */
 function paragraph(x: number, y: number, seed: string): TextRun[] {
