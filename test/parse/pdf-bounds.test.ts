@@ -169,6 +169,25 @@ describe('pdf bounds', () => {
     expect(within.warning ?? '').not.toMatch(/path segments/);
   }, 60_000);
 
+  // Within the limits, a page may still draw tens of thousands of rules or boxes: the layout's
+  // pairwise searches (a captioned figure's frame, a drawing under a table's region) are bounded,
+  // so such a page costs about what it takes to read (quadratic, these took 3-4 minutes).
+  it('a page of 40000 rules under a figure caption, or of 60000 nested boxes over a table-like text, is read in seconds', async () => {
+    const fast = parseOptions({ formats: ['markdown'], timeout: 60_000, parsers: [{ type: 'pdf', mode: 'fast' }] });
+    const rules = ['0.2 w', ...Array.from({ length: 40_000 }, (_, i) => (i % 2 === 0 ? `72 ${100 + (i % 600)} m 400 ${100 + (i % 600)} l S` : `${i % 4 === 1 ? 72 : 400} 100 m ${i % 4 === 1 ? 72 : 400} 700 l S`))];
+    const boxes = Array.from({ length: 60_000 }, (_, i) => {
+      const d = (i * 40) / 60_000;
+      return `${(74 + d).toFixed(4)} ${(585 + d).toFixed(4)} ${(270 - 2 * d).toFixed(4)} ${(100 - 2 * d).toFixed(4)} re f`;
+    });
+    const rows = Array.from({ length: 8 }, (_, r) => `BT /F1 10 Tf 72 ${680 - r * 14} Td (Item${r}) Tj ET BT /F1 10 Tf 200 ${680 - r * 14} Td (${r * 13}.5) Tj ET BT /F1 10 Tf 330 ${680 - r * 14} Td (${r * 7}.25) Tj ET`);
+    for (const drawing of [[...rules, 'BT /F1 10 Tf 72 90 Td (Figure 1: hatching.) Tj ET'], ['0.9 g', ...boxes, '0 g', ...rows]]) {
+      const started = Date.now();
+      const data = await parse({ bytes: textAndPaths(0, `${drawing.join('\n')}\n`), filename: 'drawn.pdf' }, fast);
+      expect(data.markdown).toContain('Text beside the drawing.');
+      expect(Date.now() - started).toBeLessThan(20_000);
+    }
+  }, 120_000);
+
   it('a page over the operator limit keeps its text, loses its drawing, and the warning names the page and the limit', async () => {
     const data = await parse({ bytes: textAndPaths(0, '0.5 w\n1 w\n'.repeat(10_000)), filename: 'ops.pdf' }, parseOptions({ formats: ['markdown'], timeout: 60_000 }), {
       limits: { maxPdfOperatorsPerPage: 10_000 },

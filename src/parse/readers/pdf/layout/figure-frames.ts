@@ -15,6 +15,12 @@ const FIGURE_CAPTION = /^(?:figure|fig\.|chart|exhibit)\s*\d/iu;
 const CAPTION_GAP = 2.5;
 /** Rules meeting at a corner: how far their ends may miss each other, in points. */
 const CORNER = 3;
+/**
+ * Rules, at most, searched for frames (pairs of rules are tried): a page drawing more is hatching,
+ * a chart or a map, not worth it — and a page of a hundred thousand rules must not cost minutes.
+ * The table finder bounds its frames the same way (tables/ruled.ts).
+ */
+const MAX_RULES = 600;
 
 function overlapsAcross(a: Box, b: Box): boolean {
   return Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0) > 0;
@@ -31,6 +37,7 @@ function besideCaption(box: Box, caption: Block): boolean {
 
 /** Rectangles drawn as four rules: two horizontal rules of one width, joined by vertical rules at both ends. */
 function ruledRectangles(page: PageModel, near: (box: Box) => boolean): Box[] {
+  if (page.rules.length > MAX_RULES) return [];
   const horizontal = page.rules.filter((r) => r.orientation === 'horizontal');
   const vertical = page.rules.filter((r) => r.orientation === 'vertical');
   const rectangles: Box[] = [];

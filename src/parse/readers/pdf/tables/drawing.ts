@@ -15,6 +15,12 @@ import { SNAP } from './segments.ts';
 
 /** Shapes, at least, a drawing holds: two overlapping boxes are a shadow or a highlight. */
 const MIN_SHAPES = 3;
+/**
+ * Shapes, at most, a table's region holds (shaded cells and rows): more are a chart's or a map's,
+ * taken for a drawing without comparing them pair by pair (a hundred thousand nested boxes must
+ * not cost minutes). The ruled finder gives up at as many fills (segments.ts).
+ */
+const MAX_TABLE_SHAPES = 400;
 
 function inside(a: Box, b: Box): boolean {
   return a.x0 >= b.x0 - SNAP && a.x1 <= b.x1 + SNAP && a.y0 >= b.y0 - SNAP && a.y1 <= b.y1 + SNAP;
@@ -35,6 +41,7 @@ function overlapInPart(a: Box, b: Box): boolean {
 export function overDrawing(box: Box, fills: readonly Box[]): boolean {
   const shapes = fills.filter((f) => inside(f, box)).sort((a, b) => a.x0 - b.x0);
   if (shapes.length < MIN_SHAPES) return false;
+  if (shapes.length > MAX_TABLE_SHAPES) return true;
   let pairs = 0;
   for (let i = 0; i < shapes.length; i++) {
     const a = shapes[i] as Box;
