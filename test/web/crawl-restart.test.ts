@@ -28,6 +28,26 @@ async function start(): Promise<Service> {
   return service;
 }
 
+/** A new team on the service's store, and an API key of it. */
+async function teamKey(service: Service, name: string): Promise<{ key: string; teamId: string }> {
+  const key = generateApiKey();
+  const team = await service.store.ensureTeam(name);
+  await service.store.createApiKey({ teamId: team.id, keyHash: hashApiKey(key), prefix: apiKeyDisplayPrefix(key) });
+  return { key, teamId: team.id };
+}
+
+type BatchStatus = Awaited<ReturnType<Firecrawl['getBatchScrapeStatus']>>;
+
+/** The batch job's status, polled every `pollMs` while `waiting` holds and `until` (epoch ms) is ahead. */
+async function pollBatch(client: Firecrawl, id: string, waiting: (s: BatchStatus) => boolean, pollMs: number, until = Infinity): Promise<BatchStatus> {
+  let status = await client.getBatchScrapeStatus(id);
+  while (waiting(status) && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, pollMs));
+    status = await client.getBatchScrapeStatus(id);
+  }
+  return status;
+}
+
 beforeAll(async () => {
   site = await startSite({ pages: 10 });
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-crawl-restart-'));
@@ -41,9 +61,7 @@ afterAll(async () => {
 describe('crawl across a restart', () => {
   it('finishes a job that was scraping when the service stopped', async () => {
     const first = await start();
-    const key = generateApiKey();
-    const team = await first.store.ensureTeam('restart-team');
-    await first.store.createApiKey({ teamId: team.id, keyHash: hashApiKey(key), prefix: apiKeyDisplayPrefix(key) });
+    const { key } = await teamKey(first, 'restart-team');
 
     // A delay of 0.2 s per page keeps the job running long enough to stop it midway.
     const { id } = await new Firecrawl({ apiKey: key, apiUrl: first.url }).startCrawl(`${site.url}/`, { delay: 0.2, limit: 30 });
@@ -76,28 +94,17 @@ describe('crawl across a restart', () => {
 
   it('finishes a batch scrape that was running when the service stopped, each URL once', async () => {
     const first = await start();
-    const key = generateApiKey();
-    const team = await first.store.ensureTeam('restart-batch-team');
-    await first.store.createApiKey({ teamId: team.id, keyHash: hashApiKey(key), prefix: apiKeyDisplayPrefix(key) });
+    const { key } = await teamKey(first, 'restart-batch-team');
     const urls = Array.from({ length: 12 }, (_, i) => `${site.url}/slow?ms=150&n=${i}`);
     const firstClient = new Firecrawl({ apiKey: key, apiUrl: first.url });
     const { id } = await firstClient.startBatchScrape(urls, { maxConcurrency: 1 });
-    let before = await firstClient.getBatchScrapeStatus(id);
-    while (before.completed < 2) {
-      await new Promise((r) => setTimeout(r, 50));
-      before = await firstClient.getBatchScrapeStatus(id);
-    }
+    const before = await pollBatch(firstClient, id, (s) => s.completed < 2, 50);
     await first.shutdown();
     expect(before.status).toBe('scraping');
 
     const second = await start();
     const client = new Firecrawl({ apiKey: key, apiUrl: second.url });
-    const until = Date.now() + 30_000;
-    let job = await client.getBatchScrapeStatus(id);
-    while (job.status === 'scraping' && Date.now() < until) {
-      await new Promise((r) => setTimeout(r, 100));
-      job = await client.getBatchScrapeStatus(id);
-    }
+    const job = await pollBatch(client, id, (s) => s.status === 'scraping', 100, Date.now() + 30_000);
     expect(job.status).toBe('completed');
     expect(job.total).toBe(12);
     const got = job.data.map((d) => d.metadata?.sourceURL ?? '');
@@ -106,18 +113,12 @@ describe('crawl across a restart', () => {
 
   it("gives back the team's place of a page it stops mid-flight: a team at maxConcurrent 1 goes on at once after the restart", async () => {
     const first = await start();
-    const key = generateApiKey();
-    const team = await first.store.ensureTeam('restart-place-team');
-    await first.store.createApiKey({ teamId: team.id, keyHash: hashApiKey(key), prefix: apiKeyDisplayPrefix(key) });
-    await first.store.updateTeamPlan(team.id, { maxConcurrent: 1 }, new Date());
+    const { key, teamId } = await teamKey(first, 'restart-place-team');
+    await first.store.updateTeamPlan(teamId, { maxConcurrent: 1 }, new Date());
     const urls = Array.from({ length: 4 }, (_, i) => `${site.url}/slow?ms=1000&place=${i}`);
     const firstClient = new Firecrawl({ apiKey: key, apiUrl: first.url });
     const { id } = await firstClient.startBatchScrape(urls, { maxConcurrency: 1 });
-    let before = await firstClient.getBatchScrapeStatus(id);
-    while (before.completed < 1) {
-      await new Promise((r) => setTimeout(r, 50));
-      before = await firstClient.getBatchScrapeStatus(id);
-    }
+    await pollBatch(firstClient, id, (s) => s.completed < 1, 50);
     // The second page is on its way (1 s at the site), holding the team's one place.
     await new Promise((r) => setTimeout(r, 300));
     await first.shutdown();
@@ -126,11 +127,7 @@ describe('crawl across a restart', () => {
     const restarted = Date.now();
     const second = await start();
     const client = new Firecrawl({ apiKey: key, apiUrl: second.url });
-    let job = await client.getBatchScrapeStatus(id);
-    while (job.status === 'scraping' && Date.now() - restarted < 20_000) {
-      await new Promise((r) => setTimeout(r, 100));
-      job = await client.getBatchScrapeStatus(id);
-    }
+    const job = await pollBatch(client, id, (s) => s.status === 'scraping', 100, restarted + 20_000);
     expect(job.status).toBe('completed');
     expect(Date.now() - restarted).toBeLessThan(15_000);
     expect(job.data.map((d) => d.metadata?.sourceURL ?? '').sort()).toEqual([...urls].sort());
