@@ -21,6 +21,7 @@ import type { Box } from '../page-model.ts';
 import type { Block } from './blocks.ts';
 import { plainText } from './inline.ts';
 import type { Line } from './lines.ts';
+import { mainSize } from './page.ts';
 import { mostlyArtifact } from './roles.ts';
 
 /** Bands, as a share of the page height, where running headers and footers sit. */
@@ -119,16 +120,6 @@ function closesPage(block: Block, page: PageBlocks, text: string): boolean {
   return block.y0 - above >= 2 * (block.y1 - block.y0);
 }
 
-/** The size that sets the most characters of the page's blocks. */
-function bodySize(blocks: readonly Block[]): number {
-  const chars = new Map<number, number>();
-  for (const b of blocks) for (const l of b.lines) for (const w of l.words) chars.set(l.size, (chars.get(l.size) ?? 0) + w.text.length);
-  let size = 0;
-  let best = -1;
-  for (const [sz, n] of chars) if (n > best) [size, best] = [sz, n];
-  return size;
-}
-
 /**
  * A running head set small: a one-row line of running-line length, alone in the top band, set
  * at most half the size of the page's text (a journal's or a collection's line over the page).
@@ -144,7 +135,7 @@ export function findFurniture(pages: readonly PageBlocks[], { tagged = false }: 
   const result = pages.map(() => new Map<number, Furniture>());
   const texts = pages.map((p) => p.blocks.map((b) => (b.lines.length <= 3 ? plainText(b.lines) : '')));
   pages.forEach((page, p) => {
-    const body = bodySize(page.blocks);
+    const body = mainSize(page.blocks.flatMap((b) => b.lines));
     page.blocks.forEach((b, i) => {
       const where = band(b, page.height);
       const text = texts[p]?.[i] ?? '';
