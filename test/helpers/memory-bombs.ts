@@ -57,7 +57,14 @@ export async function pathOperatorPdf(inflatedMb = 400): Promise<Buffer> {
   ]);
 }
 
-/** One page showing one `side`×`side` RGB image (zeros, deflated: about 1 MB for 20000). */
+/**
+ * One page showing one `side`×`side` RGB image (zeros, deflated: about 1 MB for 20000, 1.7 MB for
+ * 24000). pdf.js gathers the inflated stream (side² × 3 bytes) in many small chunks before it
+ * copies them into one buffer, and swallows a failed allocation of that buffer as an image it
+ * could not decode. A test that wants the memory cap to answer picks `side` so that the chunks
+ * alone pass the cap by hundreds of MB: a cap reached only at the copy is reached, or not, by
+ * how much memory the machine has to give at that moment.
+ */
 export async function hugeImagePdf(side = 20_000): Promise<Buffer> {
   const row = Buffer.alloc(side * 3);
   const image = await deflateRepeated(row, side);

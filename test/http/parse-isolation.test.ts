@@ -74,7 +74,7 @@ const SOURCE_LIMITS_OUT_OF_REACH = {
 };
 
 beforeAll(async () => {
-  [pathPdf, imagePdf] = await Promise.all([pathOperatorPdf(400), hugeImagePdf(20_000)]);
+  [pathPdf, imagePdf] = await Promise.all([pathOperatorPdf(400), hugeImagePdf(24_000)]);
   service = await startTestService({}, { ...SOURCE_LIMITS_OUT_OF_REACH, FOLIO_PARSE_WORKER_MEMORY_MB: String(CAP_MB), FOLIO_PARSE_WORKER_RECYCLE_MB: '1024' });
   await parsesNormally();
   await new Promise((r) => setTimeout(r, 1000));
@@ -88,7 +88,7 @@ afterAll(async () => {
 describe('a parse process past its memory cap', () => {
   it.each([
     ['a 2 MB PDF whose content stream inflates to 400 MB of path operators', 'paths.pdf', () => pathPdf],
-    ['a PDF showing one 20000×20000 image', 'image.pdf', () => imagePdf],
+    ['a PDF showing one 24000×24000 image (1.6 GB inflated)', 'image.pdf', () => imagePdf],
   ])('%s: 400 CORRUPT_FILE in bounded time and memory, then everything back', async (_label, name, file) => {
     expect(file().length).toBeLessThan(3 * 1024 * 1024);
     const start = await settled(idle);

@@ -176,9 +176,9 @@ describe('parse processes', () => {
 
   it('a child watches its own memory cap: past it, it ends itself and the job is answered CORRUPT_FILE, with the server not sampling at all', async () => {
     // The server's sampler is set to once an hour: only the child's own watch can answer. A
-    // 12000×12000 RGB image (432 MB inflated) is read by pdf.js in one growing buffer, and the
-    // limits at the source that would refuse it first are out of reach.
-    const image = await hugeImagePdf(12_000);
+    // 17000×17000 RGB image (827 MB inflated, past the cap by itself: memory-bombs.ts) is read by
+    // pdf.js, and the limits at the source that would refuse it first are out of reach.
+    const image = await hugeImagePdf(17_000);
     const capMb = 640;
     const watched = createParsePool({
       size: 1,
@@ -225,12 +225,15 @@ describe('parse processes', () => {
     expect(dir).toBeDefined();
     const job = ocr.run({ bytes: scans, filename: 'scan.pdf' }, parseOptions({ parsers: [{ type: 'pdf', mode: 'ocr' }] }));
     job.catch(() => undefined);
-    // Wait for OCR's temporary copy of the PDF inside the child's own folder.
+    // Wait for OCR's temporary copy of the PDF inside the child's own folder (the folder is made
+    // first, the copy written into it after).
     const end = Date.now() + 30_000;
-    const ocrFolder = () => fs.readdirSync(dir as string).find((n) => n.startsWith('folio-ocr-'));
-    while (!ocrFolder() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-    expect(ocrFolder()).toBeDefined();
-    expect(fs.existsSync(path.join(dir as string, ocrFolder() as string, 'input.pdf'))).toBe(true);
+    const ocrCopy = () => {
+      const folder = fs.readdirSync(dir as string).find((n) => n.startsWith('folio-ocr-'));
+      return folder !== undefined && fs.existsSync(path.join(dir as string, folder, 'input.pdf'));
+    };
+    while (!ocrCopy() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    expect(ocrCopy()).toBe(true);
     await ocr.close();
     await expect(job).rejects.toMatchObject({ code: 'UNKNOWN_ERROR' });
     expect(fs.existsSync(dir as string)).toBe(false);
