@@ -228,7 +228,9 @@ describe('serve', () => {
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no listening line in: ${out}`)), 15_000);
+      // Starting from the TypeScript sources warms two parse processes under tsx: about 5 s on a
+      // quiet machine, over 15 s under a full test run's load.
+      const timer = setTimeout(() => reject(new Error(`no listening line in: ${out}`)), 45_000);
       child.stdout.on('data', () => {
         const m = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(out);
         if (m?.[1]) {
