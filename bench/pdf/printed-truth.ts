@@ -1,0 +1,101 @@
+/**
+ * The truth of a printed web page (bench/pdf/printed.ts): what the browser laid out, read from
+ * the same DOM that was printed, after printing, under print media.
+ *
+ * TRUTH_SCRIPT runs in the page (a string, so no bundler helper reaches the browser) and answers
+ * a PageTruth:
+ *   headings  every visible h1–h6 outside a table (level, text as laid out: `innerText`, so CSS
+ *             text-transform included), in document order;
+ *   tables    every visible table not inside another table, as plain HTML (`<table><tr><td>`,
+ *             colspan/rowspan kept, th written td as the bench's TEDS reads it, cell text
+ *             whitespace-collapsed), rows and cells that are not visible left out;
+ *   nested    how many tables sit inside another table (layout tables: such a page is left out of
+ *             the sample, its "tables" are no reader's);
+ *   markdown  the reference the bench's scorers read: the body's `innerText` (what is rendered,
+ *             in order) with each heading as a `#` line and each table as its HTML.
+ * Visible = `checkVisibility` (display, visibility, opacity) and a box of at least 2 × 2 px (a
+ * "screen-reader only" heading clipped to 1 px is not printed).
+ */
+
+import { mulberry32 } from '../../test/helpers/prng.ts';
+
+export interface PageTruth {
+  headings: { level: number; text: string }[];
+  tables: string[];
+  nested: number;
+  markdown: string;
+}
+
+export const TRUTH_SCRIPT = String.raw`(() => {
+  const visible = (el) => {
+    const r = el.getBoundingClientRect();
+    if (r.width < 2 || r.height < 2) return false;
+    return typeof el.checkVisibility === 'function' ? el.checkVisibility({ visibilityProperty: true, opacityProperty: true }) : true;
+  };
+  const clean = (s) => s.replace(/\s+/g, ' ').trim();
+  const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const body = document.body;
+  if (!body) return { headings: [], tables: [], nested: 0, markdown: '' };
+  const nested = document.querySelectorAll('table table').length;
+  const tables = [];
+  const tableEls = [];
+  for (const t of Array.from(document.querySelectorAll('table'))) {
+    if (t.parentElement && t.parentElement.closest('table')) continue;
+    if (!visible(t)) continue;
+    let html = '<table>';
+    for (const row of Array.from(t.rows)) {
+      if (!visible(row)) continue;
+      html += '<tr>';
+      for (const cell of Array.from(row.cells)) {
+        if (getComputedStyle(cell).display === 'none') continue;
+        let attrs = '';
+        if (cell.colSpan > 1) attrs += ' colspan="' + cell.colSpan + '"';
+        if (cell.rowSpan > 1) attrs += ' rowspan="' + cell.rowSpan + '"';
+        html += '<td' + attrs + '>' + esc(clean(cell.innerText)) + '</td>';
+      }
+      html += '</tr>';
+    }
+    html += '</table>';
+    if (html === '<table></table>') continue;
+    tables.push(html);
+    tableEls.push(t);
+  }
+  const headings = [];
+  const headingEls = [];
+  for (const h of Array.from(document.querySelectorAll('h1, h2, h3, h4, h5, h6'))) {
+    if (h.closest('table')) continue;
+    if (headingEls.some((outer) => outer.contains(h))) continue;
+    if (!visible(h)) continue;
+    const text = clean(h.innerText);
+    if (!text) continue;
+    headings.push({ level: Number(h.tagName.slice(1)), text });
+    headingEls.push(h);
+  }
+  headingEls.forEach((h, i) => { h.textContent = '\u2063H' + i + '\u2063'; });
+  tableEls.forEach((t, i) => {
+    const mark = document.createElement('div');
+    mark.textContent = '\u2063T' + i + '\u2063';
+    t.replaceWith(mark);
+  });
+  let markdown = body.innerText
+    .replace(/\u2063H(\d+)\u2063/g, (_, i) => '\n\n' + '#'.repeat(headings[Number(i)].level) + ' ' + headings[Number(i)].text + '\n\n')
+    .replace(/\u2063T(\d+)\u2063/g, (_, i) => '\n\n' + tables[Number(i)] + '\n\n');
+  markdown = markdown.split('\n').map((l) => l.replace(/[ \t\u00a0]+$/g, '')).join('\n').replace(/\n{3,}/g, '\n\n').trim() + '\n';
+  return { headings, tables, nested, markdown };
+})()`;
+
+/** A sample's pages: those with something to score, no layout tables, and not too long to read. */
+export function eligible(truth: PageTruth, pages: number, maxPages: number): boolean {
+  return (truth.headings.length > 0 || truth.tables.length > 0) && truth.nested === 0 && pages >= 1 && pages <= maxPages;
+}
+
+/** `size` names drawn without replacement from `names` (sorted first) by `seed`; answered sorted. */
+export function seededSample(names: readonly string[], size: number, seed: number): string[] {
+  const pool = [...names].sort();
+  const next = mulberry32(seed);
+  for (let i = pool.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [pool[i], pool[j]] = [pool[j] as string, pool[i] as string];
+  }
+  return pool.slice(0, size).sort();
+}
