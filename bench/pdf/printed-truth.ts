@@ -14,7 +14,8 @@
  *   markdown  the reference the bench's scorers read: the body's `innerText` (what is rendered,
  *             in order) with each heading as a `#` line and each table as its HTML.
  * Visible = `checkVisibility` (display, visibility, opacity) and a box of at least 2 × 2 px (a
- * "screen-reader only" heading clipped to 1 px is not printed).
+ * "screen-reader only" heading clipped to 1 px is not printed); a heading without a letter or a
+ * digit (a zero-width space) is none.
  */
 
 import { mulberry32 } from '../../test/helpers/prng.ts';
@@ -67,7 +68,7 @@ export const TRUTH_SCRIPT = String.raw`(() => {
     if (headingEls.some((outer) => outer.contains(h))) continue;
     if (!visible(h)) continue;
     const text = clean(h.innerText);
-    if (!text) continue;
+    if (!/[\p{L}\p{N}]/u.test(text)) continue;
     headings.push({ level: Number(h.tagName.slice(1)), text });
     headingEls.push(h);
   }
@@ -84,9 +85,19 @@ export const TRUTH_SCRIPT = String.raw`(() => {
   return { headings, tables, nested, markdown };
 })()`;
 
-/** A sample's pages: those with something to score, no layout tables, and not too long to read. */
+/**
+ * Han, kana and hangul: the bench machine's fonts (DejaVu) have no glyph for them, so Chromium
+ * prints them as blank boxes and the PDF holds none of that text.
+ */
+const UNPRINTED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/**
+ * A sample's pages: those with something to score, no layout tables, no text in a script the
+ * machine cannot print (UNPRINTED), and not too long to read.
+ */
 export function eligible(truth: PageTruth, pages: number, maxPages: number): boolean {
-  return (truth.headings.length > 0 || truth.tables.length > 0) && truth.nested === 0 && pages >= 1 && pages <= maxPages;
+  if (truth.headings.length === 0 && truth.tables.length === 0) return false;
+  return truth.nested === 0 && !UNPRINTED.test(truth.markdown) && pages >= 1 && pages <= maxPages;
 }
 
 /** `size` names drawn without replacement from `names` (sorted first) by `seed`; answered sorted. */

@@ -22,6 +22,7 @@ const PAGE = `<!doctype html><html><head><style>
   <h2 style="visibility:hidden">Invisible heading</h2>
   <h2 class="screen-only">Screen only</h2>
   <h2 class="caps">Results</h2>
+  <h2>​</h2>
   <table><thead><tr><th>Name</th><th>Value</th></tr></thead>
     <tbody><tr><td colspan="2">Both &amp; more</td></tr><tr style="display:none"><td>gone</td><td>row</td></tr></tbody></table>
   <table><tr><td><h3>In a cell</h3><table><tr><td>inner</td></tr></table></td></tr></table>
@@ -62,6 +63,8 @@ describe('the truth of a printed page', () => {
     expect(eligible(truth, 1, 10)).toBe(false);
     expect(eligible({ ...truth, nested: 0 }, 1, 10)).toBe(true);
     expect(eligible({ ...truth, nested: 0 }, 11, 10)).toBe(false);
+    // nor a page in a script the machine's fonts cannot print
+    expect(eligible({ ...truth, nested: 0, markdown: `${truth.markdown}\n人工智能的未来\n` }, 1, 10)).toBe(false);
   }, 60_000);
 });
 
