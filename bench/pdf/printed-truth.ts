@@ -12,7 +12,8 @@
  *   nested    how many tables sit inside another table (layout tables: such a page is left out of
  *             the sample, its "tables" are no reader's);
  *   markdown  the reference the bench's scorers read: the body's `innerText` (what is rendered,
- *             in order) with each heading as a `#` line and each table as its HTML.
+ *             in order) with each heading as a `#` line and each table as its HTML (a text line
+ *             that starts with `#`, a comment in a listing, escaped `\#`).
  * Visible = `checkVisibility` (display, visibility, opacity) and a box of at least 2 × 2 px (a
  * "screen-reader only" heading clipped to 1 px is not printed); a heading without a letter or a
  * digit (a zero-width space) is none.
@@ -78,7 +79,10 @@ export const TRUTH_SCRIPT = String.raw`(() => {
     mark.textContent = '\u2063T' + i + '\u2063';
     t.replaceWith(mark);
   });
+  // A line of the page's text that starts like a heading line ("# n=5917" in a listing) is
+  // escaped, so the scorers read only the page's headings as headings.
   let markdown = body.innerText
+    .replace(/^([ \t]*)(#{1,6})(?=[ \t]|$)/gm, '$1\\$2')
     .replace(/\u2063H(\d+)\u2063/g, (_, i) => '\n\n' + '#'.repeat(headings[Number(i)].level) + ' ' + headings[Number(i)].text + '\n\n')
     .replace(/\u2063T(\d+)\u2063/g, (_, i) => '\n\n' + tables[Number(i)] + '\n\n');
   markdown = markdown.split('\n').map((l) => l.replace(/[ \t\u00a0]+$/g, '')).join('\n').replace(/\n{3,}/g, '\n\n').trim() + '\n';

@@ -28,6 +28,8 @@ const PAGE = `<!doctype html><html><head><style>
   <table><tr><td><h3>In a cell</h3><table><tr><td>inner</td></tr></table></td></tr></table>
   <h3>Last <em>words</em></h3>
   <p>Closing text.</p>
+  <pre># not a heading
+x = 1</pre>
 </body></html>`;
 
 describe('the truth of a printed page', () => {
@@ -56,8 +58,9 @@ describe('the truth of a printed page', () => {
     expect(lines[0]).toBe('# Printed title');
     expect(lines[1]).toBe('First paragraph of the page.');
     expect(lines.indexOf('## RESULTS')).toBeLessThan(lines.indexOf(truth.tables[0] as string));
-    expect(lines.at(-2)).toBe('### Last words');
-    expect(lines.at(-1)).toBe('Closing text.');
+    expect(lines.at(-4)).toBe('### Last words');
+    expect(lines.at(-3)).toBe('Closing text.');
+    expect(lines.at(-2)).toBe('\\# not a heading');
     expect(truth.markdown).not.toMatch(/Hidden heading|Invisible heading|Screen only|gone/u);
     // a page with a table inside a table is not in the sample
     expect(eligible(truth, 1, 10)).toBe(false);
