@@ -21,7 +21,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const PRINTED_DIR = path.join(here, '..', '.cache', 'printed');
 const HTML_DIR = path.join(CORPUS_DIR, 'html');
 /** Bumped when the printing or the truth changes: older cache entries are printed again. */
-const CACHE_VERSION = 3;
+const CACHE_VERSION = 4;
 const PAGE_SECONDS = 30;
 
 export interface PrintedPage {

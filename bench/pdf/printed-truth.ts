@@ -6,9 +6,10 @@
  * a PageTruth:
  *   headings  every visible h1–h6 outside a table (level, text as laid out: `innerText`, so CSS
  *             text-transform included), in document order;
- *   tables    every visible table not inside another table, as plain HTML (`<table><tr><td>`,
- *             colspan/rowspan kept, th written td as the bench's TEDS reads it, cell text
- *             whitespace-collapsed), rows and cells that are not visible left out;
+ *   tables    every visible table of data (two rows or more, one with two filled cells) not inside
+ *             another table, as plain HTML (`<table><tr><td>`, colspan/rowspan kept, th written
+ *             td as the bench's TEDS reads it, cell text whitespace-collapsed), rows and cells
+ *             that are not visible left out; any other table is read as its text;
  *   nested    how many tables sit inside another table (layout tables: such a page is left out of
  *             the sample, its "tables" are no reader's);
  *   markdown  the reference the bench's scorers read: the body's `innerText` (what is rendered,
@@ -45,20 +46,30 @@ export const TRUTH_SCRIPT = String.raw`(() => {
     if (t.parentElement && t.parentElement.closest('table')) continue;
     if (!visible(t)) continue;
     let html = '<table>';
+    let rows = 0;
+    let wide = false;
     for (const row of Array.from(t.rows)) {
       if (!visible(row)) continue;
       html += '<tr>';
+      let filled = 0;
       for (const cell of Array.from(row.cells)) {
         if (getComputedStyle(cell).display === 'none') continue;
         let attrs = '';
         if (cell.colSpan > 1) attrs += ' colspan="' + cell.colSpan + '"';
         if (cell.rowSpan > 1) attrs += ' rowspan="' + cell.rowSpan + '"';
-        html += '<td' + attrs + '>' + esc(clean(cell.innerText)) + '</td>';
+        const text = clean(cell.innerText);
+        if (text) filled++;
+        html += '<td' + attrs + '>' + esc(text) + '</td>';
       }
       html += '</tr>';
+      if (filled >= 1) rows++;
+      if (filled >= 2) wide = true;
     }
     html += '</table>';
-    if (html === '<table></table>') continue;
+    // A table of data has two rows or more and a row of two filled cells or more; a one-row
+    // table (a listing's line numbers beside its code) or a one-column one (a page's layout) is
+    // read as its text.
+    if (rows < 2 || !wide) continue;
     tables.push(html);
     tableEls.push(t);
   }

@@ -25,7 +25,8 @@ const PAGE = `<!doctype html><html><head><style>
   <h2>​</h2>
   <table><thead><tr><th>Name</th><th>Value</th></tr></thead>
     <tbody><tr><td colspan="2">Both &amp; more</td></tr><tr style="display:none"><td>gone</td><td>row</td></tr></tbody></table>
-  <table><tr><td><h3>In a cell</h3><table><tr><td>inner</td></tr></table></td></tr></table>
+  <table><tr><td><h3>In a cell</h3><table><tr><td>inner</td></tr></table></td><td>beside</td></tr><tr><td>a</td><td>b</td></tr></table>
+  <table><tr><td>1<br>2</td><td>x = 1<br>y = 2</td></tr></table>
   <h3>Last <em>words</em></h3>
   <p>Closing text.</p>
   <pre># not a heading
@@ -51,8 +52,10 @@ describe('the truth of a printed page', () => {
     ]);
     expect(truth.tables).toEqual([
       '<table><tr><td>Name</td><td>Value</td></tr><tr><td colspan="2">Both &amp; more</td></tr></table>',
-      '<table><tr><td>In a cell inner</td></tr></table>',
+      '<table><tr><td>In a cell inner</td><td>beside</td></tr><tr><td>a</td><td>b</td></tr></table>',
     ]);
+    // a one-row table (a listing's line numbers beside its code) is read as text
+    expect(truth.markdown).toMatch(/x = 1/u);
     expect(truth.nested).toBe(1);
     const lines = truth.markdown.split('\n').filter((l) => l !== '');
     expect(lines[0]).toBe('# Printed title');
