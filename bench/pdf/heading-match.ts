@@ -13,10 +13,17 @@ export interface Heading {
   text: string;
 }
 
-/** The `#` … `######` lines of a Markdown text, in order. */
+/** The `#` … `######` lines of a Markdown text, in order; a `# comment` inside a fenced listing is none. */
 export function headingsOf(markdown: string): Heading[] {
   const heads: Heading[] = [];
+  let fence: string | undefined;
   for (const line of markdown.split('\n')) {
+    const mark = /^ {0,3}(`{3,}|~{3,})/u.exec(line)?.[1];
+    if (mark !== undefined && (fence === undefined || (mark[0] === fence[0] && mark.length >= fence.length && line.trim() === mark))) {
+      fence = fence === undefined ? mark : undefined;
+      continue;
+    }
+    if (fence !== undefined) continue;
     const m = /^(#{1,6})\s+(.*)$/u.exec(line);
     if (m) heads.push({ level: (m[1] as string).length, text: (m[2] as string).trim() });
   }

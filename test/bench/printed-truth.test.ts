@@ -5,7 +5,7 @@
  */
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { matchHeadings } from '../../bench/pdf/heading-match.ts';
+import { headingsOf, matchHeadings } from '../../bench/pdf/heading-match.ts';
 import { printHtml } from '../../bench/pdf/printed-corpus.ts';
 import { scorePrinted, unlinked } from '../../bench/pdf/printed-score.ts';
 import { eligible, seededSample, type PageTruth } from '../../bench/pdf/printed-truth.ts';
@@ -157,5 +157,16 @@ describe('links in the output', () => {
     expect(s.found).toBe(1);
     expect(s.scores.mhs).toBe(1);
     expect(s.scores.nid).toBe(1);
+  });
+});
+
+describe('heading lines of an output', () => {
+  it('are the # lines outside fenced listings', () => {
+    const md = '# Title\n\n```\n# a comment\n~~~\n## still code\n```\n\n## Next\n\n~~~~\n# x\n~~~~\n### Last';
+    expect(headingsOf(md)).toEqual([
+      { level: 1, text: 'Title' },
+      { level: 2, text: 'Next' },
+      { level: 3, text: 'Last' },
+    ]);
   });
 });
