@@ -112,7 +112,14 @@ export async function printedPages(log: (line: string) => void): Promise<Printed
     const config = loadConfig();
     const { chromium } = await import('playwright-core');
     const sandbox = config.browser.sandbox === 'auto' ? process.getuid?.() !== 0 : config.browser.sandbox === 'on';
-    let browser = await chromium.launch({ executablePath: config.browser.executablePath, headless: true, chromiumSandbox: sandbox, timeout: 60_000 });
+    const launch = async () => {
+      try {
+        return await chromium.launch({ executablePath: config.browser.executablePath, headless: true, chromiumSandbox: sandbox, timeout: 60_000 });
+      } catch (err) {
+        throw new Error(`bench:printed prints the corpus with Chromium (${config.browser.executablePath}, FOLIO_BROWSER_EXECUTABLE) the first time, and it did not start: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+      }
+    };
+    let browser = await launch();
     try {
       let done = 0;
       for (const [name, file] of missing) {
@@ -123,7 +130,7 @@ export async function printedPages(log: (line: string) => void): Promise<Printed
           entry = { version: CACHE_VERSION, source, pages, truth };
         } catch (err) {
           entry = { version: CACHE_VERSION, source, pages: 0, error: String(err instanceof Error ? err.message : err).slice(0, 200) };
-          if (!browser.isConnected()) browser = await chromium.launch({ executablePath: config.browser.executablePath, headless: true, chromiumSandbox: sandbox, timeout: 60_000 });
+          if (!browser.isConnected()) browser = await launch();
         }
         fs.writeFileSync(entryFile(name), JSON.stringify(entry));
         if (++done % 25 === 0) log(`  ${done}/${missing.length}`);
