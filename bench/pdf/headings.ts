@@ -10,10 +10,7 @@
  *   npm run bench:headings -- --all           then every line, matched ones (=) too
  *   npm run bench:headings -- --mode auto|ocr folio in another mode
  *
- * A heading matches the reference's when their letters and digits (case folded) are the same, one
- * holds the other and is at least 0.6 of its length, or they share 85 % of their characters in
- * any order (docling writes "들어가며 1" for the page's "1 들어가며", and reads some right-to-left
- * lines backwards). Each line matches at most once, in the reference's order.
+ * Heading lines match as heading-match.ts says (shared with bench/pdf/printed.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,45 +18,10 @@ import { isServiceError } from '../../src/errors.ts';
 import { parse } from '../../src/parse/index.ts';
 import { parseOptions } from '../../src/parse/options.ts';
 import { CORPUS_DIR } from '../../test/helpers/corpus.ts';
+import { headingsOf, matchHeadings, type Heading } from './heading-match.ts';
 import type { PdfMode } from './runner.ts';
 
 const DOCLING_DIR = path.join(CORPUS_DIR, 'pdf', 'docling');
-
-interface Heading {
-  level: number;
-  text: string;
-}
-
-function headingsOf(markdown: string): Heading[] {
-  const heads: Heading[] = [];
-  for (const line of markdown.split('\n')) {
-    const m = /^(#{1,6})\s+(.*)$/u.exec(line);
-    if (m) heads.push({ level: (m[1] as string).length, text: (m[2] as string).trim() });
-  }
-  return heads;
-}
-
-const letters = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
-
-function sameHeading(a: string, b: string): boolean {
-  const x = letters(a);
-  const y = letters(b);
-  if (x === '' || y === '') return false;
-  if (x === y) return true;
-  const [short, long] = x.length < y.length ? [x, y] : [y, x];
-  if (long.includes(short) && short.length >= 0.6 * long.length) return true;
-  const bag = new Map<string, number>();
-  for (const c of x) bag.set(c, (bag.get(c) ?? 0) + 1);
-  let common = 0;
-  for (const c of y) {
-    const n = bag.get(c) ?? 0;
-    if (n > 0) {
-      common++;
-      bag.set(c, n - 1);
-    }
-  }
-  return common >= 0.85 * Math.max(x.length, y.length);
-}
 
 interface Args {
   mode: PdfMode;
@@ -103,17 +65,18 @@ async function main(): Promise<void> {
       out(`  ${pdf}: ${err.code}`);
       continue;
     }
-    const used = new Set<number>();
+    const { matchOf, extra: extras } = matchHeadings(reference, got);
+    const used = new Set(matchOf.filter((i) => i >= 0));
     const lines: string[] = [];
-    for (const r of reference) {
-      const i = got.findIndex((g, k) => !used.has(k) && sameHeading(g.text, r.text));
-      if (i >= 0) used.add(i);
+    reference.forEach((r, k) => {
+      const i = matchOf[k] as number;
       if (i >= 0 && args.all) lines.push(`    = h${r.level}/h${(got[i] as Heading).level}  ${r.text.slice(0, 90)}`);
       if (i < 0) lines.push(`    - h${r.level}     ${r.text.slice(0, 90)}`);
-    }
-    got.forEach((g, k) => {
-      if (!used.has(k)) lines.push(`    +    h${g.level}  ${g.text.slice(0, 90)}`);
     });
+    for (const k of extras) {
+      const g = got[k] as Heading;
+      lines.push(`    +    h${g.level}  ${g.text.slice(0, 90)}`);
+    }
     found += used.size;
     missed += reference.length - used.size;
     extra += got.length - used.size;

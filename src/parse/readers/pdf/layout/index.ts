@@ -67,20 +67,6 @@ function isTaggedHeading(text: string): boolean {
   return trimmed.length <= 400 && /\p{L}|\p{N}/u.test(trimmed);
 }
 
-function weightedBody(layouts: readonly PageLayout[]): number {
-  const chars = new Map<number, number>();
-  for (const l of layouts) {
-    for (const u of l.units) {
-      if (u.kind !== 'block') continue;
-      for (const line of u.block.lines) for (const w of line.words) chars.set(line.size, (chars.get(line.size) ?? 0) + w.text.length);
-    }
-  }
-  let size = 10;
-  let best = -1;
-  for (const [s, n] of chars) if (n > best) [size, best] = [s, n];
-  return size;
-}
-
 /** The pages as HTML: one `<section data-page="N">` each. */
 export function layoutDocument(models: readonly PageModel[], findTables: TableFinder = () => []): string {
   const layouts = models.map((page) => layoutPage(page, page.words.length > 0 ? findTables(page) : []));
@@ -98,7 +84,7 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
     })),
     { tagged: taggedDocument },
   );
-  const documentBody = weightedBody(layouts);
+  const documentBody = mainSize(blocksOf.flat().flatMap((b) => b.lines));
 
   const roles = layouts.map(() => new Map<Block, Role>());
   const texts = new Map<Block, string>();

@@ -60,10 +60,20 @@ function rotatedRuns(words: readonly Word[]): Word[][] {
   return runs;
 }
 
-/** The font size most characters of these lines are set in. */
+/**
+ * The font size most characters of these lines are set in: the body size. Characters in a
+ * fixed-pitch face (a listing, code in the running text) count only where the lines hold no
+ * other text: a listing is set apart from the text, often a size or two smaller, and a page
+ * that is mostly listing still has its text's size (a browser prints code at 13 px under 16 px
+ * text; with the listing counted, every sentence introducing a listing read as a heading).
+ */
 export function mainSize(lines: readonly Line[]): number {
   const chars = new Map<number, number>();
-  for (const l of lines) for (const w of l.words) chars.set(l.size, (chars.get(l.size) ?? 0) + w.text.length);
+  const count = (proportional: boolean) => {
+    for (const l of lines) for (const w of l.words) if (!proportional || w.monospace !== true) chars.set(l.size, (chars.get(l.size) ?? 0) + w.text.length);
+  };
+  count(true);
+  if (chars.size === 0) count(false);
   let size = 10;
   let best = -1;
   for (const [s, n] of chars) if (n > best) [size, best] = [s, n];

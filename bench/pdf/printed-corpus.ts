@@ -1,0 +1,149 @@
+/**
+ * The printed web pages of bench/pdf/printed.ts: each page of the shared HTML corpus
+ * (`../shared/corpus/html/`: readability's `*\/source.html`, defuddle's `fixtures/*.html`,
+ * markitdown's `*.html`) printed by the system Chromium (playwright-core, `page.pdf()` = CDP
+ * `Page.printToPDF`, A4, default margins, no backgrounds) into `bench/.cache/printed/` (gitignored),
+ * beside its truth (printed-truth.ts) read from the same DOM after printing.
+ *
+ * Offline: every request the page makes is aborted (stylesheets, images and fonts of other hosts
+ * fail, as they would on a machine without network), page scripts are off, inline CSS applies.
+ * Each page has 30 s; a page that does not print is recorded as failed and left out.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { loadConfig } from '../../src/config.ts';
+import { CORPUS_DIR } from '../../test/helpers/corpus.ts';
+import { TRUTH_SCRIPT, type PageTruth } from './printed-truth.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const PRINTED_DIR = path.join(here, '..', '.cache', 'printed');
+const HTML_DIR = path.join(CORPUS_DIR, 'html');
+/** Bumped when the printing or the truth changes: older cache entries are printed again. */
+const CACHE_VERSION = 4;
+const PAGE_SECONDS = 30;
+
+export interface PrintedPage {
+  name: string;
+  /** The HTML printed, relative to the corpus. */
+  source: string;
+  pdf: string;
+  pages: number;
+  truth: PageTruth;
+}
+
+interface CacheEntry {
+  version: number;
+  source: string;
+  pages: number;
+  truth?: PageTruth;
+  error?: string;
+}
+
+/** Every HTML page of the corpus, as [name, absolute path], sorted by name. */
+export function corpusPages(): [string, string][] {
+  const out: [string, string][] = [];
+  const readability = path.join(HTML_DIR, 'readability');
+  for (const dir of fs.readdirSync(readability)) {
+    const file = path.join(readability, dir, 'source.html');
+    if (fs.existsSync(file)) out.push([`readability-${dir}`, file]);
+  }
+  const defuddle = path.join(HTML_DIR, 'defuddle', 'fixtures');
+  for (const file of fs.readdirSync(defuddle)) if (file.endsWith('.html')) out.push([`defuddle-${file.replace(/\.html$/u, '')}`, path.join(defuddle, file)]);
+  const markitdown = path.join(HTML_DIR, 'markitdown');
+  for (const file of fs.readdirSync(markitdown)) if (file.endsWith('.html')) out.push([`markitdown-${file.replace(/\.html$/u, '')}`, path.join(markitdown, file)]);
+  return out.sort((a, b) => a[0].localeCompare(b[0]));
+}
+
+function pdfPages(bytes: Buffer): number {
+  return bytes.toString('latin1').match(/\/Type\s*\/Page(?![s\w])/gu)?.length ?? 0;
+}
+
+function withTimeout<T>(promise: Promise<T>, seconds: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: over ${seconds} s`)), seconds * 1000);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Prints one page's HTML (offline, scripts off) and reads its truth from the DOM printed. */
+export async function printHtml(browser: Browser, html: string): Promise<{ bytes: Buffer; truth: PageTruth }> {
+  const context = await browser.newContext({ javaScriptEnabled: false, offline: true, serviceWorkers: 'block' });
+  try {
+    await context.route('**/*', (route) => route.abort());
+    const page = await context.newPage();
+    await page.setContent(html, { waitUntil: 'load', timeout: PAGE_SECONDS * 1000 });
+    await page.emulateMedia({ media: 'print' });
+    const bytes = await page.pdf({ format: 'A4', printBackground: false });
+    const truth = (await page.evaluate(TRUTH_SCRIPT)) as PageTruth;
+    return { bytes, truth };
+  } finally {
+    await context.close();
+  }
+}
+
+async function printOne(browser: Browser, file: string, pdfFile: string): Promise<{ pages: number; truth: PageTruth }> {
+  const { bytes, truth } = await printHtml(browser, fs.readFileSync(file, 'utf8'));
+  fs.writeFileSync(pdfFile, bytes);
+  return { pages: pdfPages(bytes), truth };
+}
+
+/**
+ * The printed pages, printing those missing from the cache (a few minutes the first time).
+ * `log` hears progress.
+ */
+export async function printedPages(log: (line: string) => void): Promise<PrintedPage[]> {
+  fs.mkdirSync(PRINTED_DIR, { recursive: true });
+  const all = corpusPages();
+  const entryFile = (name: string) => path.join(PRINTED_DIR, `${name}.json`);
+  const readEntry = (name: string): CacheEntry | undefined => {
+    try {
+      const entry = JSON.parse(fs.readFileSync(entryFile(name), 'utf8')) as CacheEntry;
+      return entry.version === CACHE_VERSION ? entry : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const missing = all.filter(([name]) => readEntry(name) === undefined);
+  if (missing.length > 0) {
+    log(`printing ${missing.length} of ${all.length} pages with Chromium into ${path.relative(process.cwd(), PRINTED_DIR)} …`);
+    const config = loadConfig();
+    const { chromium } = await import('playwright-core');
+    const sandbox = config.browser.sandbox === 'auto' ? process.getuid?.() !== 0 : config.browser.sandbox === 'on';
+    const launch = async () => {
+      try {
+        return await chromium.launch({ executablePath: config.browser.executablePath, headless: true, chromiumSandbox: sandbox, timeout: 60_000 });
+      } catch (err) {
+        throw new Error(`bench:printed prints the corpus with Chromium (${config.browser.executablePath}, FOLIO_BROWSER_EXECUTABLE) the first time, and it did not start: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+      }
+    };
+    let browser = await launch();
+    try {
+      let done = 0;
+      for (const [name, file] of missing) {
+        const source = path.relative(CORPUS_DIR, file);
+        let entry: CacheEntry;
+        try {
+          const { pages, truth } = await withTimeout(printOne(browser, file, path.join(PRINTED_DIR, `${name}.pdf`)), PAGE_SECONDS + 5, name);
+          entry = { version: CACHE_VERSION, source, pages, truth };
+        } catch (err) {
+          entry = { version: CACHE_VERSION, source, pages: 0, error: String(err instanceof Error ? err.message : err).slice(0, 200) };
+          if (!browser.isConnected()) browser = await launch();
+        }
+        fs.writeFileSync(entryFile(name), JSON.stringify(entry));
+        if (++done % 25 === 0) log(`  ${done}/${missing.length}`);
+      }
+    } finally {
+      await browser.close();
+    }
+  }
+  const out: PrintedPage[] = [];
+  for (const [name] of all) {
+    const entry = readEntry(name);
+    if (!entry?.truth) continue;
+    out.push({ name, source: entry.source, pdf: path.join(PRINTED_DIR, `${name}.pdf`), pages: entry.pages, truth: entry.truth });
+  }
+  return out;
+}
