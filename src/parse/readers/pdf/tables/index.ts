@@ -12,7 +12,8 @@
  * - heads underlined column by column above a ruled grid are its head rows (underlined.ts);
  * - where the rules leave a column out, its lines on the rows' baselines draw the rows (lined.ts);
  * - lines and words over a drawing (filled shapes overlapping one another) are a figure's outlines
- *   and labels, no table (drawing.ts).
+ *   and labels, no table (drawing.ts);
+ * - a table in a right-to-left script reads its columns from the right (direction.ts).
  * A table of one row or one column is not a table (a framed text box, a ruled list), except a
  * ruled grid of one column whose head row is set apart in bold over three or more ruled rows.
  */
@@ -26,6 +27,7 @@ import { borderlessRegions, columnsAligned, contentsLike, plausibleBorderless } 
 import { grownRegion } from './grow.ts';
 import { headerRows } from './header.ts';
 import { joinCurrencyColumns } from './currency.ts';
+import { mirrorColumns, rightToLeft } from './direction.ts';
 import { splitListedRows } from './listed.ts';
 import { underlinedHead } from './underlined.ts';
 import { splitStackedRows } from './stacked.ts';
@@ -158,7 +160,8 @@ function toPdfTable(page: PageModel, box: Box, found: LaidOutTable, header: numb
     y1: box.y1,
     rows: laid.rows,
     cols: laid.cols,
-    cells: laid.cells
+    // A table in a right-to-left script reads its columns from the right (direction.ts).
+    cells: (rightToLeft(laid.cells) ? mirrorColumns(laid.cells, laid.cols) : laid.cells)
       .map((c) => ({ row: c.row, col: c.col, rowSpan: c.rowSpan, colSpan: c.colSpan, text: c.text, header: c.row < header }))
       .sort((a, b) => a.row - b.row || a.col - b.col),
     words,
