@@ -22,7 +22,7 @@ import path from 'node:path';
 import { isServiceError } from '../../src/errors.ts';
 import { CORPUS_DIR } from '../../test/helpers/corpus.ts';
 import { pdfjsStreamText } from './baseline.ts';
-import { extractTables } from './html-table.ts';
+import { extractTables, unescapeHtml } from './html-table.ts';
 import { markdownTablesToHtml } from './markdown-tables.ts';
 import { tableSimilarity } from './metrics.ts';
 import { describeCheck } from './olmocr-checks.ts';
@@ -87,7 +87,7 @@ function tableRows(html: string): string[] {
       row
         .split(/<t[dh]\b[^>]*>/iu)
         .slice(1)
-        .map((cell) => cell.replace(/<[^>]*>/gu, ' ').replace(/\s+/gu, ' ').trim())
+        .map((cell) => unescapeHtml(cell.replace(/<[^>]*>/gu, ' ')).replace(/\s+/gu, ' ').trim())
         .join(' | '),
     );
 }
@@ -113,7 +113,9 @@ async function scorePdf(file: string, args: Args, totals: Totals): Promise<void>
     out(`  ${file}: ${err.code}`);
     return;
   }
-  const predicted = pages.map((md) => extractTables(markdownTablesToHtml(md)));
+  // A table with no row is no table (an escaped `\<table name>` in the text, which the scorer's
+  // tag search still sees): not counted as extra.
+  const predicted = pages.map((md) => extractTables(markdownTablesToHtml(md)).filter((t) => /<tr\b/iu.test(t)));
   let extraElsewhere = 0;
   const lines: string[] = [];
   for (let p = 0; p < Math.max(reference.pages.length, predicted.length); p++) {

@@ -232,13 +232,42 @@ function alignedCandidate(page: PageModel, region: AlignedRegion, size: number, 
   return toPdfTable(page, region, laid, headerRows(laid));
 }
 
+/** A vertical line at least this share of the page's height parts the page's columns. */
+const COLUMN_RULE = 0.9;
+
+/**
+ * Runs of table-like lines (borderless.ts), parted at the page's column rules: a vertical line
+ * (a rule between columns, the fold of a spread printed on one sheet, the edge of a panel painted
+ * behind a column) over half the page's height that runs through a region from its top to its
+ * bottom. A table found by alignment alone lies within one column; lines of two columns that
+ * happen to share baselines are no rows, so each side is searched by itself.
+ */
+function columnRegions(page: PageModel, words: readonly Word[], size: number, rules: readonly Line[]): AlignedRegion[] {
+  const dividers = (pageLines(page)?.vertical ?? []).filter((v) => v.to - v.from >= COLUMN_RULE * page.height);
+  const out: AlignedRegion[] = [];
+  const search = (ws: readonly Word[], depth: number): void => {
+    for (const region of borderlessRegions(ws, size, rules)) {
+      const divider = dividers.find((v) => v.at > region.x0 && v.at < region.x1 && v.from <= region.y0 && v.to >= region.y1);
+      if (!divider || depth > 4) {
+        out.push(region);
+        continue;
+      }
+      const inside = ws.filter((w) => centreIn(w, region));
+      search(inside.filter((w) => (w.x0 + w.x1) / 2 < divider.at), depth + 1);
+      search(inside.filter((w) => (w.x0 + w.x1) / 2 >= divider.at), depth + 1);
+    }
+  };
+  search(words, 0);
+  return out;
+}
+
 /** Borderless tables with no rule to start from, among the words no other table took. */
 function borderlessTables(page: PageModel, found: readonly PdfTable[]): PdfTable[] {
   const size = medianSize(page.words);
   const free = page.words.filter((w) => !found.some((t) => centreIn(w, t)));
   const rules = pageLines(page)?.horizontal ?? [];
   const out: PdfTable[] = [];
-  for (const region of borderlessRegions(free, size, rules)) {
+  for (const region of columnRegions(page, free, size, rules)) {
     if (found.some((t) => overlaps(t, region))) continue;
     const table = alignedCandidate(page, region, size, { aligned: true });
     if (table) out.push(table);
