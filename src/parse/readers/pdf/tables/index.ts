@@ -13,7 +13,8 @@
  * - where the rules leave a column out, its lines on the rows' baselines draw the rows (lined.ts);
  * - lines and words over a drawing (filled shapes overlapping one another) are a figure's outlines
  *   and labels, no table (drawing.ts);
- * - a table in a right-to-left script reads its columns from the right (direction.ts).
+ * - a table in a right-to-left script reads its columns from the right (direction.ts);
+ * - a form's lines led by dots to their box numbers are text, not a table (leaders.ts).
  * A table of one row or one column is not a table (a framed text box, a ruled list), except a
  * ruled grid of one column whose head row is set apart in bold over three or more ruled rows.
  */
@@ -27,6 +28,7 @@ import { borderlessRegions, columnsAligned, contentsLike, plausibleBorderless } 
 import { grownRegion } from './grow.ts';
 import { headerRows } from './header.ts';
 import { joinCurrencyColumns } from './currency.ts';
+import { formLines } from './leaders.ts';
 import { mirrorColumns, rightToLeft } from './direction.ts';
 import { splitListedRows } from './listed.ts';
 import { underlinedHead } from './underlined.ts';
@@ -77,8 +79,9 @@ function acceptable(t: LaidOutTable): boolean {
   if (filled.filter((c) => WORDISH.test(c.text)).length < 2) return false;
   // ... in its first row (column heads) or first column (row labels); a chart's legend is neither.
   if (!filled.some((c) => (c.row === 0 || c.col === 0) && /\p{L}/u.test(c.text))) return false;
-  // A table of contents in a box is still read as text; so is a column of running text.
-  if (contentsLike(t) || runningText(t) || panels(t)) return false;
+  // A table of contents in a box is still read as text; so is a column of running text, and a
+  // form's numbered lines led by dots to their box numbers (leaders.ts).
+  if (contentsLike(t) || runningText(t) || panels(t) || formLines(t)) return false;
   const slots = filled.reduce((n, c) => n + c.rowSpan * c.colSpan, 0);
   if (filled.length < 3 || slots < MIN_FILLED * t.rows * t.cols) return false;
   // Text in at least two rows and two columns.
