@@ -29,6 +29,7 @@ import { grownRegion } from './grow.ts';
 import { headerRows } from './header.ts';
 import { joinCurrencyColumns } from './currency.ts';
 import { formLines } from './leaders.ts';
+import { groupHeads } from './group-heads.ts';
 import { mirrorColumns, rightToLeft } from './direction.ts';
 import { splitListedRows } from './listed.ts';
 import { underlinedHead } from './underlined.ts';
@@ -339,7 +340,12 @@ function ruledTables(page: PageModel): PdfTable[] {
     if (grid && laid && (acceptable(laid) || singleColumnTable(laid))) {
       let box: Box = frame;
       // Heads underlined column by column above the grid (underlined.ts), else the line right above.
-      const head = underlinedHead(page.words, lines.horizontal, frame, grid.xs, size) ?? headAbove(page, frame, grid.xs, cells, size);
+      const underlined = underlinedHead(page.words, lines.horizontal, frame, grid.xs, size);
+      let head = underlined ?? headAbove(page, frame, grid.xs, cells, size);
+      // Heads over groups of columns above the column heads taken from above (group-heads.ts).
+      const headWords = !underlined && head ? head.flatMap((c) => c.words) : [];
+      const groups = headWords.length > 0 ? groupHeads(page.words, Math.min(...headWords.map((w) => w.y0)), grid.xs, size) : undefined;
+      if (groups && head) head = [...groups, ...head.map((c) => ({ ...c, row: c.row + 1 }))];
       const headRowCount = head ? Math.max(...head.map((c) => c.row)) + 1 : 0;
       const rows = grid.ys.length - 1 + headRowCount;
       const below = rowBelow(page.words, page.fills, frame, grid.xs, grid.ys, rows, size);
@@ -348,7 +354,8 @@ function ruledTables(page: PageModel): PdfTable[] {
         laid = compact({ rows: rows + (below ? 1 : 0), cols: grid.xs.length - 1, cells: all });
         box = { ...frame, y0: head ? Math.min(...head.map((c) => c.y0)) : frame.y0, y1: below ? Math.max(...below.map((c) => c.y1)) : frame.y1 };
       }
-      out.push(toPdfTable(page, box, laid, headerRows(laid)));
+      // Group heads over column heads, both taken from above the grid, are its header rows.
+      out.push(toPdfTable(page, box, laid, groups ? Math.max(headerRows(laid), headRowCount) : headerRows(laid)));
       continue;
     }
     // A panel holding a text box per cell (boxes.ts): the boxes are the grid.
