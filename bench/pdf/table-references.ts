@@ -94,7 +94,8 @@ export function markedContentText(items: MarkedItem[]): Map<string, string> {
 
 /**
  * The `Table` elements of each page's structure tree (the first `maxPages` pages: the corpus's long
- * PDFs hold their tagged tables early, if at all); null when the PDF is not tagged or has none.
+ * PDFs hold their tagged tables early, if at all); null when the PDF is not tagged, or tags no
+ * table and is not PDF/UA.
  */
 export async function taggedTables(bytes: Buffer, maxPages = 40): Promise<string[][] | null> {
   const pdfjs = await loadPdfjs();
@@ -118,7 +119,10 @@ export async function taggedTables(bytes: Buffer, maxPages = 40): Promise<string
       pages.push(tables);
       page.cleanup();
     }
-    return any ? pages : null;
+    // A PDF/UA file (ISO 14289, named in its XMP metadata) must tag every table: its pages
+    // without a Table element have none, and a table found there is extra.
+    const pdfua = (await doc.getMetadata()).metadata?.get('pdfuaid:part');
+    return any || (pdfua !== undefined && pdfua !== null) ? pages : null;
   } finally {
     await doc.destroy();
   }

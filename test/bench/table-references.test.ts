@@ -111,6 +111,11 @@ describe('taggedTables on the corpus', () => {
     expect(table).toContain('<td>Super Kite</td>');
   });
 
+  it('gives a PDF/UA file that tags no table pages with no table, so tables found there are extra', async () => {
+    const pages = await taggedTables(readCorpus('pdf', 'opendataloader-pdf', 'PDFUA-Ref-2-03_AcademicAbstract.pdf'));
+    expect(pages).toEqual([[], []]);
+  });
+
   it('gives null for a PDF with no structure tree', async () => {
     expect(await taggedTables(readCorpus('pdf', 'docling', 'multi_page.pdf'))).toBeNull();
   });
