@@ -14,7 +14,8 @@
  * - lines and words over a drawing (filled shapes overlapping one another) are a figure's outlines
  *   and labels, no table (drawing.ts);
  * - a table in a right-to-left script reads its columns from the right (direction.ts);
- * - a form's lines led by dots to their box numbers are text, not a table (leaders.ts).
+ * - a form's lines led by dots to their box numbers are text, not a table (leaders.ts);
+ * - a ruled grid of a form's boxes, each a label over blank room to fill in, is text (form-boxes.ts).
  * A table of one row or one column is not a table (a framed text box, a ruled list), except a
  * ruled grid of one column whose head row is set apart in bold over three or more ruled rows.
  */
@@ -29,6 +30,7 @@ import { grownRegion } from './grow.ts';
 import { headerRows } from './header.ts';
 import { joinCurrencyColumns } from './currency.ts';
 import { formLines } from './leaders.ts';
+import { formBoxes } from './form-boxes.ts';
 import { groupHeads } from './group-heads.ts';
 import { mirrorColumns, rightToLeft } from './direction.ts';
 import { splitListedRows } from './listed.ts';
@@ -337,6 +339,9 @@ function ruledTables(page: PageModel): PdfTable[] {
     const cells = grid ? gridCells(grid) : [];
     if (grid) fillCells(cells, inFrame, grid);
     let laid = grid ? compact({ rows: grid.ys.length - 1, cols: grid.xs.length - 1, cells }) : undefined;
+    // A form's boxes, each a label over blank room to fill in (form-boxes.ts): its words are text,
+    // and no table is sought among them.
+    if (laid && formBoxes(laid)) continue;
     if (grid && laid && (acceptable(laid) || singleColumnTable(laid))) {
       let box: Box = frame;
       // Heads underlined column by column above the grid (underlined.ts), else the line right above.
