@@ -15,7 +15,8 @@
  *   and labels, no table (drawing.ts);
  * - a table in a right-to-left script reads its columns from the right (direction.ts);
  * - a form's lines led by dots to their box numbers are text, not a table (leaders.ts);
- * - a ruled grid of a form's boxes, each a label over blank room to fill in, is text (form-boxes.ts).
+ * - a ruled grid of a form's boxes, each a label over blank room to fill in, is text (form-boxes.ts);
+ * - items numbered across a grid (cards "1.", "2." side by side) are a list, not a table (numbered-items.ts).
  * A table of one row or one column is not a table (a framed text box, a ruled list), except a
  * ruled grid of one column whose head row is set apart in bold over three or more ruled rows.
  */
@@ -30,6 +31,7 @@ import { grownRegion } from './grow.ts';
 import { headerRows } from './header.ts';
 import { joinCurrencyColumns } from './currency.ts';
 import { formLines } from './leaders.ts';
+import { numberedItems } from './numbered-items.ts';
 import { formBoxes } from './form-boxes.ts';
 import { groupHeads } from './group-heads.ts';
 import { mirrorColumns, rightToLeft } from './direction.ts';
@@ -83,8 +85,9 @@ function acceptable(t: LaidOutTable): boolean {
   // ... in its first row (column heads) or first column (row labels); a chart's legend is neither.
   if (!filled.some((c) => (c.row === 0 || c.col === 0) && /\p{L}/u.test(c.text))) return false;
   // A table of contents in a box is still read as text; so is a column of running text, and a
-  // form's numbered lines led by dots to their box numbers (leaders.ts).
-  if (contentsLike(t) || runningText(t) || panels(t) || formLines(t)) return false;
+  // form's numbered lines led by dots to their box numbers (leaders.ts), and items numbered across
+  // the grid (numbered-items.ts).
+  if (contentsLike(t) || runningText(t) || panels(t) || formLines(t) || numberedItems(t)) return false;
   const slots = filled.reduce((n, c) => n + c.rowSpan * c.colSpan, 0);
   if (filled.length < 3 || slots < MIN_FILLED * t.rows * t.cols) return false;
   // Text in at least two rows and two columns.
