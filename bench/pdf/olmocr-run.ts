@@ -33,7 +33,8 @@ export interface PagedOutput {
   error?: string;
 }
 
-async function folioPages(bytes: Buffer, filename: string, mode: PdfMode): Promise<string[]> {
+/** folio's markdown of each page of a PDF (see the file comment). */
+export async function folioPages(bytes: Buffer, filename: string, mode: PdfMode): Promise<string[]> {
   const options = parseOptions({ formats: ['markdown', 'html'], parsers: [{ type: 'pdf', mode }] });
   const data = await parse({ bytes, filename }, options);
   const sections = [...documentFromHtml(data.html ?? '').querySelectorAll('section[data-page]')];

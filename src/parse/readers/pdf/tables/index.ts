@@ -12,7 +12,11 @@
  * - heads underlined column by column above a ruled grid are its head rows (underlined.ts);
  * - where the rules leave a column out, its lines on the rows' baselines draw the rows (lined.ts);
  * - lines and words over a drawing (filled shapes overlapping one another) are a figure's outlines
- *   and labels, no table (drawing.ts).
+ *   and labels, no table (drawing.ts);
+ * - a table in a right-to-left script reads its columns from the right (direction.ts);
+ * - a form's lines led by dots to their box numbers are text, not a table (leaders.ts);
+ * - a ruled grid of a form's boxes, each a label over blank room to fill in, is text (form-boxes.ts);
+ * - items numbered across a grid (cards "1.", "2." side by side) are a list, not a table (numbered-items.ts).
  * A table of one row or one column is not a table (a framed text box, a ruled list), except a
  * ruled grid of one column whose head row is set apart in bold over three or more ruled rows.
  */
@@ -26,6 +30,11 @@ import { borderlessRegions, columnsAligned, contentsLike, plausibleBorderless } 
 import { grownRegion } from './grow.ts';
 import { headerRows } from './header.ts';
 import { joinCurrencyColumns } from './currency.ts';
+import { formLines } from './leaders.ts';
+import { numberedItems } from './numbered-items.ts';
+import { formBoxes } from './form-boxes.ts';
+import { groupHeads } from './group-heads.ts';
+import { mirrorColumns, rightToLeft } from './direction.ts';
 import { splitListedRows } from './listed.ts';
 import { underlinedHead } from './underlined.ts';
 import { splitStackedRows } from './stacked.ts';
@@ -75,8 +84,10 @@ function acceptable(t: LaidOutTable): boolean {
   if (filled.filter((c) => WORDISH.test(c.text)).length < 2) return false;
   // ... in its first row (column heads) or first column (row labels); a chart's legend is neither.
   if (!filled.some((c) => (c.row === 0 || c.col === 0) && /\p{L}/u.test(c.text))) return false;
-  // A table of contents in a box is still read as text; so is a column of running text.
-  if (contentsLike(t) || runningText(t) || panels(t)) return false;
+  // A table of contents in a box is still read as text; so is a column of running text, and a
+  // form's numbered lines led by dots to their box numbers (leaders.ts), and items numbered across
+  // the grid (numbered-items.ts).
+  if (contentsLike(t) || runningText(t) || panels(t) || formLines(t) || numberedItems(t)) return false;
   const slots = filled.reduce((n, c) => n + c.rowSpan * c.colSpan, 0);
   if (filled.length < 3 || slots < MIN_FILLED * t.rows * t.cols) return false;
   // Text in at least two rows and two columns.
@@ -158,7 +169,8 @@ function toPdfTable(page: PageModel, box: Box, found: LaidOutTable, header: numb
     y1: box.y1,
     rows: laid.rows,
     cols: laid.cols,
-    cells: laid.cells
+    // A table in a right-to-left script reads its columns from the right (direction.ts).
+    cells: (rightToLeft(laid.cells) ? mirrorColumns(laid.cells, laid.cols) : laid.cells)
       .map((c) => ({ row: c.row, col: c.col, rowSpan: c.rowSpan, colSpan: c.colSpan, text: c.text, header: c.row < header }))
       .sort((a, b) => a.row - b.row || a.col - b.col),
     words,
@@ -229,13 +241,42 @@ function alignedCandidate(page: PageModel, region: AlignedRegion, size: number, 
   return toPdfTable(page, region, laid, headerRows(laid));
 }
 
+/** A vertical line at least this share of the page's height parts the page's columns. */
+const COLUMN_RULE = 0.9;
+
+/**
+ * Runs of table-like lines (borderless.ts), parted at the page's column rules: a vertical line
+ * (a rule between columns, the fold of a spread printed on one sheet, the edge of a panel painted
+ * behind a column) over half the page's height that runs through a region from its top to its
+ * bottom. A table found by alignment alone lies within one column; lines of two columns that
+ * happen to share baselines are no rows, so each side is searched by itself.
+ */
+function columnRegions(page: PageModel, words: readonly Word[], size: number, rules: readonly Line[]): AlignedRegion[] {
+  const dividers = (pageLines(page)?.vertical ?? []).filter((v) => v.to - v.from >= COLUMN_RULE * page.height);
+  const out: AlignedRegion[] = [];
+  const search = (ws: readonly Word[], depth: number): void => {
+    for (const region of borderlessRegions(ws, size, rules)) {
+      const divider = dividers.find((v) => v.at > region.x0 && v.at < region.x1 && v.from <= region.y0 && v.to >= region.y1);
+      if (!divider || depth > 4) {
+        out.push(region);
+        continue;
+      }
+      const inside = ws.filter((w) => centreIn(w, region));
+      search(inside.filter((w) => (w.x0 + w.x1) / 2 < divider.at), depth + 1);
+      search(inside.filter((w) => (w.x0 + w.x1) / 2 >= divider.at), depth + 1);
+    }
+  };
+  search(words, 0);
+  return out;
+}
+
 /** Borderless tables with no rule to start from, among the words no other table took. */
 function borderlessTables(page: PageModel, found: readonly PdfTable[]): PdfTable[] {
   const size = medianSize(page.words);
   const free = page.words.filter((w) => !found.some((t) => centreIn(w, t)));
   const rules = pageLines(page)?.horizontal ?? [];
   const out: PdfTable[] = [];
-  for (const region of borderlessRegions(free, size, rules)) {
+  for (const region of columnRegions(page, free, size, rules)) {
     if (found.some((t) => overlaps(t, region))) continue;
     const table = alignedCandidate(page, region, size, { aligned: true });
     if (table) out.push(table);
@@ -301,10 +342,18 @@ function ruledTables(page: PageModel): PdfTable[] {
     const cells = grid ? gridCells(grid) : [];
     if (grid) fillCells(cells, inFrame, grid);
     let laid = grid ? compact({ rows: grid.ys.length - 1, cols: grid.xs.length - 1, cells }) : undefined;
+    // A form's boxes, each a label over blank room to fill in (form-boxes.ts): its words are text,
+    // and no table is sought among them.
+    if (laid && formBoxes(laid)) continue;
     if (grid && laid && (acceptable(laid) || singleColumnTable(laid))) {
       let box: Box = frame;
       // Heads underlined column by column above the grid (underlined.ts), else the line right above.
-      const head = underlinedHead(page.words, lines.horizontal, frame, grid.xs, size) ?? headAbove(page, frame, grid.xs, cells, size);
+      const underlined = underlinedHead(page.words, lines.horizontal, frame, grid.xs, size);
+      let head = underlined ?? headAbove(page, frame, grid.xs, cells, size);
+      // Heads over groups of columns above the column heads taken from above (group-heads.ts).
+      const headWords = !underlined && head ? head.flatMap((c) => c.words) : [];
+      const groups = headWords.length > 0 ? groupHeads(page.words, Math.min(...headWords.map((w) => w.y0)), grid.xs, size) : undefined;
+      if (groups && head) head = [...groups, ...head.map((c) => ({ ...c, row: c.row + 1 }))];
       const headRowCount = head ? Math.max(...head.map((c) => c.row)) + 1 : 0;
       const rows = grid.ys.length - 1 + headRowCount;
       const below = rowBelow(page.words, page.fills, frame, grid.xs, grid.ys, rows, size);
@@ -313,7 +362,8 @@ function ruledTables(page: PageModel): PdfTable[] {
         laid = compact({ rows: rows + (below ? 1 : 0), cols: grid.xs.length - 1, cells: all });
         box = { ...frame, y0: head ? Math.min(...head.map((c) => c.y0)) : frame.y0, y1: below ? Math.max(...below.map((c) => c.y1)) : frame.y1 };
       }
-      out.push(toPdfTable(page, box, laid, headerRows(laid)));
+      // Group heads over column heads, both taken from above the grid, are its header rows.
+      out.push(toPdfTable(page, box, laid, groups ? Math.max(headerRows(laid), headRowCount) : headerRows(laid)));
       continue;
     }
     // A panel holding a text box per cell (boxes.ts): the boxes are the grid.
