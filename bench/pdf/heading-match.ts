@@ -7,6 +7,7 @@
  * order (docling writes "들어가며 1" for the page's "1 들어가며", and reads some right-to-left
  * lines backwards). Each line matches at most once, in the reference's order.
  */
+import { sharedCount } from './multiset.ts';
 
 export interface Heading {
   level: number;
@@ -39,17 +40,7 @@ export function sameHeading(a: string, b: string): boolean {
   if (x === y) return true;
   const [short, long] = x.length < y.length ? [x, y] : [y, x];
   if (long.includes(short) && short.length >= 0.6 * long.length) return true;
-  const bag = new Map<string, number>();
-  for (const c of x) bag.set(c, (bag.get(c) ?? 0) + 1);
-  let common = 0;
-  for (const c of y) {
-    const n = bag.get(c) ?? 0;
-    if (n > 0) {
-      common++;
-      bag.set(c, n - 1);
-    }
-  }
-  return common >= 0.85 * Math.max(x.length, y.length);
+  return sharedCount(y, x) >= 0.85 * Math.max(x.length, y.length);
 }
 
 export interface HeadingMatch {

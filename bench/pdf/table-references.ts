@@ -18,6 +18,7 @@ import type { PDFDocumentProxy } from 'pdfjs-dist/types/src/display/api.js';
 import { documentParameters, loadPdfjs } from '../../src/parse/readers/pdf/pdfjs.ts';
 import { extractTables, unescapeHtml } from './html-table.ts';
 import { htmlEscape, markdownTablesToHtml } from './markdown-tables.ts';
+import { sharedCount } from './multiset.ts';
 
 /** A node of pdf.js's `page.getStructTree()`: an element (role, children) or content (id). */
 export interface StructNode {
@@ -139,28 +140,13 @@ export function wordsOf(htmlOrText: string): string[] {
   return text.split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '');
 }
 
-/** Words of `a` also in `b`, counted with multiplicity. */
-export function sharedWords(a: string[], b: string[]): number {
-  const bag = new Map<string, number>();
-  for (const w of b) bag.set(w, (bag.get(w) ?? 0) + 1);
-  let n = 0;
-  for (const w of a) {
-    const k = bag.get(w) ?? 0;
-    if (k > 0) {
-      n++;
-      bag.set(w, k - 1);
-    }
-  }
-  return n;
-}
-
 /** The page (0-based) whose text holds the most of the table's words; -1 when none holds any. */
 export function pageOfTable(tableHtml: string, pageTexts: string[]): number {
   const words = wordsOf(tableHtml);
   let best = -1;
   let bestShared = 0;
   pageTexts.forEach((text, i) => {
-    const n = sharedWords(words, wordsOf(text));
+    const n = sharedCount(words, wordsOf(text));
     if (n > bestShared) {
       best = i;
       bestShared = n;
@@ -185,7 +171,7 @@ export function matchTables(reference: string[], predicted: string[]): TableMatc
   const candidates: { r: number; p: number; share: number }[] = [];
   refWords.forEach((rw, r) => {
     predWords.forEach((pw, p) => {
-      const share = rw.length === 0 ? 0 : sharedWords(rw, pw) / rw.length;
+      const share = rw.length === 0 ? 0 : sharedCount(rw, pw) / rw.length;
       if (share >= MATCH_SHARE) candidates.push({ r, p, share });
     });
   });
