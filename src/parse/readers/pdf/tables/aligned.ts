@@ -193,6 +193,44 @@ function narrowGutters(lines: readonly TextLine[], edges: readonly number[], siz
   return out;
 }
 
+/** Lines, at least, that start a word at a column's start (its head line aside). */
+const MIN_START_LINES = 3;
+/** How far apart (in points) word starts may be and still stand at one column start (positions read from a text run carry a fraction of a point). */
+const START_TOLERANCE = 1;
+
+/**
+ * Column starts set as close as a word space (a browser prints a table with no CSS two or three
+ * points between cells): an x at which every body line of the region starts a word (within a
+ * point), three lines or more, with no word running across it, the words before it differing
+ * and the words starting there differing ("1991 Dynamic", "2015 Static": not "Q1 2020", "Q2
+ * 2020", one form repeated). Word starts of proportional text do not line up through every line
+ * like that by chance; text in a fixed-pitch face does, so it parts nothing. A first line set
+ * in bold (the column heads, centred over their columns) need not start there.
+ */
+function startGutters(lines: readonly TextLine[], size: number): number[] {
+  const body = lines.filter((l, i) => i > 0 || !l.words.every((w) => w.bold));
+  const first = body[0];
+  if (!first || body.length < MIN_START_LINES || body.some((l) => l.words.some((w) => w.monospace === true))) return [];
+  const out: number[] = [];
+  for (const candidate of first.words.slice(1)) {
+    const x = candidate.x0;
+    const before = new Set<string>();
+    const after = new Set<string>();
+    let gap = Infinity;
+    const holds = body.every((l) => {
+      const i = l.words.findIndex((w, k) => k > 0 && Math.abs(w.x0 - x) <= START_TOLERANCE);
+      const prev = l.words[i - 1];
+      if (i < 1 || !prev || l.words.some((w) => w.x0 < x - START_TOLERANCE - 0.5 && w.x1 > x - START_TOLERANCE)) return false;
+      before.add(prev.text);
+      after.add((l.words[i] as Word).text);
+      gap = Math.min(gap, (l.words[i] as Word).x0 - prev.x1);
+      return true;
+    });
+    if (holds && before.size >= 2 && after.size >= 2 && gap > 0.1 * size) out.push(x - Math.min(1, gap / 2));
+  }
+  return out;
+}
+
 function crosses(b: Box, x: number): boolean {
   return b.x0 < x - 1 && b.x1 > x + 1;
 }
@@ -268,6 +306,9 @@ export function alignedTable(region: AlignedRegion, words: readonly Word[], size
   const lines = textLines(words, size);
   if (lines.length < 2) return undefined;
   let inner = gutters(lines, size);
+  // Column starts set as close as a word space, beside the gutters proper.
+  const starts = startGutters(lines, size).filter((x) => inner.every((g) => Math.abs(g - x) > 0.5 * size));
+  inner = [...inner, ...starts].sort((a, b) => a - b);
   if (inner.length === 0) inner = headGutters(lines, size);
   if (inner.length === 0) inner = flushGutters(lines);
   if (inner.length === 0) return undefined;

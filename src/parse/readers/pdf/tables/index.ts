@@ -270,11 +270,24 @@ function columnRegions(page: PageModel, words: readonly Word[], size: number, ru
   return out;
 }
 
+/** How far under a word's baseline (in its ems) an underline lies, at most. */
+const UNDERLINE_DROP = 0.35;
+
+/**
+ * A rule that underlines words (a link, an emphasis): it lies just under a line's baseline and
+ * runs from a word's start to a word's end on that line (within a point). It marks text, it
+ * rules no row: a browser underlines every link, and a cell's links are not the table's rules.
+ */
+function underline(rule: Line, words: readonly Word[]): boolean {
+  const on = words.filter((w) => rule.at >= w.baseline - 0.5 && rule.at <= w.baseline + UNDERLINE_DROP * w.size);
+  return on.some((w) => Math.abs(w.x0 - rule.from) <= 1) && on.some((w) => Math.abs(w.x1 - rule.to) <= 1);
+}
+
 /** Borderless tables with no rule to start from, among the words no other table took. */
 function borderlessTables(page: PageModel, found: readonly PdfTable[]): PdfTable[] {
   const size = medianSize(page.words);
   const free = page.words.filter((w) => !found.some((t) => centreIn(w, t)));
-  const rules = pageLines(page)?.horizontal ?? [];
+  const rules = (pageLines(page)?.horizontal ?? []).filter((r) => !underline(r, page.words));
   const out: PdfTable[] = [];
   for (const region of columnRegions(page, free, size, rules)) {
     if (found.some((t) => overlaps(t, region))) continue;
