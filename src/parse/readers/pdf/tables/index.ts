@@ -278,16 +278,36 @@ const UNDERLINE_DROP = 0.35;
  * runs from a word's start to a word's end on that line (within a point). It marks text, it
  * rules no row: a browser underlines every link, and a cell's links are not the table's rules.
  */
-function underline(rule: Line, words: readonly Word[]): boolean {
-  const on = words.filter((w) => rule.at >= w.baseline - 0.5 && rule.at <= w.baseline + UNDERLINE_DROP * w.size);
-  return on.some((w) => Math.abs(w.x0 - rule.from) <= 1) && on.some((w) => Math.abs(w.x1 - rule.to) <= 1);
+function underline(rule: Line, byBaseline: readonly Word[], maxSize: number): boolean {
+  // The words whose baseline may lie within reach of the rule, found by bisection: a page of
+  // thousands of rules over thousands of words is not searched pairwise.
+  let lo = 0;
+  let hi = byBaseline.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((byBaseline[mid] as Word).baseline < rule.at - UNDERLINE_DROP * maxSize) lo = mid + 1;
+    else hi = mid;
+  }
+  let starts = false;
+  let ends = false;
+  for (let i = lo; i < byBaseline.length; i++) {
+    const w = byBaseline[i] as Word;
+    if (w.baseline > rule.at + 0.5) break;
+    if (rule.at > w.baseline + UNDERLINE_DROP * w.size) continue;
+    starts ||= Math.abs(w.x0 - rule.from) <= 1;
+    ends ||= Math.abs(w.x1 - rule.to) <= 1;
+    if (starts && ends) return true;
+  }
+  return false;
 }
 
 /** Borderless tables with no rule to start from, among the words no other table took. */
 function borderlessTables(page: PageModel, found: readonly PdfTable[]): PdfTable[] {
   const size = medianSize(page.words);
   const free = page.words.filter((w) => !found.some((t) => centreIn(w, t)));
-  const rules = (pageLines(page)?.horizontal ?? []).filter((r) => !underline(r, page.words));
+  const byBaseline = [...page.words].sort((a, b) => a.baseline - b.baseline);
+  const maxSize = byBaseline.reduce((m, w) => Math.max(m, w.size), 0);
+  const rules = (pageLines(page)?.horizontal ?? []).filter((r) => !underline(r, byBaseline, maxSize));
   const out: PdfTable[] = [];
   for (const region of columnRegions(page, free, size, rules)) {
     if (found.some((t) => overlaps(t, region))) continue;
