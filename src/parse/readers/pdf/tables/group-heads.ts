@@ -15,8 +15,11 @@ import type { GridCell } from './grid.ts';
 const MAX_GROUP_WORDS = 4;
 /** How far (points) a group head's centre may stand from its columns' centre. */
 const CENTRED = 2;
+/** Columns of a grid whose group heads are sought, at most: each head tries every run of columns. */
+const MAX_COLUMNS = 60;
 
 export function groupHeads(words: readonly Word[], top: number, xs: readonly number[], size: number): GridCell[] | undefined {
+  if (xs.length - 1 > MAX_COLUMNS) return undefined;
   const x0 = xs[0] as number;
   const x1 = xs[xs.length - 1] as number;
   const lines = textLines(words.filter((w) => centreIn(w, { x0, x1, y0: top - 3 * size, y1: top })), size);
