@@ -123,6 +123,12 @@ export function createTeamAccounts(deps: TeamAccountsDeps): TeamAccounts {
   const plans = storePlans(deps.store, deps.defaults);
   /** Credits held by admitted requests still running, per team (this instance). */
   const held = new Map<string, number>();
+  /**
+   * Credits of holds given back so far, per team (this instance), ever growing: a hold given back
+   * while an admission read the balance may have been charged after that read, so the admission
+   * counts it as still held (below).
+   */
+  const released = new Map<string, number>();
   const holdFor = (teamId: string, amount: number, until: AbortSignal) => {
     if (amount <= 0 || until.aborted) return;
     held.set(teamId, (held.get(teamId) ?? 0) + amount);
@@ -132,6 +138,7 @@ export function createTeamAccounts(deps: TeamAccountsDeps): TeamAccounts {
         const left = (held.get(teamId) ?? 0) - amount;
         if (left > 0) held.set(teamId, left);
         else held.delete(teamId);
+        released.set(teamId, (released.get(teamId) ?? 0) + amount);
       },
       { once: true },
     );
@@ -142,10 +149,13 @@ export function createTeamAccounts(deps: TeamAccountsDeps): TeamAccounts {
     viewFor: (teamId) => plans.viewFor(teamId),
 
     async admit(payer, operation, factors, idempotencyKey, hold) {
+      const releasedBefore = released.get(payer.teamId) ?? 0;
       const { credits } = await plans.planFor(payer.teamId);
       if (credits === null) return;
       const price = minimumPrice(deps.prices, operation, factors);
-      const heldNow = held.get(payer.teamId) ?? 0;
+      // A request answered while the balance was read gave its hold back after its charge, which
+      // the read may not have seen: its hold still counts, or its credits would be spent twice.
+      const heldNow = (held.get(payer.teamId) ?? 0) + (released.get(payer.teamId) ?? 0) - releasedBefore;
       if (credits - heldNow >= price) {
         if (hold) holdFor(payer.teamId, price, hold);
         return;
