@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import { parseHTML } from 'linkedom';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ReadResult } from '../../src/parse/document.ts';
+import { sharedCount } from '../../bench/pdf/multiset.ts';
 import { corpusPath } from '../helpers/corpus.ts';
 import { bodyText, cleanPage, normalize, READABILITY_BASE } from './clean-helpers.ts';
 
@@ -33,16 +34,7 @@ function tokens(text: string): string[] {
 
 /** Multiset overlap: how much of `expected` is in `got`, and how much of `got` is not in `expected`. */
 function overlap(expected: string[], got: string[]): { recall: number; boilerplate: number } {
-  const counts = new Map<string, number>();
-  for (const t of got) counts.set(t, (counts.get(t) ?? 0) + 1);
-  let common = 0;
-  for (const t of expected) {
-    const c = counts.get(t) ?? 0;
-    if (c > 0) {
-      common++;
-      counts.set(t, c - 1);
-    }
-  }
+  const common = sharedCount(expected, got);
   return { recall: common / expected.length, boilerplate: got.length === 0 ? 0 : 1 - common / got.length };
 }
 
