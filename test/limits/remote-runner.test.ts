@@ -11,6 +11,7 @@ import { inProcessRunner } from '../../src/limits/runner.ts';
 import { parseOptions } from '../../src/parse/options.ts';
 import { readCorpus } from '../helpers/corpus.ts';
 import { startTestService, type TestService } from '../http/helpers.ts';
+import { refusedPort } from '../helpers/refused-port.ts';
 import { failure } from '../helpers/service-error.ts';
 
 let service: TestService;
@@ -55,10 +56,7 @@ describe('createRemoteRunner', () => {
   });
 
   it('an unreachable server is FETCH_FAILED naming the URL', async () => {
-    const closed = net.createServer();
-    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
-    const port = (closed.address() as net.AddressInfo).port;
-    await new Promise<void>((r) => closed.close(() => r()));
+    const port = await refusedPort();
     const remote = createRemoteRunner({ apiUrl: `http://127.0.0.1:${port}`, apiKey: 'folio_x' });
     const err = await failure(remote({ bytes: Buffer.from('<p>x</p>'), filename: 'a.html' }, parseOptions({})));
     expect(err.code).toBe('FETCH_FAILED');

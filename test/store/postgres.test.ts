@@ -10,7 +10,7 @@ import { runCli } from '../../src/cli/index.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openStore } from '../../src/store/open.ts';
 import { openPostgresStore, POSTGRES_MIGRATIONS } from '../../src/store/postgres/index.ts';
-import { freePort } from '../helpers/redis.ts';
+import { refusedPort } from '../helpers/refused-port.ts';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.ts';
 
 let cluster: TestPostgres;
@@ -84,7 +84,7 @@ describe('PostgreSQL store', () => {
   });
 
   it('an unreachable database fails folio migrate with what was tried, never the password', async () => {
-    const port = await freePort();
+    const port = await refusedPort();
     const out = await cli(['migrate'], { DATABASE_URL: `postgres://folio:s3cr3t-pw@127.0.0.1:${port}/folio` });
     expect(out.code).toBe(1);
     expect(out.stderr).toMatch(/could not migrate the PostgreSQL database at DATABASE_URL: .*ECONNREFUSED/);
@@ -92,7 +92,7 @@ describe('PostgreSQL store', () => {
   });
 
   it('a server whose database is unreachable fails to start naming host, port and database, never the password', async () => {
-    const port = await freePort();
+    const port = await refusedPort();
     const config = loadConfig({ DATABASE_URL: `postgres://folio:s3cr3t-pw@127.0.0.1:${port}/folio`, DATA_DIR: '/nonexistent-folio-data' });
     const failure = openStore(config);
     await expect(failure).rejects.toThrow(new RegExp(`could not open the PostgreSQL store at DATABASE_URL \\(127\\.0\\.0\\.1:${port}/folio\\): .*ECONNREFUSED`));

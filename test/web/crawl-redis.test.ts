@@ -17,7 +17,8 @@ import { loadConfig } from '../../src/config.ts';
 import { inProcessRunner } from '../../src/limits/runner.ts';
 import { createLogger } from '../../src/log.ts';
 import { testStoreEnv } from '../helpers/test-store.ts';
-import { freePort, startRedis, type TestRedis } from '../helpers/redis.ts';
+import { startRedis, type TestRedis } from '../helpers/redis.ts';
+import { refusedPort } from '../helpers/refused-port.ts';
 import { startSite, type TestSite } from './site.ts';
 
 interface Instance {
@@ -211,7 +212,7 @@ describe('crawl jobs on Redis (BullMQ)', () => {
   });
 
   it('an unreachable REDIS_URL fails the start with a message naming it, without the password', async () => {
-    const port = await freePort();
+    const port = await refusedPort();
     const config = configFor({ REDIS_URL: `redis://folio:s3cret-pass@127.0.0.1:${port}/0` });
     const started = startService(config, { logger: createLogger({ level: 'silent' }), runner: inProcessRunner() });
     const err = await started.then(

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { inProcessRunner } from '../../src/limits/runner.ts';
+import { refusedPort } from '../helpers/refused-port.ts';
 import { request, startTestService, type TestService } from '../http/helpers.ts';
 import { BRAVE_TEST_KEY, braveWebUrl, startFakeBrave } from './fake-brave.ts';
 import { searxngWebUrl, startFakeSearxng, type FakeServer } from './fake-searxng.ts';
@@ -74,9 +75,7 @@ describe('backend order', () => {
   });
 
   it('an unreachable backend is named, its address is not', async () => {
-    const closed = await startFakeSearxng();
-    const url = closed.url;
-    await closed.close();
+    const url = `http://127.0.0.1:${await refusedPort()}`;
     const down = await startTestService({ runner: inProcessRunner() }, { SEARXNG_ENDPOINT: url });
     try {
       const res = await postSearch(down, { query: 'x' });
