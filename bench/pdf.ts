@@ -25,6 +25,7 @@
 import fs from 'node:fs';
 import { CI_SUBSET } from './pdf/ci-subset.ts';
 import { benchDocumentIds, benchHalf, readReference, type BenchHalf } from './pdf/corpus.ts';
+import { randomHalves } from './pdf/random-halves.ts';
 import type { DocumentScores, MetricName } from './pdf/metrics.ts';
 import { runEngine, summarise, warmUp, type EngineRun, type EngineSummary, type PdfMode } from './pdf/runner.ts';
 
@@ -147,6 +148,23 @@ function printHalves(runs: EngineRun[], mode: PdfMode): void {
     const gap = overall.tuning - overall.checking;
     out(`folio Overall, tuning − checking: ${gap >= 0 ? '+' : ''}${gap.toFixed(3)} (the discipline: within 0.02)`);
   }
+  for (const run of runs) printChance(run, mode);
+}
+
+/** The engine's split gap on Overall and NID beside the gaps of random halves (random-halves.ts). */
+function printChance(run: EngineRun, mode: PdfMode): void {
+  const parts: string[] = [];
+  for (const metric of ['overall', 'nid'] as const) {
+    const mean = (half: BenchHalf) => summarise(halfOf(run, half)).mean[metric];
+    const [tuning, checking] = [mean('tuning'), mean('checking')];
+    if (tuning === null || checking === null) continue;
+    const gap = tuning - checking;
+    const chance = randomHalves(run.docs.map((d) => d.scores[metric]).filter((v): v is number => v !== null), gap);
+    if (chance.draws === 0) continue;
+    parts.push(`${HEADERS[COLUMNS.indexOf(metric)]} ${gap >= 0 ? '+' : ''}${gap.toFixed(3)} (|gap| at least that in ${(chance.atLeastObserved * 100).toFixed(1)} %, p95 ${chance.p95.toFixed(3)})`);
+  }
+  const label = run.engine === 'folio' ? `folio ${mode}` : 'pdf.js raw text';
+  if (parts.length > 0) out(`  ${label}, split gap against 10,000 random halves: ${parts.join('; ')}`);
 }
 
 function scoreLine(scores: DocumentScores): string {
