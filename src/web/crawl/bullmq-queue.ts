@@ -97,7 +97,7 @@ const seedOptions = { ...ticketOptions, removeOnFail: true };
 export async function createBullmqCrawlQueue(deps: BullmqCrawlQueueDeps): Promise<BullmqCrawlQueue> {
   await checkRedisReachable(deps.redisUrl);
   // Loaded here, with REDIS_URL only: a service on the in-process queue does without its ~0.4 s import.
-  const { DelayedError, Queue, Worker } = await import('bullmq');
+  const { DelayedError, Job, Queue, Worker } = await import('bullmq');
   const worker = `folio-${process.pid}-${randomUUID().slice(0, 8)}`;
   const where = redactRedisUrl(deps.redisUrl);
   const onRedisError = (err: Error) => deps.onError({ err: new Error(`${err.message} (REDIS_URL=${where}; retrying)`) }, 'crawl queue: Redis connection error');
@@ -270,6 +270,27 @@ export async function createBullmqCrawlQueue(deps: BullmqCrawlQueueDeps): Promis
     }
   });
 
+  /**
+   * Puts back the tickets BullMQ moved to active for this worker that no processor will run. A
+   * ticket finishing as close() begins asks Redis for the next one with its completion (asked
+   * before the close, answered after); BullMQ 5.47's closing worker never hands that one to the
+   * processor, and it would stay active, locked, until its lock expires (30 s) and a stalled
+   * check, run every 30 s by whichever process, sees it twice: up to a minute with its URL
+   * `running`, or its job unseeded (test/web/crawl-redis-close.test.ts; the likely cause of a CI
+   * timeout, a batch restarted after stopping both services). Run once the worker is closed:
+   * every lock still holding this worker's token is such a ticket (BullMQ tokens are `<id>:<n>`).
+   */
+  const giveBackFetched = async (): Promise<void> => {
+    const mine = `${bull.id}:`;
+    for (const id of await connection.lrange(queue.toKey('active'), 0, -1)) {
+      const token = await connection.get(`${queue.toKey(id)}:lock`);
+      if (!token?.startsWith(mine)) continue;
+      const job = await Job.fromId<TicketData>(queue, id);
+      if (!job) continue;
+      await job.moveToWait(token);
+    }
+  };
+
   await subscriber.subscribe(CANCEL_CHANNEL);
   subscriber.on('message', (channel: string, crawlId: string) => {
     if (channel === CANCEL_CHANNEL) dropContext(crawlId, new CancelledError());
@@ -302,6 +323,7 @@ export async function createBullmqCrawlQueue(deps: BullmqCrawlQueueDeps): Promis
       for (const id of [...contexts.keys()]) dropContext(id, new ShutdownError());
       const graceful = (async () => {
         await stopped;
+        await giveBackFetched().catch((err: unknown) => deps.onError({ err }, 'crawl queue: tickets fetched during close not given back (they return once their lock expires)'));
         await queue.close();
         await subscriber.quit().catch(() => undefined);
         await connection.quit().catch(() => undefined);
