@@ -14,6 +14,9 @@
  * service is closing and its other ticket has been put back; the completion then brings back the
  * seed ticket of a second batch started meanwhile. A service started after must run that batch
  * at once.
+ *
+ * And a ticket no worker finishes because its process died, twice: BullMQ's stalled check fails
+ * it (whatever its attempts left); its URL is recorded as failed so that the job still ends.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,7 +24,7 @@ import path from 'node:path';
 import Firecrawl from '@mendable/firecrawl-js';
 import { Scripts } from 'bullmq';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../auth/api-keys.ts';
 import { startService, type Service } from '../../src/cli/serve.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -79,8 +82,10 @@ beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-crawl-redis-close-'));
   storeEnv = await testStoreEnv(dataDir);
 });
+afterEach(async () => {
+  for (const s of services.splice(0)) await s.shutdown();
+});
 afterAll(async () => {
-  for (const s of services) await s.shutdown();
   await site.close();
   await redis.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -134,6 +139,39 @@ describe('closing the crawl queue on Redis', () => {
       expect((await c.client.getBatchScrapeStatus(first.id)).completed).toBe(2);
     } finally {
       Scripts.prototype.moveToFinished = moveToFinished;
+      keys.disconnect();
+    }
+  });
+});
+
+describe('a ticket whose process stopped twice without handing it back', () => {
+  it('is failed by the stalled check, and its URL with it: the job still ends', async () => {
+    const keys = new Redis(redis.url);
+    const q = `${CRAWL_QUEUE_PREFIX}:${CRAWL_QUEUE_NAME}`;
+    try {
+      const a = await start({ FOLIO_CRAWL_CONCURRENCY: '1' });
+      const url = `${site.url}/slow?ms=5000&stalled=1`;
+      const { id } = await a.client.startBatchScrape([url]);
+      await until(async () => (await a.service.store.crawlCounts(id)).running === 1, 'the page to be claimed', 10_000);
+      // Stopped while the page loads, the ticket goes back with its URL (delayed, due now).
+      await a.service.shutdown();
+      const [ticket] = await keys.zrange(`${q}:delayed`, 0, -1);
+      expect(JSON.parse((await keys.hget(`${q}:${ticket ?? ''}`, 'data')) ?? '{}')).toMatchObject({ crawlId: id, url });
+      // What a process dying with the ticket leaves, after a first such stop and a stalled check
+      // since (BullMQ's keys): the ticket active without a lock, marked by the check, stalled once.
+      await keys.zrem(`${q}:delayed`, ticket ?? '');
+      await keys.lpush(`${q}:active`, ticket ?? '');
+      await keys.sadd(`${q}:stalled`, ticket ?? '');
+      await keys.hset(`${q}:${ticket ?? ''}`, 'stalledCounter', '1');
+      await keys.del(`${q}:stalled-check`);
+
+      // A worker's first stalled check runs as it starts: the ticket is failed for good.
+      const c = await start();
+      await until(async () => (await c.client.getBatchScrapeStatus(id)).status !== 'scraping', 'the batch to end', 15_000);
+      expect((await c.client.getBatchScrapeStatus(id)).status).toBe('completed');
+      const { errors } = await c.client.getBatchScrapeErrors(id);
+      expect(errors).toEqual([expect.objectContaining({ url, error: 'the page could not be scraped: the process scraping it stopped twice without handing it back' })]);
+    } finally {
       keys.disconnect();
     }
   });

@@ -48,6 +48,8 @@ const RETRY_MS = 150;
 const CLOSE_BOUND_MS = 10_000;
 /** How long a cancel waits for this process's pages in flight to stop. */
 const CANCEL_SETTLE_MS = 5_000;
+/** BullMQ's failedReason for a ticket failed by its stalled check (maxStalledCount, 1: the second stall). */
+const STALLED_LIMIT = 'job stalled more than allowable limit';
 /** Process-side job contexts (robots.txt cache, parsed request) kept at most. */
 const MAX_CONTEXTS = 64;
 
@@ -259,12 +261,16 @@ export async function createBullmqCrawlQueue(deps: BullmqCrawlQueueDeps): Promis
   );
   bull.on('error', onRedisError);
   bull.on('failed', (job, err) => {
-    if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+    // A ticket with attempts left is retried by BullMQ. One failed for good has `finishedOn`: its
+    // attempts used up, or failed by a stalled check (its worker stopped without handing it back
+    // twice: BullMQ fails it whatever its attempts, and its URL stayed `running`, the job unended).
+    if (!job || (job.finishedOn === undefined && job.attemptsMade < (job.opts.attempts ?? 1))) return;
     deps.onError({ jobId: job.data.crawlId, err }, 'crawl ticket failed unexpectedly');
     // A page ticket that gave up: its URL is failed, so the job can still end.
     if (job.data.url !== undefined) {
+      const reason = err.message === STALLED_LIMIT ? 'the page could not be scraped: the process scraping it stopped twice without handing it back' : 'the page could not be scraped (unexpected error)';
       deps.store
-        .failCrawlUrl(job.data.crawlId, job.data.url, 'the page could not be scraped (unexpected error)')
+        .failCrawlUrl(job.data.crawlId, job.data.url, reason)
         .then(() => settle(job.data.crawlId))
         .catch((e: unknown) => deps.onError({ jobId: job.data.crawlId, err: e }, 'crawl ticket failure not recorded'));
     }
