@@ -292,8 +292,8 @@ export async function createBullmqCrawlQueue(deps: BullmqCrawlQueueDeps): Promis
       const token = await connection.get(`${queue.toKey(id)}:lock`);
       if (!token?.startsWith(mine)) continue;
       const job = await Job.fromId<TicketData>(queue, id);
-      if (!job) continue;
-      await job.moveToWait(token);
+      // Refused when the lock changed hands meanwhile (a stalled check gave it to another worker).
+      await job?.moveToWait(token).catch(() => undefined);
     }
   };
 
