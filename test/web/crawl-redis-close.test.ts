@@ -16,7 +16,8 @@
  * at once.
  *
  * And a ticket no worker finishes because its process died, twice: BullMQ's stalled check fails
- * it (whatever its attempts left); its URL is recorded as failed so that the job still ends.
+ * it (whatever its attempts left); its URL is recorded as failed so that the job still ends. And
+ * a page whose host lock cannot be let go still gives its place in the job back.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -171,6 +172,28 @@ describe('a ticket whose process stopped twice without handing it back', () => {
       expect((await c.client.getBatchScrapeStatus(id)).status).toBe('completed');
       const { errors } = await c.client.getBatchScrapeErrors(id);
       expect(errors).toEqual([expect.objectContaining({ url, error: 'the page could not be scraped: the process scraping it stopped twice without handing it back' })]);
+    } finally {
+      keys.disconnect();
+    }
+  });
+});
+
+describe('a page whose host cannot be left', () => {
+  it('still gives its place in the job back', async () => {
+    const keys = new Redis(redis.url);
+    try {
+      const a = await start();
+      // A delay: the page takes the host's lock in Redis, and lets it go after.
+      const { id } = await a.client.startCrawl(`${site.url}/slow?ms=1500&host-lock=1`, { limit: 1, delay: 0.1, sitemap: 'skip' });
+      const lock = `${CRAWL_QUEUE_PREFIX}:crawl:${id}:host:${site.hostPort}:lock`;
+      await until(async () => (await keys.exists(lock)) === 1, 'the page to take the host', 10_000);
+      // Letting the host go fails (Redis answers WRONGTYPE to the release script's GET).
+      await keys.del(lock);
+      await keys.rpush(lock, 'not a lock');
+      await until(async () => (await a.client.getCrawlStatus(id)).status !== 'scraping', 'the crawl to end', 15_000);
+      expect((await a.client.getCrawlStatus(id)).status).toBe('completed');
+      // Its place is free: kept, it would hold one of the job's places for 10 min.
+      await until(async () => (await keys.zcard(`${CRAWL_QUEUE_PREFIX}:crawl:${id}:slots`)) === 0, 'the page to give its place back', 5_000);
     } finally {
       keys.disconnect();
     }

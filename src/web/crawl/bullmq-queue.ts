@@ -246,8 +246,13 @@ export async function createBullmqCrawlQueue(deps: BullmqCrawlQueueDeps): Promis
       await report(crawlId);
       await settle(crawlId);
     } finally {
-      if (host !== undefined) await gates.leaveHost(crawlId, host, holder);
-      await gates.releaseSlot(crawlId, holder);
+      // The place is given back even when leaving the host fails: kept, it would hold one of the
+      // job's maxConcurrency places on every process for its lease (10 min).
+      try {
+        if (host !== undefined) await gates.leaveHost(crawlId, host, holder);
+      } finally {
+        await gates.releaseSlot(crawlId, holder);
+      }
     }
   };
 
