@@ -10,12 +10,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import Firecrawl from '@mendable/firecrawl-js';
+import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyDisplayPrefix, generateApiKey, hashApiKey } from '../../auth/api-keys.ts';
 import { startService, type Service } from '../../src/cli/serve.ts';
 import { loadConfig } from '../../src/config.ts';
 import { inProcessRunner } from '../../src/limits/runner.ts';
 import { createLogger } from '../../src/log.ts';
+import { CRAWL_QUEUE_NAME, CRAWL_QUEUE_PREFIX } from '../../src/web/crawl/bullmq-queue.ts';
 import { testStoreEnv } from '../helpers/test-store.ts';
 import { startRedis, type TestRedis } from '../helpers/redis.ts';
 import { refusedPort } from '../helpers/refused-port.ts';
@@ -86,6 +88,64 @@ async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 
     v = await read();
   }
   return v;
+}
+
+/**
+ * Where a multi-service test is when a phase runs past its bound: every `scraping` job's URL
+ * counts in the store, and the crawl queue in Redis (tickets waiting, delayed, and each active
+ * one with its job, URL and lock: the worker holding it and the ms left, or none: stalled).
+ */
+async function queueSnapshot(store: Service['store'] | undefined): Promise<string> {
+  const lines: string[] = [];
+  const jobs: string[] = [];
+  if (store) {
+    try {
+      for (const job of await store.listCrawlJobs({ status: 'scraping' })) {
+        jobs.push(job.id);
+        lines.push(`job ${job.id} (${job.kind}) ${JSON.stringify(await store.crawlCounts(job.id))}`);
+      }
+    } catch (err) {
+      lines.push(`store not read: ${(err as Error).message}`);
+    }
+  } else lines.push('store: no service running');
+  const keys = new Redis(redis.url, { maxRetriesPerRequest: 1 });
+  try {
+    const q = `${CRAWL_QUEUE_PREFIX}:${CRAWL_QUEUE_NAME}`;
+    lines.push(`redis: wait ${await keys.llen(`${q}:wait`)}, delayed ${await keys.zcard(`${q}:delayed`)}`);
+    // The job's places (src/web/crawl/redis-gates.ts): holders and their lease's end.
+    for (const id of jobs) lines.push(`places of ${id}: ${JSON.stringify(await keys.zrange(`${CRAWL_QUEUE_PREFIX}:crawl:${id}:slots`, 0, -1, 'WITHSCORES'))}`);
+    for (const id of await keys.lrange(`${q}:active`, 0, -1)) {
+      const [name, data] = await keys.hmget(`${q}:${id}`, 'name', 'data');
+      const lock = await keys.get(`${q}:${id}:lock`);
+      const ttl = await keys.pttl(`${q}:${id}:lock`);
+      lines.push(`active ${id} ${name ?? '?'} ${data ?? ''} lock ${lock ? `${lock.split(':')[0]?.slice(0, 8)}… ${ttl} ms left` : 'none (stalled)'}`);
+    }
+  } catch (err) {
+    lines.push(`redis not read: ${(err as Error).message}`);
+  } finally {
+    keys.disconnect();
+  }
+  return lines.join('\n  ');
+}
+
+/**
+ * `work` within `ms`, else an error naming the phase and where the jobs and the queue are (a CI
+ * timeout said only "timed out in 60000ms"). `store`: read at that moment.
+ */
+async function phase<T>(name: string | (() => string), ms: number, store: () => Service['store'] | undefined, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const began = Date.now();
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), ms);
+  });
+  try {
+    const first = await Promise.race([work.then((v) => ({ v })), late]);
+    if (first !== 'late') return first.v;
+  } finally {
+    clearTimeout(timer);
+  }
+  work.catch(() => undefined);
+  throw new Error(`phase "${typeof name === 'string' ? name : name()}" still waiting after ${Date.now() - began} ms:\n  ${await queueSnapshot(store())}`);
 }
 
 const sourceUrls = (data: { metadata?: { sourceURL?: string } }[]) => data.map((d) => d.metadata?.sourceURL ?? '');
@@ -179,10 +239,12 @@ describe('crawl jobs on Redis (BullMQ)', () => {
   });
 
   it('batch scrape on Redis: two services share one batch, every URL once, and it survives stopping both; its watcher streams it', async () => {
+    // Each phase has a bound (together under the test's 60 s) and, past it, says where it waited.
     const a = await startInstance();
     const b = await startInstance();
+    const storeOf = (i?: Instance) => () => i?.service.store;
     const urls = Array.from({ length: 30 }, (_, i) => `${site.url}/pages/${i + 1}.html?batch=1`);
-    const job = await a.client.batchScrape(urls, { pollInterval: 1, timeout: 60 });
+    const job = await phase('two services scrape the batch of 30', 15_000, storeOf(a), a.client.batchScrape(urls, { pollInterval: 1, timeout: 60 }));
     expect(job.status).toBe('completed');
     expect(sourceUrls(job.data).sort()).toEqual([...urls].sort());
     expect(a.pagesScraped()).toBeGreaterThan(0);
@@ -193,16 +255,22 @@ describe('crawl jobs on Redis (BullMQ)', () => {
 
     const slow = Array.from({ length: 16 }, (_, i) => `${site.url}/slow?ms=100&n=${i}`);
     const { id } = await b.client.startBatchScrape(slow, { maxConcurrency: 2 });
-    await waitFor(() => a.client.getBatchScrapeStatus(id), (s) => s.completed >= 3);
-    await stopAll();
+    const mid = await phase('the slow batch reaches 3 pages', 10_000, storeOf(a), waitFor(() => a.client.getBatchScrapeStatus(id), (s) => s.completed >= 3));
+    expect(mid.completed).toBeGreaterThanOrEqual(3);
+    // Shutdown is bounded by its grace (2 s) and the crawl queue's close bound (10 s).
+    await phase('both services stop', 14_000, storeOf(), stopAll());
     const c = await startInstance();
     const docs: unknown[] = [];
     const watcher = c.client.watcher(id, { kind: 'batch', timeout: 60 });
     watcher.on('document', (d: unknown) => docs.push(d));
-    const done = await new Promise<{ status: string }>((resolve, reject) => {
+    const finished = new Promise<{ status: string }>((resolve, reject) => {
       watcher.on('done', resolve);
       watcher.on('error', reject);
       void watcher.start();
+    });
+    const done = await phase(() => `a third service finishes the slow batch (its watcher: ${docs.length} documents so far)`, 15_000, storeOf(c), finished).catch((err: unknown) => {
+      watcher.close();
+      throw err;
     });
     expect(done.status).toBe('completed');
     expect(docs).toHaveLength(16);

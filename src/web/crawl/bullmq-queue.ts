@@ -48,6 +48,8 @@ const RETRY_MS = 150;
 const CLOSE_BOUND_MS = 10_000;
 /** How long a cancel waits for this process's pages in flight to stop. */
 const CANCEL_SETTLE_MS = 5_000;
+/** BullMQ's failedReason for a ticket failed by its stalled check (maxStalledCount, 1: the second stall). */
+const STALLED_LIMIT = 'job stalled more than allowable limit';
 /** Process-side job contexts (robots.txt cache, parsed request) kept at most. */
 const MAX_CONTEXTS = 64;
 
@@ -97,7 +99,7 @@ const seedOptions = { ...ticketOptions, removeOnFail: true };
 export async function createBullmqCrawlQueue(deps: BullmqCrawlQueueDeps): Promise<BullmqCrawlQueue> {
   await checkRedisReachable(deps.redisUrl);
   // Loaded here, with REDIS_URL only: a service on the in-process queue does without its ~0.4 s import.
-  const { DelayedError, Queue, Worker } = await import('bullmq');
+  const { DelayedError, Job, Queue, Worker } = await import('bullmq');
   const worker = `folio-${process.pid}-${randomUUID().slice(0, 8)}`;
   const where = redactRedisUrl(deps.redisUrl);
   const onRedisError = (err: Error) => deps.onError({ err: new Error(`${err.message} (REDIS_URL=${where}; retrying)`) }, 'crawl queue: Redis connection error');
@@ -244,8 +246,13 @@ export async function createBullmqCrawlQueue(deps: BullmqCrawlQueueDeps): Promis
       await report(crawlId);
       await settle(crawlId);
     } finally {
-      if (host !== undefined) await gates.leaveHost(crawlId, host, holder);
-      await gates.releaseSlot(crawlId, holder);
+      // The place is given back even when leaving the host fails: kept, it would hold one of the
+      // job's maxConcurrency places on every process for its lease (10 min).
+      try {
+        if (host !== undefined) await gates.leaveHost(crawlId, host, holder);
+      } finally {
+        await gates.releaseSlot(crawlId, holder);
+      }
     }
   };
 
@@ -259,16 +266,41 @@ export async function createBullmqCrawlQueue(deps: BullmqCrawlQueueDeps): Promis
   );
   bull.on('error', onRedisError);
   bull.on('failed', (job, err) => {
-    if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+    // A ticket with attempts left is retried by BullMQ. One failed for good has `finishedOn`: its
+    // attempts used up, or failed by a stalled check (its worker stopped without handing it back
+    // twice: BullMQ fails it whatever its attempts, and its URL stayed `running`, the job unended).
+    if (!job || (job.finishedOn === undefined && job.attemptsMade < (job.opts.attempts ?? 1))) return;
     deps.onError({ jobId: job.data.crawlId, err }, 'crawl ticket failed unexpectedly');
     // A page ticket that gave up: its URL is failed, so the job can still end.
     if (job.data.url !== undefined) {
+      const reason = err.message === STALLED_LIMIT ? 'the page could not be scraped: the process scraping it stopped twice without handing it back' : 'the page could not be scraped (unexpected error)';
       deps.store
-        .failCrawlUrl(job.data.crawlId, job.data.url, 'the page could not be scraped (unexpected error)')
+        .failCrawlUrl(job.data.crawlId, job.data.url, reason)
         .then(() => settle(job.data.crawlId))
         .catch((e: unknown) => deps.onError({ jobId: job.data.crawlId, err: e }, 'crawl ticket failure not recorded'));
     }
   });
+
+  /**
+   * Puts back the tickets BullMQ moved to active for this worker that no processor will run. A
+   * ticket finishing as close() begins asks Redis for the next one with its completion (asked
+   * before the close, answered after); BullMQ 5.47's closing worker never hands that one to the
+   * processor, and it would stay active, locked, until its lock expires (30 s) and a stalled
+   * check, run every 30 s by whichever process, sees it twice: up to a minute with its URL
+   * `running`, or its job unseeded (test/web/crawl-redis-close.test.ts; the likely cause of a CI
+   * timeout, a batch restarted after stopping both services). Run once the worker is closed:
+   * every lock still holding this worker's token is such a ticket (BullMQ tokens are `<id>:<n>`).
+   */
+  const giveBackFetched = async (): Promise<void> => {
+    const mine = `${bull.id}:`;
+    for (const id of await connection.lrange(queue.toKey('active'), 0, -1)) {
+      const token = await connection.get(`${queue.toKey(id)}:lock`);
+      if (!token?.startsWith(mine)) continue;
+      const job = await Job.fromId<TicketData>(queue, id);
+      // Refused when the lock changed hands meanwhile (a stalled check gave it to another worker).
+      await job?.moveToWait(token).catch(() => undefined);
+    }
+  };
 
   await subscriber.subscribe(CANCEL_CHANNEL);
   subscriber.on('message', (channel: string, crawlId: string) => {
@@ -302,6 +334,7 @@ export async function createBullmqCrawlQueue(deps: BullmqCrawlQueueDeps): Promis
       for (const id of [...contexts.keys()]) dropContext(id, new ShutdownError());
       const graceful = (async () => {
         await stopped;
+        await giveBackFetched().catch((err: unknown) => deps.onError({ err }, 'crawl queue: tickets fetched during close not given back (they return once their lock expires)'));
         await queue.close();
         await subscriber.quit().catch(() => undefined);
         await connection.quit().catch(() => undefined);
