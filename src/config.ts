@@ -119,6 +119,12 @@ const EnvSchema = z.object({
   BRAVE_SEARCH_URL: z.url({ protocol: /^https?$/ }).default('https://api.search.brave.com/res/v1'),
   /** Crawl pages fetched at once per server (a job's maxConcurrency is capped by it). */
   FOLIO_CRAWL_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+  /**
+   * With REDIS_URL: how long a crawl page ticket's Redis lock lasts (renewed every half of it
+   * while the page runs), and how often stalled tickets are looked for: a process that dies
+   * mid-page hands its pages to another after one to two of these (docs/crawl.md).
+   */
+  FOLIO_CRAWL_LOCK_SECONDS: z.coerce.number().int().min(5).max(600).default(30),
   /** PDF OCR languages: tesseract names joined by '+' (eng, eng+deu), each installed as tesseract-ocr-<lang> (docs/pdf-ocr.md). */
   FOLIO_OCR_LANGUAGES: z
     .string()
@@ -301,6 +307,8 @@ export interface Config {
   /** Without a trailing slash. */
   readonly braveSearchUrl: string;
   readonly crawlConcurrency: number;
+  /** FOLIO_CRAWL_LOCK_SECONDS, in ms: the crawl tickets' BullMQ lock and stalled-check interval. */
+  readonly crawlLockMs: number;
   /** Budgets of agent and extract jobs (docs/agent.md). */
   readonly agent: Readonly<{ maxSteps: number; timeoutMs: number; maxTokens: number; defaultCredits: number; resultChars: number }>;
   /** tesseract's `-l` for PDF OCR. */
@@ -509,6 +517,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     braveApiKey: e.BRAVE_API_KEY,
     braveSearchUrl: e.BRAVE_SEARCH_URL.replace(/\/+$/, ''),
     crawlConcurrency: e.FOLIO_CRAWL_CONCURRENCY,
+    crawlLockMs: e.FOLIO_CRAWL_LOCK_SECONDS * 1000,
     agent: Object.freeze({
       maxSteps: e.FOLIO_AGENT_MAX_STEPS,
       timeoutMs: e.FOLIO_AGENT_TIMEOUT_MS,

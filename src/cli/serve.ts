@@ -220,7 +220,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       scrapePage: (pageUrl, opts, run) => limits.crawlPage(run.owner, opts.timeout, run.signal, (timeout, teamId) => scrape({ ...opts, url: pageUrl, timeout }, { fetcher, runner, ...browserFor(opts) }, { signal: run.signal, ...(teamId ? { teamId } : {}) })),
       concurrency: config.crawlConcurrency,
       browserPages: config.browser.enabled,
-      ...(config.redisUrl ? { redisUrl: config.redisUrl } : {}),
+      ...(config.redisUrl ? { redisUrl: config.redisUrl, lockMs: config.crawlLockMs } : {}),
       onPage: (detail) => logger.debug(detail, 'crawl page scraped'),
       onError: (detail, message) => logger.error(detail, message),
     });

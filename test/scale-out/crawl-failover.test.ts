@@ -6,6 +6,8 @@
  * no hand-back), and B — which shares the queue — finishes it: every page once in the result,
  * nothing failed as aborted, and the status read on B says completed. The tickets A held come
  * back when their BullMQ locks lapse (the stalled-job check), so B redoes A's pages in flight.
+ * The locks are FOLIO_CRAWL_LOCK_SECONDS=5 here, and the test checks B took that long at most
+ * twice over (plus the rest of the crawl), not BullMQ's default 30 s.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -43,7 +45,8 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-const shared = () => ({ DATABASE_URL: databaseUrl, REDIS_URL: redis.url, FOLIO_FETCH_ALLOW: site.hostPort, FOLIO_CRAWL_CONCURRENCY: '2' });
+// Locks of 5 s (FOLIO_CRAWL_LOCK_SECONDS; 30 by default): A's pages come back to B after 5-10 s, not 30-60.
+const shared = () => ({ DATABASE_URL: databaseUrl, REDIS_URL: redis.url, FOLIO_FETCH_ALLOW: site.hostPort, FOLIO_CRAWL_CONCURRENCY: '2', FOLIO_CRAWL_LOCK_SECONDS: '5' });
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, ms: number): Promise<T> {
   const end = Date.now() + ms;
@@ -83,14 +86,18 @@ describe('a crawl on PostgreSQL + Redis outlives the instance that started it', 
     child.kill('SIGKILL');
     await new Promise((resolve) => child?.once('close', resolve));
 
+    const killedAt = Date.now();
     const onB = new Firecrawl({ apiKey: key, apiUrl: b.url });
     expect((await onB.getCrawlStatus(id)).status).toBe('scraping');
-    // A's tickets in flight come back once their locks lapse (BullMQ's stalled check, ~30 s).
+    // A's tickets in flight come back once their locks lapse (the stalled check: 5-10 s here).
     const job = await until('B finishes the crawl', async () => {
       const s = await onB.getCrawlStatus(id);
       return s.status === 'scraping' ? undefined : s;
     }, 150_000);
     expect(job.status).toBe('completed');
+    // With BullMQ's default (30 s lock, a stalled check every 30 s) A's pages could not come back
+    // before two checks 30 s apart; with 5 s they come back in 5-15 s, beside the pages left at 0.2 s.
+    expect(Date.now() - killedAt).toBeLessThan(29_000);
     const urls = sourceUrls(job.data);
     expect(new Set(urls).size).toBe(urls.length);
     for (let n = 1; n <= 30; n++) expect(urls).toContain(`${site.url}/pages/${n}.html`);

@@ -299,4 +299,11 @@ describe('crawl jobs on Redis (BullMQ)', () => {
     expect(bare.message).not.toContain('0nly-pass');
     expect(() => configFor({ REDIS_URL: 'http://127.0.0.1:6379' })).toThrow(/REDIS_URL/);
   });
+
+  it('FOLIO_CRAWL_LOCK_SECONDS is 30 by default, 5 to 600, refused outside naming it', () => {
+    expect(configFor().crawlLockMs).toBe(30_000);
+    expect(configFor({ FOLIO_CRAWL_LOCK_SECONDS: '5' }).crawlLockMs).toBe(5_000);
+    expect(() => configFor({ FOLIO_CRAWL_LOCK_SECONDS: '2' })).toThrow(/FOLIO_CRAWL_LOCK_SECONDS/);
+    expect(() => configFor({ FOLIO_CRAWL_LOCK_SECONDS: '601' })).toThrow(/FOLIO_CRAWL_LOCK_SECONDS/);
+  });
 });

@@ -67,6 +67,12 @@ export interface BullmqCrawlQueueDeps {
   scrapePage: PageScraper;
   /** config.crawlConcurrency: pages at once in this process, and the cap of a job's maxConcurrency. */
   concurrency: number;
+  /**
+   * A ticket's lock (renewed every half of it while its page runs) and the stalled-check
+   * interval: a process that dies mid-page leaves its tickets to another after one to two of
+   * these (BullMQ's default, 30 s, when unset).
+   */
+  lockMs?: number;
   resultTtlMs: number;
   onProgress?: (progress: CrawlProgress) => void;
   /** A page this process scraped (for the debug log: which worker did what). */
@@ -262,7 +268,13 @@ export async function createBullmqCrawlQueue(deps: BullmqCrawlQueueDeps): Promis
       if (closing) return later(job, token, 0);
       return job.name === 'seed' ? seed(job, token) : page(job, token);
     },
-    { connection, prefix: CRAWL_QUEUE_PREFIX, concurrency: deps.concurrency, name: worker },
+    {
+      connection,
+      prefix: CRAWL_QUEUE_PREFIX,
+      concurrency: deps.concurrency,
+      name: worker,
+      ...(deps.lockMs !== undefined ? { lockDuration: deps.lockMs, stalledInterval: deps.lockMs } : {}),
+    },
   );
   bull.on('error', onRedisError);
   bull.on('failed', (job, err) => {

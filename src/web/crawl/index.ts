@@ -26,6 +26,8 @@ export interface CrawlingDeps {
   resultTtlMs?: number;
   /** config.redisUrl: crawl work on BullMQ queues shared by every process on this Redis. */
   redisUrl?: string;
+  /** config.crawlLockMs: the Redis queue's ticket lock and stalled-check interval. */
+  lockMs?: number;
   /** A page this process scraped on the Redis queue (for the debug log). */
   onPage?: (detail: { crawlId: string; worker: string }) => void;
   /** Unexpected failures (bugs), for the log; never the page bodies. */
@@ -48,6 +50,7 @@ export async function startCrawling(deps: CrawlingDeps): Promise<CrawlService> {
         fetcher: deps.fetcher,
         scrapePage: deps.scrapePage,
         concurrency: deps.concurrency,
+        ...(deps.lockMs !== undefined ? { lockMs: deps.lockMs } : {}),
         resultTtlMs,
         onProgress: (p) => progress.emit(p),
         ...(deps.onPage ? { onPage: deps.onPage } : {}),
