@@ -315,4 +315,26 @@ describe('pdf layout: headings on built pages', () => {
     // Set apart (a line's space between): a heading of its own.
     expect(await headings(deck(40))).toEqual(['h1 Center of Excellence', 'h2 Expert help for your business', 'h3 Background', 'h3 Methods']);
   });
+  it('parts a head from a head a step smaller right under it (a word processor\'s Heading 1 at 14 pt over its Heading 2 at 13)', async () => {
+    // One-line paragraphs with space after each, as a word processor sets a list of cases: the
+    // gap between lines of the page is mostly a paragraph's, so the white above a head is no
+    // wider than usual.
+    const wordPage = (h2Top: number) => {
+      const runs: PlacedText[] = [
+        { text: 'Code review fixture', x: 72, y: 90, size: 14, bold: true },
+        { text: 'Case A normal prose', x: 72, y: h2Top, size: 13, bold: true },
+      ];
+      const next = filler();
+      let y = h2Top + 22;
+      for (let p = 0; p < 10; p++) {
+        runs.push({ text: `${next(p % 3 === 0 ? 400 : 250, 11)}.`, x: 72, y });
+        y += 26;
+      }
+      return placedTextPdf(runs);
+    };
+    // Its own space above it (a head's space before): two heads.
+    expect(await headings(wordPage(118))).toEqual(['h1 Code review fixture', 'h2 Case A normal prose']);
+    // At a paragraph's leading (under half an em of white between the lines): one title of two lines.
+    expect(await headings(wordPage(106))).toEqual(['h1 Code review fixture Case A normal prose']);
+  });
 });
