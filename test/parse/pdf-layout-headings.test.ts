@@ -9,6 +9,7 @@ import { readPdf } from '../../src/parse/readers/pdf/index.ts';
 import { readCorpus } from '../helpers/corpus.ts';
 import { readInput } from '../helpers/read-input.ts';
 import { helveticaWidth, placedTextPdf, type PlacedText } from './pdf-placed-text.ts';
+import { A4_HEIGHT, gridRuleOps, helveticaA4, textRunOps, type TextRun } from './pdf-table-fixtures.ts';
 
 const WORDS = 'the survey asked each person how often they had seen such content and what they made of it afterwards'.split(' ');
 
@@ -314,5 +315,46 @@ describe('pdf layout: headings on built pages', () => {
     expect(await headings(deck(18))).toEqual(['h1 Center of Excellence', 'h2 Background', 'h2 Methods']);
     // Set apart (a line's space between): a heading of its own.
     expect(await headings(deck(40))).toEqual(['h1 Center of Excellence', 'h2 Expert help for your business', 'h3 Background', 'h3 Methods']);
+  });
+  it('parts a head from a head a step smaller right under it (a word processor\'s Heading 1 at 14 pt over its Heading 2 at 13)', async () => {
+    // One-line paragraphs with space after each, as a word processor sets a list of cases: the
+    // gap between lines of the page is mostly a paragraph's, so the white above a head is no
+    // wider than usual.
+    const wordPage = (h2Top: number) => {
+      const runs: PlacedText[] = [
+        { text: 'Code review fixture', x: 72, y: 90, size: 14, bold: true },
+        { text: 'Case A normal prose', x: 72, y: h2Top, size: 13, bold: true },
+      ];
+      const next = filler();
+      let y = h2Top + 22;
+      for (let p = 0; p < 10; p++) {
+        runs.push({ text: `${next(p % 3 === 0 ? 400 : 250, 11)}.`, x: 72, y });
+        y += 26;
+      }
+      return placedTextPdf(runs);
+    };
+    // Its own space above it (a head's space before): two heads.
+    expect(await headings(wordPage(118))).toEqual(['h1 Code review fixture', 'h2 Case A normal prose']);
+    // At a paragraph's leading (under half an em of white between the lines): one title of two lines.
+    expect(await headings(wordPage(106))).toEqual(['h1 Code review fixture Case A normal prose']);
+  });
+  it('measures the body size with the text in tables: the heads of a document set mostly in tables are headings', async () => {
+    // Three heads at 12 pt regular, each over a ruled table of 8 pt text and a note of 8 pt under
+    // it: outside the tables most characters are the heads'.
+    const heads = ['Table with rich cells', 'Table with nested cells', 'Table with pictures'];
+    const ops: string[] = [];
+    const runs: TextRun[] = [];
+    let y = 90;
+    heads.forEach((head, h) => {
+      ops.push(`BT /F1 12 Tf 72 ${A4_HEIGHT - y} Td (${head}) Tj ET`);
+      const top = y + 12;
+      const ys = [0, 1, 2, 3, 4].map((r) => top + 18 * r);
+      ops.push(...gridRuleOps([72, 222, 372, 522], ys));
+      for (let r = 0; r < 4; r++) for (let c = 0; c < 3; c++) runs.push([r === 0 ? `Column ${'ABC'[c]}` : `Cell ${h + 1}${r}${'abc'[c]} of the table`, 76 + 150 * c, top + 18 * r + 12]);
+      runs.push([`Note ${h + 1}`, 72, top + 72 + 14]);
+      y = top + 72 + 44;
+    });
+    const bytes = helveticaA4(`0.5 w\n${[...ops, ...textRunOps(runs)].join('\n')}\n`);
+    expect(await headings(bytes)).toEqual(heads.map((h) => `h1 ${h}`));
   });
 });

@@ -5,7 +5,7 @@
  * the intermediate document's `<section data-page="N">` per page. A tagged PDF's structure
  * (roles of the words' blocks, artifacts) is stronger evidence than the type where present.
  */
-import type { PageModel } from '../page-model.ts';
+import type { PageModel, Word } from '../page-model.ts';
 import type { Block } from './blocks.ts';
 import { isCodeBlock } from './code.ts';
 import { figureFrames, insideFrame } from './figure-frames.ts';
@@ -84,7 +84,9 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
     })),
     { tagged: taggedDocument },
   );
-  const documentBody = mainSize(blocksOf.flat().flatMap((b) => b.lines));
+  // The text in tables is text: a document set mostly in tables has its body size there.
+  const cellWords = layouts.map((l) => l.units.flatMap((u) => (u.kind === 'table' ? u.table.words.map((i) => l.page.words[i] as Word) : [])));
+  const documentBody = mainSize(blocksOf.flat().flatMap((b) => b.lines), cellWords.flat());
 
   const roles = layouts.map(() => new Map<Block, Role>());
   const texts = new Map<Block, string>();
@@ -94,7 +96,7 @@ export function layoutDocument(models: readonly PageModel[], findTables: TableFi
   layouts.forEach((layout, p) => {
     const blocks = blocksOf[p] ?? [];
     const pageLines = blocks.flatMap((b) => b.lines);
-    const pageBody = mainSize(pageLines);
+    const pageBody = mainSize(pageLines, cellWords[p]);
     const pageFont = mainFont(pageLines);
     const marks = furniture[p] as Map<number, Furniture>;
     const pageRoles = roles[p] as Map<Block, Role>;

@@ -67,10 +67,11 @@ function rotatedRuns(words: readonly Word[]): Word[][] {
  * that is mostly listing still has its text's size (a browser prints code at 13 px under 16 px
  * text; with the listing counted, every sentence introducing a listing read as a heading).
  */
-export function mainSize(lines: readonly Line[]): number {
+export function mainSize(lines: readonly Line[], cellWords: readonly Word[] = []): number {
   const chars = new Map<number, number>();
   const count = (proportional: boolean) => {
     for (const l of lines) for (const w of l.words) if (!proportional || w.monospace !== true) chars.set(l.size, (chars.get(l.size) ?? 0) + w.text.length);
+    for (const w of cellWords) if (!proportional || w.monospace !== true) chars.set(w.size, (chars.get(w.size) ?? 0) + w.text.length);
   };
   count(true);
   if (chars.size === 0) count(false);

@@ -1,0 +1,163 @@
+/**
+ * The truth of an office document printed by LibreOffice (bench/pdf/office-pdf.ts), read by an
+ * independent reader: pandoc's HTML of the document (`pandoc FILE -s -t html`), in the shape
+ * bench:printed's truth has (printed-truth.ts PageTruth), so its scoring and sample rules apply.
+ *
+ *   headings  every h1–h6 outside a table (level, text whitespace-collapsed; none without a letter
+ *             or a digit), in document order. A paragraph in Word's Title style is pandoc's
+ *             document title (`<h1 class="title">` in the title block): read as the first h1 when
+ *             `title` is set (docx, and .doc converted to docx) — for RTF and ODT the title block
+ *             is the file's metadata (RTF `\info\title`), never printed, and is left out;
+ *   tables    every table of data (two rows with a filled cell, one row with two) not inside
+ *             another table, as plain HTML (`<table><tr><td>`, colspan/rowspan kept, th written
+ *             td, cell text whitespace-collapsed with its paragraphs and list items apart); any
+ *             other table is read as its text;
+ *   nested    how many tables sit inside another table;
+ *   markdown  the document's text in order, a block per line, each heading as a `#` line and
+ *             each table of data as its HTML (a text line starting with `#` escaped `\#`).
+ * Left out of the text, since the PDF does not print them as pandoc writes them: TeX of math
+ * (`span.math`), a figure's caption (pandoc 2.17 writes an image's alt text there; a Word
+ * caption is a paragraph of its own), footnote back-links (↩), images, and list markers (as the
+ * printed pages' `innerText` has none).
+ */
+import { parseHTML } from 'linkedom';
+import type { PageTruth } from './printed-truth.ts';
+
+/** The parts of linkedom's DOM the reader walks. */
+interface DomNode {
+  nodeType: number;
+  nodeName: string;
+  textContent: string | null;
+  childNodes: ArrayLike<DomNode>;
+  parentNode: DomNode | null;
+}
+interface DomElement extends DomNode {
+  tagName: string;
+  classList: { contains(name: string): boolean };
+  getAttribute(name: string): string | null;
+  closest(selector: string): DomElement | null;
+  querySelectorAll(selector: string): ArrayLike<DomElement>;
+  children: ArrayLike<DomElement>;
+}
+
+const BLOCK = new Set(['ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'DD', 'DIV', 'DL', 'DT', 'FIGURE', 'FOOTER', 'HEADER', 'HR', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'UL', 'TR', 'CAPTION']);
+const SKIPPED = new Set(['SCRIPT', 'STYLE', 'IMG', 'SVG', 'FIGCAPTION', 'COLGROUP', 'HEAD', 'TITLE']);
+const HEADING = /^H[1-6]$/u;
+
+const clean = (s: string): string => s.replace(/\s+/gu, ' ').trim();
+const esc = (s: string): string => s.replace(/&/gu, '&amp;').replace(/</gu, '&lt;').replace(/>/gu, '&gt;');
+const isElement = (n: DomNode): n is DomElement => n.nodeType === 1;
+
+function skipped(el: DomElement): boolean {
+  if (SKIPPED.has(el.tagName)) return true;
+  if (el.tagName === 'SPAN' && el.classList.contains('math')) return true;
+  return el.tagName === 'A' && el.classList.contains('footnote-back');
+}
+
+/** A table's own rows (not those of a table inside it). */
+function ownRows(table: DomElement): DomElement[] {
+  return Array.from(table.querySelectorAll('tr')).filter((tr) => tr.closest('table') === table);
+}
+
+function ownCells(row: DomElement): DomElement[] {
+  return Array.from(row.children).filter((c) => c.tagName === 'TD' || c.tagName === 'TH');
+}
+
+/** The text of an element as blocks, a block per line (`\n`), inline whitespace collapsed. */
+function blockText(node: DomNode, pre = false): string {
+  if (node.nodeType === 3) return pre ? (node.textContent ?? '') : (node.textContent ?? '').replace(/\s+/gu, ' ');
+  if (!isElement(node)) return '';
+  if (skipped(node)) return '';
+  if (node.tagName === 'BR') return '\n';
+  const inner = Array.from(node.childNodes)
+    .map((c) => blockText(c, pre || node.tagName === 'PRE'))
+    .join('');
+  if (node.tagName === 'TD' || node.tagName === 'TH') return ` ${inner} `;
+  return BLOCK.has(node.tagName) || HEADING.test(node.tagName) || node.tagName === 'TABLE' ? `\n${inner}\n` : inner;
+}
+
+/** A table as the bench's plain HTML, or undefined when it is no table of data. */
+function dataTable(table: DomElement): string | undefined {
+  let html = '<table>';
+  let rows = 0;
+  let wide = false;
+  for (const row of ownRows(table)) {
+    html += '<tr>';
+    let filled = 0;
+    for (const cell of ownCells(row)) {
+      let attrs = '';
+      const colspan = Number(cell.getAttribute('colspan') ?? '1');
+      const rowspan = Number(cell.getAttribute('rowspan') ?? '1');
+      if (colspan > 1) attrs += ` colspan="${colspan}"`;
+      if (rowspan > 1) attrs += ` rowspan="${rowspan}"`;
+      const text = clean(blockText(cell));
+      if (text) filled++;
+      html += `<td${attrs}>${esc(text)}</td>`;
+    }
+    html += '</tr>';
+    if (filled >= 1) rows++;
+    if (filled >= 2) wide = true;
+  }
+  html += '</table>';
+  return rows >= 2 && wide ? html : undefined;
+}
+
+export interface OfficeTruthOptions {
+  /** Read pandoc's title block (`h1.title`) as the document's first heading: a docx's Title style. */
+  title: boolean;
+}
+
+/** The truth of one document from pandoc's standalone HTML of it. */
+export function officeTruth(html: string, options: OfficeTruthOptions): PageTruth {
+  const { document } = parseHTML(html) as unknown as { document: { body: DomElement | null } };
+  const body = document.body;
+  if (!body) return { headings: [], tables: [], nested: 0, markdown: '' };
+  const nested = body.querySelectorAll('table table').length;
+  const headings: PageTruth['headings'] = [];
+  const tables: string[] = [];
+  const walk = (node: DomNode): string => {
+    if (!isElement(node)) return blockText(node);
+    if (skipped(node)) return '';
+    if (node.tagName === 'PRE') return blockText(node);
+    if (node.tagName === 'HEADER' && node.getAttribute('id') === 'title-block-header') {
+      const title = node.querySelectorAll('h1.title')[0];
+      const text = title ? clean(blockText(title)) : '';
+      const rest = Array.from(node.childNodes)
+        .filter((c) => c !== title)
+        .map((c) => blockText(c))
+        .join('');
+      if (!options.title || !/[\p{L}\p{N}]/u.test(text)) return options.title ? `\n${text}\n${rest}\n` : `\n${rest}\n`;
+      headings.push({ level: 1, text });
+      return `\n\n\u2063H${headings.length - 1}\u2063\n\n${rest}\n`;
+    }
+    if (HEADING.test(node.tagName) && !node.closest('table')) {
+      const text = clean(blockText(node));
+      if (!/[\p{L}\p{N}]/u.test(text)) return `\n${text}\n`;
+      const level = Number(node.tagName.slice(1));
+      headings.push({ level, text });
+      return `\n\n\u2063H${headings.length - 1}\u2063\n\n`;
+    }
+    if (node.tagName === 'TABLE') {
+      const table = dataTable(node);
+      if (table === undefined) return blockText(node);
+      tables.push(table);
+      return `\n\n\u2063T${tables.length - 1}\u2063\n\n`;
+    }
+    const inner = Array.from(node.childNodes).map(walk).join('');
+    return BLOCK.has(node.tagName) ? `\n${inner}\n` : inner;
+  };
+  // Each line trimmed; a text line that starts like a heading line is escaped, then the
+  // headings and tables are put in.
+  const markdown = `${walk(body)
+    .split('\n')
+    .map((l) => l.replace(/[ \t\u00a0]+/gu, ' ').trim().replace(/^(#{1,6})(?=\s|$)/u, '\\$1'))
+    .join('\n')
+    .replace(/\u2063H(\d+)\u2063/gu, (_, i: string) => {
+      const h = headings[Number(i)] as PageTruth['headings'][number];
+      return `${'#'.repeat(h.level)} ${h.text}`;
+    })
+    .replace(/\u2063T(\d+)\u2063/gu, (_, i: string) => tables[Number(i)] ?? '')
+    .replace(/\n{3,}/gu, '\n\n')
+    .trim()}\n`;
+  return { headings, tables, nested, markdown };
+}

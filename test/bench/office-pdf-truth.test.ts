@@ -1,0 +1,114 @@
+/**
+ * bench:office-pdf's truth (bench/pdf/office-pdf-truth.ts): pandoc's HTML of an office document
+ * read as headings, tables of data and the reference text in order; and, on corpus documents
+ * read in place, pandoc's reading (Word's heading styles are headings, a large bold line in the
+ * Normal style is none) and LibreOffice's conversion to PDF.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { pandocHtml, sofficeConvert } from '../../bench/pdf/office-pdf-corpus.ts';
+import { officeTruth } from '../../bench/pdf/office-pdf-truth.ts';
+import { scorePrinted } from '../../bench/pdf/printed-score.ts';
+import { eligible } from '../../bench/pdf/printed-truth.ts';
+import { corpusPath } from '../helpers/corpus.ts';
+
+const PANDOC = `<!DOCTYPE html>
+<html><head><title>Report</title><style>h1 { color: red; }</style></head>
+<body>
+<header id="title-block-header">
+<h1 class="title">Annual   report</h1>
+<p class="subtitle">The year in figures</p>
+</header>
+<h1 id="scope">1 Scope</h1>
+<p>First paragraph with <span class="math inline">\\(x^{2}\\)</span> math
+and a note<a href="#fn1" class="footnote-ref" id="fnref1" role="doc-noteref"><sup>1</sup></a>.</p>
+<figure><img src="media/image1.png" alt="a chart of sales" /><figcaption aria-hidden="true">a chart of sales</figcaption></figure>
+<h2 id="x">   </h2>
+<table>
+<colgroup><col style="width: 50%" /><col style="width: 50%" /></colgroup>
+<thead><tr class="header"><th>Year</th><th>Sales</th></tr></thead>
+<tbody>
+<tr class="odd"><td><p>2024</p><p>restated</p></td><td>10 &amp; more</td></tr>
+<tr class="even"><td colspan="2"><h3>In a cell</h3><table><tbody><tr><td>inner</td></tr></tbody></table></td></tr>
+</tbody>
+</table>
+<table><tbody><tr><td>CREDO REFERENCE</td></tr><tr><td>Layout</td></tr></tbody></table>
+<h3 id="last">Last <em>words</em></h3>
+<ul><li><p>one item</p></li><li><p>two items</p></li></ul>
+<pre><code># not a heading
+x = 1</code></pre>
+<section id="footnotes" class="footnotes footnotes-end-of-document" role="doc-endnotes">
+<hr />
+<ol><li id="fn1"><p>The note.<a href="#fnref1" class="footnote-back" role="doc-backlink">↩︎</a></p></li></ol>
+</section>
+</body></html>`;
+
+describe('the truth of an office document from pandoc HTML', () => {
+  it('reads headings, tables of data and the text in order', () => {
+    const truth = officeTruth(PANDOC, { title: true });
+    expect(truth.headings).toEqual([
+      { level: 1, text: 'Annual report' },
+      { level: 1, text: '1 Scope' },
+      { level: 3, text: 'Last words' },
+    ]);
+    expect(truth.tables).toEqual(['<table><tr><td>Year</td><td>Sales</td></tr><tr><td>2024 restated</td><td>10 &amp; more</td></tr><tr><td colspan="2">In a cell inner</td></tr></table>']);
+    expect(truth.nested).toBe(1);
+    const lines = truth.markdown.split('\n').filter((l) => l !== '');
+    expect(lines.slice(0, 4)).toEqual(['# Annual report', 'The year in figures', '# 1 Scope', 'First paragraph with math and a note1.']);
+    // a one-column table is read as its text, rows apart
+    expect(lines).toContain('CREDO REFERENCE');
+    expect(lines.indexOf('CREDO REFERENCE')).toBeGreaterThan(lines.indexOf(truth.tables[0] as string));
+    expect(lines.indexOf('### Last words')).toBe(lines.indexOf('Layout') + 1);
+    expect(lines.slice(lines.indexOf('### Last words') + 1)).toEqual(['one item', 'two items', '\\# not a heading', 'x = 1', 'The note.']);
+    // no style sheet, no alt text, no TeX, no back-link
+    expect(truth.markdown).not.toMatch(/color|a chart of sales|\\\(|↩|Report\n/u);
+    expect(eligible(truth, 1, 10)).toBe(false);
+    expect(eligible({ ...truth, nested: 0 }, 1, 10)).toBe(true);
+  });
+
+  it('leaves the title block out of the headings where it is metadata (RTF, ODT)', () => {
+    const truth = officeTruth(PANDOC, { title: false });
+    expect(truth.headings.map((h) => h.text)).toEqual(['1 Scope', 'Last words']);
+    expect(truth.markdown.startsWith('The year in figures\n')).toBe(true);
+  });
+
+  it('scores its own reference at 1', () => {
+    const truth = officeTruth(PANDOC, { title: true });
+    const s = scorePrinted(truth, truth.markdown);
+    expect(s.found).toBe(3);
+    expect(s.extra).toEqual([]);
+    expect(s.scores.overall).toBe(1);
+  });
+});
+
+describe('pandoc and LibreOffice on corpus documents', () => {
+  it("reads Word's Title and Heading styles as headings, and a large bold Normal line as none", async () => {
+    const headed = officeTruth(await pandocHtml(corpusPath('office', 'docx', 'docling-unit_test_headers.docx')), { title: true });
+    expect(headed.headings.slice(0, 5)).toEqual([
+      { level: 1, text: 'Test Document' },
+      { level: 1, text: 'Section 1' },
+      { level: 2, text: 'Section 1.1' },
+      { level: 2, text: 'Section 1.2' },
+      { level: 3, text: 'Section 1.2.3' },
+    ]);
+    // a form whose title is bold capitals in the Normal style: no heading in the truth
+    const form = officeTruth(await pandocHtml(corpusPath('office', 'docx', 'word-extractor-test07.docx')), { title: true });
+    expect(form.markdown).toMatch(/Research Governance Checklist/u);
+    expect(form.headings).toEqual([]);
+    expect(form.tables.length).toBeGreaterThan(0);
+  }, 30_000);
+
+  it('converts a document to PDF with a private profile', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'office-pdf-test-'));
+    try {
+      const pdf = await sofficeConvert(corpusPath('office', 'docx', 'docling-unit_test_headers.docx'), 'pdf', dir);
+      expect(fs.readFileSync(pdf).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      // a password-protected document is none LibreOffice can read headless
+      await expect(sofficeConvert(corpusPath('office', 'odt', 'tika-testODTEncrypted.odt'), 'pdf', path.join(dir, 'none'))).rejects.toThrow(/soffice/u);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
