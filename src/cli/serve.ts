@@ -142,17 +142,25 @@ export async function startService(config: Config, options: ServiceOptions = {})
   });
   const pooled: ParseRunner = options.runner ?? ((input, opts, run) => (pool as NonNullable<typeof pool>).run(input, opts, run));
   // Every parse (HTTP, MCP, scrape, crawl) passes here: its LLM calls' tokens are counted once for
-  // the metrics and recorded for its team (docs/billing.md).
-  const metered: ParseRunner = (input, opts, run = {}) =>
-    pooled(input, opts, {
-      ...run,
-      onLlmUsage: (usage) => {
-        metrics.llmTokens.inc({ direction: 'input' }, Math.max(0, Math.round(usage.promptTokens)));
-        metrics.llmTokens.inc({ direction: 'output' }, Math.max(0, Math.round(usage.completionTokens)));
-        run.onLlmUsage?.(usage);
-        void teamAccounts.recordTokens(run.teamId === undefined ? undefined : { teamId: run.teamId }, { model: usage.model, inputTokens: usage.promptTokens, outputTokens: usage.completionTokens, operation: 'parse' });
-      },
-    });
+  // the metrics and recorded for its team (docs/billing.md) before the parse is answered, so a
+  // token-usage read after the answer counts them (on PostgreSQL the write could land after it).
+  const metered: ParseRunner = async (input, opts, run = {}) => {
+    const recording: Promise<void>[] = [];
+    try {
+      return await pooled(input, opts, {
+        ...run,
+        onLlmUsage: (usage) => {
+          metrics.llmTokens.inc({ direction: 'input' }, Math.max(0, Math.round(usage.promptTokens)));
+          metrics.llmTokens.inc({ direction: 'output' }, Math.max(0, Math.round(usage.completionTokens)));
+          run.onLlmUsage?.(usage);
+          // recordTokens logs its own failures and never rejects.
+          recording.push(teamAccounts.recordTokens(run.teamId === undefined ? undefined : { teamId: run.teamId }, { model: usage.model, inputTokens: usage.promptTokens, outputTokens: usage.completionTokens, operation: 'parse' }));
+        },
+      });
+    } finally {
+      await Promise.all(recording);
+    }
+  };
   const runner: ParseRunner = limits.runner(metered);
   // The app needs the public URLs, which default to the listening address (known once listening,
   // e.g. with PORT=0): listen first, attach the app in the same tick, before any request is read.

@@ -71,7 +71,19 @@ describe('Firecrawl SDK with an LLM configured', () => {
     };
     const before = await tokensUsed();
     const chats = openai.chats().length;
-    await client.parse({ data: blog, filename: 'test_blog.html', contentType: 'text/html' }, { formats: ['summary'] });
+    // The store's write made slow (on PostgreSQL it once landed after the answer, and the read
+    // right after it found nothing): the answer waits for it.
+    const store = service.store;
+    const record = store.recordTokenUsage.bind(store);
+    store.recordTokenUsage = async (usage) => {
+      await new Promise((r) => setTimeout(r, 300));
+      return record(usage);
+    };
+    try {
+      await client.parse({ data: blog, filename: 'test_blog.html', contentType: 'text/html' }, { formats: ['summary'] });
+    } finally {
+      store.recordTokenUsage = record;
+    }
     expect(openai.chats().length).toBeGreaterThan(chats);
     // Each call's prompt and completion tokens as the provider reported them (at least the prompt's ~1 token per 4 characters).
     const spent = (await tokensUsed()) - before;
