@@ -30,7 +30,7 @@ export interface AgentDeps {
   limits: AgentLimits;
   resultTtlMs?: number;
   charge?: (job: { id: string; owner: string; kind: AgentJobKind; credits: number }) => Promise<void>;
-  onTokens?: (job: { id: string; owner: string; kind: AgentJobKind }, usage: LlmUsage) => void;
+  onTokens?: (job: { id: string; owner: string; kind: AgentJobKind }, usage: LlmUsage) => void | Promise<void>;
   onStarted?: (job: AgentJobRecord) => void;
   onFinished?: (job: AgentJobRecord) => void;
   /** Runs a team's job on one of its concurrent places (src/limits/teams): see AgentServiceDeps.place. */

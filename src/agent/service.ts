@@ -46,8 +46,8 @@ export interface AgentServiceDeps {
   resultTtlMs?: number;
   /** Charges a finished job's credits to its owner (once); never throws. */
   charge?: (job: { id: string; owner: string; kind: AgentJobKind; credits: number }) => Promise<void>;
-  /** LLM token usage of a job, for its team. */
-  onTokens?: (job: { id: string; owner: string; kind: AgentJobKind }, usage: LlmUsage) => void;
+  /** LLM token usage of a job, for its team; a job ends once every returned promise settled. */
+  onTokens?: (job: { id: string; owner: string; kind: AgentJobKind }, usage: LlmUsage) => void | Promise<void>;
   /** A job started and ended (webhooks). */
   onStarted?: (job: AgentJobRecord) => void;
   onFinished?: (job: AgentJobRecord) => void;
@@ -167,6 +167,9 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
     const teamId = /^team:(.+)$/.exec(record.owner)?.[1];
     const ops: AgentOperations = teamId || zdr ? { ...deps.ops, scrape: (url, o, s) => deps.ops.scrape(url, { ...o, ...(teamId ? { teamId } : {}), ...(zdr ? { zeroDataRetention: true } : {}) }, s) } : deps.ops;
     let timer: NodeJS.Timeout | undefined;
+    // Token rows being written: a job reads as ended only after them, so the team's token usage
+    // read after it counts them.
+    const recordings: Promise<void>[] = [];
     trace.emit({ type: 'run.started', kind: record.kind, budgets: { maxSteps: deps.limits.maxSteps, maxTokens: deps.limits.maxTokens, maxCredits, timeoutMs: deps.limits.timeoutMs, resultChars: deps.limits.resultChars } });
     const report = (message: string) => {
       for (const l of listeners.get(record.id) ?? []) l({ ...spent, message });
@@ -195,7 +198,8 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
         signal,
         onUsage: (u: LlmUsage) => {
           spent.tokens += u.promptTokens + u.completionTokens;
-          deps.onTokens?.(job, u);
+          const recording = deps.onTokens?.(job, u);
+          if (recording) recordings.push(recording.catch((err: unknown) => deps.onError(err, 'could not record an LLM call\'s tokens')));
         },
       };
       const onStep = async () => {
@@ -215,6 +219,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       const answer = { data: JSON.stringify(result.data ?? null), sources: result.sources ? JSON.stringify(result.sources) : null, warning: result.warning ?? null };
       const expiresAt = new Date(Date.now() + ttl);
       if (zdr) hold.keepResult(record.id, answer, expiresAt);
+      await Promise.all(recordings);
       await end(job, spent, trace, { status: 'completed', ...(zdr ? { data: null, sources: null, warning: null } : answer), expiresAt });
     } catch (err) {
       const reason: unknown = signal.aborted ? signal.reason : err;
@@ -224,6 +229,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       const message = reason instanceof Stop ? reason.message : reason instanceof ServiceError ? (zdr ? `${reason.code}: the job failed (under zeroDataRetention the detailed message is not kept).` : reason.message) : 'The job stopped on an unexpected error; it has been logged.';
       if (!known) deps.onError(errorForLog(reason, zdr), `${record.kind} job failed unexpectedly`);
       trace.emit({ type: 'error.occurred', error: { code: cancelled ? 'cancelled' : 'internal', source: 'agent', retryable: false, message } });
+      await Promise.all(recordings);
       await end(job, spent, trace, { status: cancelled ? 'cancelled' : 'failed', error: cancelled ? null : message, expiresAt: new Date(Date.now() + ttl) });
     } finally {
       clearTimeout(timer);

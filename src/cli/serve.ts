@@ -346,7 +346,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     },
     onTokens: (job, usage) => {
       const team = /^team:(.+)$/.exec(job.owner)?.[1];
-      if (team) void teamAccounts.recordTokens({ teamId: team }, { inputTokens: usage.promptTokens, outputTokens: usage.completionTokens, model: usage.model, operation: job.kind, requestId: job.id });
+      if (team) return teamAccounts.recordTokens({ teamId: team }, { inputTokens: usage.promptTokens, outputTokens: usage.completionTokens, model: usage.model, operation: job.kind, requestId: job.id });
     },
     onStarted: (job) => webhooks.started(job.id),
     // A cancelled job sends no event (the dispatcher's events are started, page, completed, failed).

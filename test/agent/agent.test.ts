@@ -175,6 +175,28 @@ describe('POST /v2/agent: the loop over folio’s own operations', () => {
     expect(usage.status).toBe(200);
   });
 
+  it('a job reads as ended only once its tokens are recorded: the team token usage read right after counts them', async () => {
+    const tokensUsed = async () => ((await get(service, '/v2/team/token-usage')).json.data as { tokensUsed: number }).tokensUsed;
+    const before = await tokensUsed();
+    // The store's write made slow: before the fix the job was completed while it was still on its way.
+    const store = service.store;
+    const record = store.recordTokenUsage.bind(store);
+    store.recordTokenUsage = async (usage) => {
+      await new Promise((r) => setTimeout(r, 400));
+      return record(usage);
+    };
+    try {
+      llm.enqueue({ content: '{"answer": "two tides"}' });
+      const started = await post(service, '/v2/agent', { prompt: 'How many tides a day?', urls: [site.url] });
+      expect(started.status).toBe(200);
+      const done = await waitDone(service, 'agent', started.json.id as string);
+      expect(done).toMatchObject({ status: 'completed' });
+      expect(await tokensUsed()).toBeGreaterThan(before);
+    } finally {
+      store.recordTokenUsage = record;
+    }
+  });
+
   it('follows a click through the browser (scrape with actions)', async () => {
     llm.enqueue(
       { toolCalls: [{ name: 'scrape', arguments: { url: `${browserSite.url}/click.html`, actions: [{ type: 'click', selector: '#more' }, { type: 'wait', selector: '#hidden p' }] } }] },
