@@ -46,8 +46,7 @@ export function helveticaWidth(text: string, size: number): number {
 const WIDTH = 595;
 const HEIGHT = 842;
 
-/** An A4 page drawing the runs in order (the order is the content stream's). */
-export function placedTextPdf(runs: readonly PlacedText[]): Buffer {
+function contentOf(runs: readonly PlacedText[]): Buffer {
   const ops = runs
     .map((r) => {
       const size = r.size ?? 10;
@@ -58,13 +57,27 @@ export function placedTextPdf(runs: readonly PlacedText[]): Buffer {
     })
     .join('\n');
   const content = Buffer.from(`${ops}\n`, 'latin1');
+  return Buffer.concat([Buffer.from(`<< /Length ${content.length} >>\nstream\n`), content, Buffer.from('\nendstream')]);
+}
+
+/** An A4 page drawing the runs in order (the order is the content stream's). */
+export function placedTextPdf(runs: readonly PlacedText[]): Buffer {
+  return placedTextPages([runs]);
+}
+
+/** A document of A4 pages, each drawing its runs in order. */
+export function placedTextPages(pages: readonly (readonly PlacedText[])[]): Buffer {
+  // Objects: 1 catalog, 2 pages, 3–5 fonts, then each page and its content stream.
+  const pageObject = (k: number) => 6 + 2 * k;
   return buildPdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${WIDTH} ${HEIGHT}] /Resources << /Font << /F1 4 0 R /F2 6 0 R /F3 7 0 R >> >> /Contents 5 0 R >>`,
+    `<< /Type /Pages /Kids [${pages.map((_, k) => `${pageObject(k)} 0 R`).join(' ')}] /Count ${pages.length} >>`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-    Buffer.concat([Buffer.from(`<< /Length ${content.length} >>\nstream\n`), content, Buffer.from('\nendstream')]),
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>',
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Oblique /Encoding /WinAnsiEncoding >>',
+    ...pages.flatMap((runs, k) => [
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${WIDTH} ${HEIGHT}] /Resources << /Font << /F1 3 0 R /F2 4 0 R /F3 5 0 R >> >> /Contents ${pageObject(k) + 1} 0 R >>`,
+      contentOf(runs),
+    ]),
   ]);
 }

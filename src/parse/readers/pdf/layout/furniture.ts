@@ -130,6 +130,42 @@ function smallRunningHead(block: Block, page: PageBlocks, text: string, body: nu
   return !page.blocks.some((b) => b !== block && band(b, page.height) === 'header');
 }
 
+/** White between a running line and the body it stands over or under, in its own sizes. */
+const RUNNING_LINE_CLEARANCE = 2;
+
+/**
+ * A running line by its place: a one-row line in the top band (or the bottom band), set no
+ * larger than the document's text, standing clear of everything under it (over it, in the
+ * bottom band) by two of its sizes, whose every page holds such a line on the same baseline in
+ * the same size — the word processor's header and footer area, whatever each page's words
+ * (a header that names the section, another on the first page). Taken only where every page of
+ * a document of two pages or more has one: a body's first line also starts at the same place
+ * on each page, but is not set apart from the text under it.
+ */
+function placedRunningLines(pages: readonly PageBlocks[], result: Map<number, Furniture>[], texts: readonly string[][]): void {
+  if (pages.length < 2) return;
+  const body = mainSize(pages.flatMap((p) => p.blocks.flatMap((b) => b.lines)));
+  for (const kind of ['header', 'footer'] as const) {
+    const candidates = pages.map((page, p) =>
+      page.blocks.flatMap((b, i) => {
+        const text = texts[p]?.[i] ?? '';
+        if (result[p]?.has(i) || band(b, page.height) !== kind || new Set(b.lines.map((l) => l.row)).size !== 1 || !/\p{L}/u.test(text) || b.size > 1.05 * body) return [];
+        const clear = RUNNING_LINE_CLEARANCE * b.size;
+        const crowded = page.blocks.some((o) => o !== b && (kind === 'header' ? o.y0 >= b.y1 && o.y0 - b.y1 < clear : o.y1 <= b.y0 && b.y0 - o.y1 < clear));
+        return crowded ? [] : [{ i, baseline: (b.lines[0] as Line).baseline, size: b.size }];
+      }),
+    );
+    const first = candidates[0] ?? [];
+    for (const c of first) {
+      const same = (o: { baseline: number; size: number }) => Math.abs(o.baseline - c.baseline) <= 1 && Math.abs(o.size - c.size) <= 0.5;
+      if (!candidates.every((list) => list.some(same))) continue;
+      candidates.forEach((list, p) => {
+        for (const o of list) if (same(o)) result[p]?.set(o.i, kind);
+      });
+    }
+  }
+}
+
 /** For each page, the furniture kind of each block (by index) that is furniture. */
 export function findFurniture(pages: readonly PageBlocks[], { tagged = false }: { tagged?: boolean } = {}): Map<number, Furniture>[] {
   const result = pages.map(() => new Map<number, Furniture>());
@@ -160,6 +196,7 @@ export function findFurniture(pages: readonly PageBlocks[], { tagged = false }: 
       else if (where === 'footer' && marked.some((m) => m.kind === 'footer' && b.y0 >= m.block.y1)) result[p]?.set(i, 'footer');
     });
   });
+  placedRunningLines(pages, result, texts);
   if (pages.length < MIN_PAGES) return result;
   const needed = Math.max(MIN_PAGES, Math.ceil(MIN_SHARE * pages.length));
   const counts = new Map<string, number>();

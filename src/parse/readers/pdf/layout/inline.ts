@@ -8,14 +8,24 @@ import type { LinkBox, Word } from '../page-model.ts';
 import type { Line } from './lines.ts';
 
 /**
+ * A syllable break parts a word of letters; after a part holding a figure ("407f-" of an
+ * identifier, "x86-") the hyphen at the line's end is the word's own.
+ */
+function identifierHyphen(text: string): boolean {
+  return /\p{Nd}[^\s-]*-$/u.test(text);
+}
+
+/**
  * Joins a line to the text so far, undoing end-of-line hyphenation: "com-" + "pile" →
- * "compile"; before a capital or a digit the hyphen is kept ("COVID-" + "19" → "COVID-19").
+ * "compile"; before a capital or a digit the hyphen is kept ("COVID-" + "19" → "COVID-19"), and
+ * after a part holding a figure ("407f-" + "a055" → "407f-a055": an identifier's hyphen).
  * A soft hyphen (U+00AD) at the end always joins.
  */
 export function joinLine(text: string, next: string): string {
   if (text === '') return next;
   if (text.endsWith('\u00AD')) return text.slice(0, -1) + next;
   if (/\p{L}-$/u.test(text)) {
+    if (identifierHyphen(text)) return text + next;
     if (/^\p{Ll}/u.test(next)) return text.slice(0, -1) + next;
     if (/^[\p{Lu}\p{Nd}]/u.test(next)) return text + next;
   }
@@ -79,7 +89,7 @@ function piecesOf(lines: readonly Line[], links: readonly LinkBox[], skipChars: 
           last.text = last.text.slice(0, -1);
           space = false;
         } else if (/\p{L}-$/u.test(last.text) && /^[\p{L}\p{Nd}]/u.test(text)) {
-          if (/^\p{Ll}/u.test(text)) last.text = last.text.slice(0, -1);
+          if (/^\p{Ll}/u.test(text) && !identifierHyphen(last.text)) last.text = last.text.slice(0, -1);
           space = false;
         }
       }
