@@ -40,7 +40,7 @@ import { underlinedHead } from './underlined.ts';
 import { splitStackedRows } from './stacked.ts';
 import { frameGrid, frames, stackFrames } from './ruled.ts';
 import { type Line, pageLines } from './segments.ts';
-import { type AlignedRegion, alignedTable, listLike, proseLike, textLines } from './aligned.ts';
+import { type AlignedRegion, alignedTable, listLike, proseLike, textLines, type TextLine } from './aligned.ts';
 
 export { tableHtml } from './html.ts';
 
@@ -214,6 +214,39 @@ function proseBetween(page: PageModel, stack: AlignedRegion, rule: Line, size: n
   const width = band.x1 - band.x0;
   // A line set all in bold is a head (column heads set close), not running text.
   return textLines(wordsIn(page.words, band), size).some((l) => l.chunks.length === 1 && l.x1 - l.x0 >= 0.6 * width && (l.chunks[0]?.words.length ?? 0) >= 6 && !l.words.every((w) => w.bold));
+}
+
+/** A head rule is drawn this many times as heavy as the table's other rules, at least. */
+const HEAD_RULE_WEIGHT = 2;
+/** Lines, at most, of a head over a heavy rule. */
+const HEAD_LINES = 3;
+
+/**
+ * A table ruled across whose top rule is drawn clearly heavier than the rules under it (a word
+ * processor's 3 pt head rule over 1 pt row rules) has its head above that rule: the line right
+ * over it, within a line space and a half, parted into two or more chunks by gutters (column heads, not a
+ * sentence). The table is laid out with that line as its first row.
+ */
+function headOverHeavyRule(page: PageModel, region: AlignedRegion, size: number): PdfTable | undefined {
+  const [top, ...rest] = region.rules;
+  if (!top || rest.length === 0) return undefined;
+  const others = Math.max(...rest.map((r) => r.weight ?? 0));
+  if (others <= 0 || (top.weight ?? 0) < HEAD_RULE_WEIGHT * others) return undefined;
+  const lines = textLines(wordsIn(page.words, { x0: region.x0, x1: region.x1, y0: top.at - HEAD_LINES * 2 * size, y1: top.at }), size);
+  // The head's lines, from the rule up: each within half a line space of the one under it (a
+  // head wrapped in its column: "Calories per / portion").
+  const head: TextLine[] = [];
+  for (let i = lines.length - 1; i >= 0 && head.length < HEAD_LINES; i--) {
+    const line = lines[i] as TextLine;
+    const under = head[head.length - 1];
+    if (under ? under.y0 - line.y1 > 0.5 * size : top.at - line.y1 > 1.5 * size) break;
+    head.push(line);
+  }
+  if (head.length === 0 || !head.some((l) => l.chunks.length >= 2)) return undefined;
+  // Every word of the head within the rule's width.
+  if (head.some((l) => l.x0 < region.x0 - 1 || l.x1 > region.x1 + 1)) return undefined;
+  const table = alignedCandidate(page, { ...region, y0: Math.min(...head.map((l) => l.y0)) - 1 }, size);
+  return table && table.cells.some((c) => c.row === 0 && c.text !== '') ? table : undefined;
 }
 
 /** Words set in a fixed-pitch font, all of them but those of the first line (a caption). */
@@ -414,7 +447,7 @@ function ruledTables(page: PageModel): PdfTable[] {
   }
   for (const region of ruleStacks(page, loose, size)) {
     if (out.some((t) => overlaps(t, region))) continue;
-    const aligned = region.rules.length >= 2 ? alignedCandidate(page, region, size) : undefined;
+    const aligned = region.rules.length >= 2 ? (headOverHeavyRule(page, region, size) ?? alignedCandidate(page, region, size)) : undefined;
     if (aligned) out.push(aligned);
     else seeds.push(region);
   }
