@@ -191,7 +191,7 @@ function ruleStacks(page: PageModel, rules: Line[], size: number): AlignedRegion
   for (const r of sorted) {
     const last = out[out.length - 1];
     const overlap = last ? Math.min(last.x1, r.to) - Math.max(last.x0, r.from) : 0;
-    if (last && overlap >= 0.5 * Math.min(last.x1 - last.x0, r.to - r.from) && !proseBetween(page, last, r, size)) {
+    if (last && overlap >= 0.5 * Math.min(last.x1 - last.x0, r.to - r.from) && !proseBetween(page, last, r, size) && !twoHeadRules(page, last, r, size)) {
       last.rules.push(r);
       last.y1 = r.at;
       last.x0 = Math.min(last.x0, r.from);
@@ -201,6 +201,32 @@ function ruleStacks(page: PageModel, rules: Line[], size: number): AlignedRegion
     }
   }
   return out;
+}
+
+/** Lines of several cells, at least, between two head rules: rows no rule parts. */
+const UNRULED_ROWS = 2;
+
+/**
+ * Two tables each ruled under its head (kreuzberg's extraction_test: "Header 1 | Header 2 |
+ * Header 3" on a rule, three rows, a title, "Product | Price | Quantity" on a rule, three rows)
+ * are not one table's top and bottom rules: the stack so far is one rule with its head sitting
+ * on it, `rule` has a head sitting on it too, and rows of several cells, two or more, lie
+ * between them unruled. (A booktabs top rule has no head on it; rows ruled one by one have one
+ * row between rules.)
+ */
+function twoHeadRules(page: PageModel, stack: AlignedRegion, rule: Line, size: number): boolean {
+  const first = stack.rules[0];
+  if (stack.rules.length !== 1 || !first) return false;
+  if (!headOnRule(page, first, size) || !headOnRule(page, rule, size)) return false;
+  const band = { x0: Math.min(stack.x0, rule.from), x1: Math.max(stack.x1, rule.to), y0: first.at, y1: rule.at };
+  return textLines(wordsIn(page.words, band), size).filter((l) => l.chunks.length >= 2).length >= UNRULED_ROWS + 1;
+}
+
+/** A line of two cells or more sitting on the rule (its foot within half an em above it), within the rule's width. */
+function headOnRule(page: PageModel, rule: Line, size: number): boolean {
+  const lines = textLines(wordsIn(page.words, { x0: rule.from - 1, x1: rule.to + 1, y0: rule.at - 3 * size, y1: rule.at }), size);
+  const line = lines[lines.length - 1];
+  return line !== undefined && rule.at - line.y1 <= 0.5 * size && line.chunks.length >= 2;
 }
 
 /**
@@ -467,7 +493,12 @@ function ruledTables(page: PageModel): PdfTable[] {
 function grownCandidate(page: PageModel, seed: AlignedRegion, found: readonly PdfTable[], size: number): PdfTable | undefined {
   if (seed.x1 - seed.x0 < 8 * size) return undefined;
   const free = page.words.filter((w) => !found.some((t) => centreIn(w, t)));
-  const region = grownRegion(seed, seed.rules, free, size);
+  // Grown from a head rule (a head sitting on a lone rule): another table's head rule below
+  // stops the growth, and so does a line set larger than the rows (twoHeadRules, grow.ts).
+  const only = seed.rules.length === 1 ? seed.rules[0] : undefined;
+  const headed = only !== undefined && headOnRule(page, only, size);
+  const nextHeads = headed ? (pageLines(page)?.horizontal ?? []).filter((r) => r.at > seed.y1 + size && Math.min(r.to, seed.x1) - Math.max(r.from, seed.x0) >= 0.5 * (seed.x1 - seed.x0) && headOnRule(page, r, size)) : [];
+  const region = grownRegion(seed, seed.rules, free, size, { headed, nextHeads });
   if (!region || found.some((t) => overlaps(t, region))) return undefined;
   const table = alignedCandidate(page, region, size);
   return table && table.rows >= 3 ? table : undefined;
