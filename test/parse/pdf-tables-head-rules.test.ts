@@ -42,4 +42,14 @@ describe('PDF tables: two tables ruled under their heads', () => {
     const tables = findTables(await firstPageModel(ruledPdf([rule(89), rule(102.5), rule(142)], runs)));
     expect(tables.map(rowTexts)).toEqual([FIRST]);
   });
+
+  it('keeps a table ruled under its head and at its foot whole: a bottom rule has no row under it', async () => {
+    const runs = [...FIRST.flatMap((r, i) => row(r, 100 + 12 * i + (i > 0 ? 3 : 0))), ['After the table comes a sentence of running text.', 62, 160] as TextRun];
+    const tables = findTables(await firstPageModel(ruledPdf([rule(102.5), rule(142)], runs)));
+    // one table over both rules, its last row kept (how the head above the top rule is read is
+    // the stacked rules' business, not this rule's)
+    expect(tables).toHaveLength(1);
+    const text = rowTexts(tables[0] as NonNullable<(typeof tables)[0]>).flat().join(' ');
+    for (const cell of ['1A', '2B', '3C']) expect(text).toContain(cell);
+  });
 });

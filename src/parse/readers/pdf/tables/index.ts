@@ -222,11 +222,17 @@ function twoHeadRules(page: PageModel, stack: AlignedRegion, rule: Line, size: n
   return textLines(wordsIn(page.words, band), size).filter((l) => l.chunks.length >= 2).length >= UNRULED_ROWS + 1;
 }
 
-/** A line of two cells or more sitting on the rule (its foot within half an em above it), within the rule's width. */
+/**
+ * A head rule: a line of two cells or more sitting on it (its foot within half an em above it)
+ * and a row of two cells or more right under it (its top within a line space), both within the
+ * rule's width. A table's bottom rule has a row on it and none under it.
+ */
 function headOnRule(page: PageModel, rule: Line, size: number): boolean {
-  const lines = textLines(wordsIn(page.words, { x0: rule.from - 1, x1: rule.to + 1, y0: rule.at - 3 * size, y1: rule.at }), size);
-  const line = lines[lines.length - 1];
-  return line !== undefined && rule.at - line.y1 <= 0.5 * size && line.chunks.length >= 2;
+  const band = (y0: number, y1: number) => textLines(wordsIn(page.words, { x0: rule.from - 1, x1: rule.to + 1, y0, y1 }), size);
+  const on = band(rule.at - 3 * size, rule.at).at(-1);
+  if (on === undefined || rule.at - on.y1 > 0.5 * size || on.chunks.length < 2) return false;
+  const under = band(rule.at, rule.at + 3 * size)[0];
+  return under !== undefined && under.y0 - rule.at <= size && under.chunks.length >= 2;
 }
 
 /**
