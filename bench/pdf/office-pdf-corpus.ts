@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { strFromU8, unzipSync } from 'fflate';
 import { CORPUS_DIR } from '../../test/helpers/corpus.ts';
-import { odtTableFlaws, officeTruth } from './office-pdf-truth.ts';
+import { docxTableFlaws, odtTableFlaws, officeTruth } from './office-pdf-truth.ts';
 import type { PageTruth } from './printed-truth.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -185,19 +185,24 @@ export async function officePdfs(log: (line: string) => void): Promise<OfficePdf
     const entry = readEntry(name);
     if (entry?.html === undefined) continue;
     // A docx's title block is its Title-style paragraph; an RTF's or ODT's is metadata, not printed.
-    // An ODT's merged cells and nested tables are dropped by pandoc's ODT reader: read them from the source.
-    const tableFlaws = format === 'odt' ? odtFlaws(path.join(CORPUS_DIR, entry.source)) : undefined;
+    // What pandoc drops (an ODT's merged cells and nested tables, a docx row's skipped columns) is read from the source.
+    const tableFlaws = format === 'odt' || format === 'docx' ? sourceTableFlaws(format, path.join(CORPUS_DIR, entry.source)) : undefined;
     const truth = officeTruth(entry.html, { title: format === 'docx' || format === 'doc', ...(tableFlaws ? { tableFlaws } : {}) });
     out.push({ name, format, source: entry.source, pdf: path.join(OFFICE_PDF_DIR, `${name}.pdf`), pages: entry.pages, truth });
   }
   return out;
 }
 
-/** An ODT's top-level tables with pandoc's known misreadings (office-pdf-truth.ts odtTableFlaws); undefined when unreadable. */
-function odtFlaws(file: string): (string | undefined)[] | undefined {
+/**
+ * An ODT's or a docx's top-level tables with pandoc's known misreadings (office-pdf-truth.ts
+ * odtTableFlaws, docxTableFlaws); undefined when unreadable.
+ */
+function sourceTableFlaws(format: OfficeFormat, file: string): (string | undefined)[] | undefined {
+  const name = format === 'odt' ? 'content.xml' : 'word/document.xml';
   try {
-    const part = unzipSync(fs.readFileSync(file), { filter: (f) => f.name === 'content.xml' })['content.xml'];
-    return part ? odtTableFlaws(strFromU8(part)) : undefined;
+    const part = unzipSync(fs.readFileSync(file), { filter: (f) => f.name === name })[name];
+    if (!part) return undefined;
+    return format === 'odt' ? odtTableFlaws(strFromU8(part)) : docxTableFlaws(strFromU8(part));
   } catch {
     return undefined;
   }

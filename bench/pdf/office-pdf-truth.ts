@@ -18,7 +18,8 @@
  *             ODT's `table:number-columns-spanned` / `number-rows-spanned` come out as separate
  *             cells, the covered ones empty) and nested tables (their cells are gone); its
  *             docx reader keeps both (`gridSpan`, `vMerge`: colspan/rowspan; a nested table as
- *             a table in the cell). The ODT's own tables are read by `odtTableFlaws`;
+ *             a table in the cell) but drops `w:gridBefore` (a row's cells moved left). The
+ *             source's own tables are read by `odtTableFlaws` and `docxTableFlaws`;
  *   markdown  the document's text in order, a block per line, each heading as a `#` line and
  *             each table of data as its HTML (a text line starting with `#` escaped `\#`).
  * Left out of the text, since the PDF does not print them as pandoc writes them: TeX of math
@@ -121,6 +122,33 @@ export interface OfficeTruthOptions {
 
 const SPANNED = /table:number-(?:columns|rows)-spanned="(\d+)"/gu;
 const TABLE_TAG = /<(\/?)table:table(?=[\s>/])/gu;
+
+const WORD_TABLE_TAG = /<(\/?)w:tbl(?=[\s>/])/gu;
+const GRID_BEFORE = /<w:gridBefore\b[^>]*w:val="(\d+)"/gu;
+
+/**
+ * A Word document's top-level tables (word/document.xml), each with why pandoc 2.17 misreads
+ * it — a row starting after skipped grid columns (`w:gridBefore`: pandoc drops the skip and
+ * moves the row's cells left) — or undefined. Merged cells and nested tables it reads right.
+ */
+export function docxTableFlaws(documentXml: string): (string | undefined)[] {
+  const flaws: (string | undefined)[] = [];
+  let depth = 0;
+  let start = 0;
+  for (const m of documentXml.matchAll(WORD_TABLE_TAG)) {
+    if (m[1] === '/') {
+      depth--;
+      if (depth === 0) {
+        const skipped = [...documentXml.slice(start, m.index).matchAll(GRID_BEFORE)].some((g) => Number(g[1]) > 0);
+        flaws.push(skipped ? 'a row starting after skipped columns (pandoc 2.17 drops w:gridBefore)' : undefined);
+      }
+    } else {
+      if (depth === 0) start = m.index;
+      depth++;
+    }
+  }
+  return flaws;
+}
 
 /**
  * An ODT's top-level tables (content.xml), each with why pandoc 2.17 misreads it — merged cells

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pandocHtml, sofficeConvert } from '../../bench/pdf/office-pdf-corpus.ts';
-import { odtTableFlaws, officeTruth } from '../../bench/pdf/office-pdf-truth.ts';
+import { docxTableFlaws, odtTableFlaws, officeTruth } from '../../bench/pdf/office-pdf-truth.ts';
 import { strFromU8, unzipSync } from 'fflate';
 import { scorePrinted } from '../../bench/pdf/printed-score.ts';
 import { eligible } from '../../bench/pdf/printed-truth.ts';
@@ -98,6 +98,19 @@ describe('tables pandoc is known to misread', () => {
     expect(flaws[2]).toMatch(/nested table/u);
   });
 
+  it('reads each top-level Word table with a row starting after skipped columns', () => {
+    const xml = [
+      '<w:tbl><w:tr><w:tc><w:tbl><w:tr><w:tc/></w:tr></w:tbl></w:tc></w:tr></w:tbl>',
+      '<w:tbl><w:tr><w:trPr><w:gridBefore w:val="1"/></w:trPr><w:tc/></w:tr></w:tbl>',
+      '<w:tbl><w:tr><w:trPr><w:gridBefore w:val="0"/></w:trPr><w:tc/></w:tr></w:tbl>',
+    ].join('');
+    const flaws = docxTableFlaws(xml);
+    expect(flaws).toHaveLength(3);
+    expect(flaws[0]).toBeUndefined();
+    expect(flaws[1]).toMatch(/gridBefore/u);
+    expect(flaws[2]).toBeUndefined();
+  });
+
   it('leaves a document\'s tables out when a table is in doubt or the counts differ', () => {
     expect(officeTruth(PANDOC, { title: true, tableFlaws: [undefined, undefined] }).tablesLeftOut).toBeUndefined();
     expect(officeTruth(PANDOC, { title: true, tableFlaws: ['merged cells', undefined] }).tablesLeftOut).toBe('merged cells');
@@ -147,6 +160,18 @@ describe('pandoc and LibreOffice on corpus documents', () => {
     const nested = odtTableFlaws(strFromU8(unzipSync(fs.readFileSync(corpusPath('office', 'odt', 'docling-text_document_03.odt')), { filter: (f) => f.name === 'content.xml' })['content.xml'] as Uint8Array));
     expect(nested.length).toBe(7);
     expect(nested.filter((f) => f !== undefined)).toEqual([expect.stringMatching(/nested table/u)]);
+  }, 30_000);
+
+  it("leaves a docx's tables out of TEDS where a row starts after skipped columns (pandoc drops w:gridBefore)", async () => {
+    const file = corpusPath('office', 'docx', 'docling-word_tables.docx');
+    const xml = strFromU8(unzipSync(fs.readFileSync(file), { filter: (f) => f.name === 'word/document.xml' })['word/document.xml'] as Uint8Array);
+    const flaws = docxTableFlaws(xml);
+    expect(flaws).toHaveLength(7);
+    expect(flaws.filter((f) => f !== undefined).length).toBeGreaterThan(0);
+    // the last table: "Cell 1.1" stands under "Header 0.1" in the document; pandoc moves it left
+    const truth = officeTruth(await pandocHtml(file), { title: true, tableFlaws: flaws });
+    expect(truth.tables.at(-1)).toBe('<table><tr><td>Header 0.0</td><td>Header 0.1</td></tr><tr><td>Cell 1.1</td><td></td></tr></table>');
+    expect(truth.tablesLeftOut).toMatch(/gridBefore/u);
   }, 30_000);
 
   it('converts a document to PDF with a private profile', async () => {
