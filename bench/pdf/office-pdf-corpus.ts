@@ -15,8 +15,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { strFromU8, unzipSync } from 'fflate';
 import { CORPUS_DIR } from '../../test/helpers/corpus.ts';
-import { officeTruth } from './office-pdf-truth.ts';
+import { docxTableFlaws, odtTableFlaws, officeTruth } from './office-pdf-truth.ts';
 import type { PageTruth } from './printed-truth.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -184,10 +185,27 @@ export async function officePdfs(log: (line: string) => void): Promise<OfficePdf
     const entry = readEntry(name);
     if (entry?.html === undefined) continue;
     // A docx's title block is its Title-style paragraph; an RTF's or ODT's is metadata, not printed.
-    const truth = officeTruth(entry.html, { title: format === 'docx' || format === 'doc' });
+    // What pandoc drops (an ODT's merged cells and nested tables, a docx row's skipped columns) is read from the source.
+    const tableFlaws = format === 'odt' || format === 'docx' ? sourceTableFlaws(format, path.join(CORPUS_DIR, entry.source)) : undefined;
+    const truth = officeTruth(entry.html, { title: format === 'docx' || format === 'doc', ...(tableFlaws ? { tableFlaws } : {}) });
     out.push({ name, format, source: entry.source, pdf: path.join(OFFICE_PDF_DIR, `${name}.pdf`), pages: entry.pages, truth });
   }
   return out;
+}
+
+/**
+ * An ODT's or a docx's top-level tables with pandoc's known misreadings (office-pdf-truth.ts
+ * odtTableFlaws, docxTableFlaws); undefined when unreadable.
+ */
+function sourceTableFlaws(format: OfficeFormat, file: string): (string | undefined)[] | undefined {
+  const name = format === 'odt' ? 'content.xml' : 'word/document.xml';
+  try {
+    const part = unzipSync(fs.readFileSync(file), { filter: (f) => f.name === name })[name];
+    if (!part) return undefined;
+    return format === 'odt' ? odtTableFlaws(strFromU8(part)) : docxTableFlaws(strFromU8(part));
+  } catch {
+    return undefined;
+  }
 }
 
 /** The documents that failed to convert, with their reason (from the cache). */

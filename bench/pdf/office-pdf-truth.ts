@@ -13,6 +13,13 @@
  *             td, cell text whitespace-collapsed with its paragraphs and list items apart); any
  *             other table is read as its text;
  *   nested    how many tables sit inside another table;
+ *   tablesLeftOut  why the document's tables are not scored (TEDS left out), when pandoc's reading
+ *             of them is known to be wrong: pandoc 2.17's ODT reader drops merged cells (an
+ *             ODT's `table:number-columns-spanned` / `number-rows-spanned` come out as separate
+ *             cells, the covered ones empty) and nested tables (their cells are gone); its
+ *             docx reader keeps both (`gridSpan`, `vMerge`: colspan/rowspan; a nested table as
+ *             a table in the cell) but drops `w:gridBefore` (a row's cells moved left). The
+ *             source's own tables are read by `odtTableFlaws` and `docxTableFlaws`;
  *   markdown  the document's text in order, a block per line, each heading as a `#` line and
  *             each table of data as its HTML (a text line starting with `#` escaped `\#`).
  * Left out of the text, since the PDF does not print them as pandoc writes them: TeX of math
@@ -105,6 +112,71 @@ function dataTable(table: DomElement): string | undefined {
 export interface OfficeTruthOptions {
   /** Read pandoc's title block (`h1.title`) as the document's first heading: a docx's Title style. */
   title: boolean;
+  /**
+   * For each of the source's top-level tables in order, why pandoc's reading of it is wrong, or
+   * undefined when it is right (an ODT: `odtTableFlaws`). Pandoc writes every top-level table, so
+   * its k-th table is the source's k-th; when the counts differ, every table is in doubt.
+   */
+  tableFlaws?: readonly (string | undefined)[];
+}
+
+const SPANNED = /table:number-(?:columns|rows)-spanned="(\d+)"/gu;
+const TABLE_TAG = /<(\/?)table:table(?=[\s>/])/gu;
+
+const WORD_TABLE_TAG = /<(\/?)w:tbl(?=[\s>/])/gu;
+const GRID_BEFORE = /<w:gridBefore\b[^>]*w:val="(\d+)"/gu;
+
+/**
+ * A Word document's top-level tables (word/document.xml), each with why pandoc 2.17 misreads
+ * it — a row starting after skipped grid columns (`w:gridBefore`: pandoc drops the skip and
+ * moves the row's cells left) — or undefined. Merged cells and nested tables it reads right.
+ */
+export function docxTableFlaws(documentXml: string): (string | undefined)[] {
+  const flaws: (string | undefined)[] = [];
+  let depth = 0;
+  let start = 0;
+  for (const m of documentXml.matchAll(WORD_TABLE_TAG)) {
+    if (m[1] === '/') {
+      depth--;
+      if (depth === 0) {
+        const skipped = [...documentXml.slice(start, m.index).matchAll(GRID_BEFORE)].some((g) => Number(g[1]) > 0);
+        flaws.push(skipped ? 'a row starting after skipped columns (pandoc 2.17 drops w:gridBefore)' : undefined);
+      }
+    } else {
+      if (depth === 0) start = m.index;
+      depth++;
+    }
+  }
+  return flaws;
+}
+
+/**
+ * An ODT's top-level tables (content.xml), each with why pandoc 2.17 misreads it — merged cells
+ * or a table nested in it (both dropped by its ODT reader) — or undefined.
+ */
+export function odtTableFlaws(contentXml: string): (string | undefined)[] {
+  const flaws: (string | undefined)[] = [];
+  let depth = 0;
+  let start = 0;
+  let nested = false;
+  for (const m of contentXml.matchAll(TABLE_TAG)) {
+    const closing = m[1] === '/';
+    const selfClosing = !closing && contentXml[contentXml.indexOf('>', m.index) - 1] === '/';
+    if (closing) {
+      depth--;
+      if (depth === 0) {
+        const spans = [...contentXml.slice(start, m.index).matchAll(SPANNED)].some((s) => Number(s[1]) > 1);
+        flaws.push(nested ? 'a nested table (pandoc 2.17 reads ODT without it)' : spans ? 'merged cells (pandoc 2.17 reads ODT spans as separate cells)' : undefined);
+      }
+    } else if (!selfClosing) {
+      if (depth === 0) {
+        start = m.index;
+        nested = false;
+      } else nested = true;
+      depth++;
+    }
+  }
+  return flaws;
 }
 
 /** The truth of one document from pandoc's standalone HTML of it. */
@@ -115,6 +187,11 @@ export function officeTruth(html: string, options: OfficeTruthOptions): PageTrut
   const nested = body.querySelectorAll('table table').length;
   const headings: PageTruth['headings'] = [];
   const tables: string[] = [];
+  const flaws = options.tableFlaws;
+  const topTables = Array.from(body.querySelectorAll('table')).filter((t) => !(t.parentNode && isElement(t.parentNode) && t.parentNode.closest('table')));
+  let leftOut: string | undefined;
+  if (flaws && flaws.length !== topTables.length) leftOut = `pandoc wrote ${topTables.length} tables of the source's ${flaws.length}`;
+  let tableIndex = 0;
   const walk = (node: DomNode): string => {
     if (!isElement(node)) return blockText(node);
     if (skipped(node)) return '';
@@ -138,7 +215,9 @@ export function officeTruth(html: string, options: OfficeTruthOptions): PageTrut
       return `\n\n\u2063H${headings.length - 1}\u2063\n\n`;
     }
     if (node.tagName === 'TABLE') {
+      const flaw = flaws?.[tableIndex++];
       const table = dataTable(node);
+      if (table !== undefined && flaw !== undefined) leftOut ??= flaw;
       if (table === undefined) return blockText(node);
       tables.push(table);
       return `\n\n\u2063T${tables.length - 1}\u2063\n\n`;
@@ -159,5 +238,5 @@ export function officeTruth(html: string, options: OfficeTruthOptions): PageTrut
     .replace(/\u2063T(\d+)\u2063/gu, (_, i: string) => tables[Number(i)] ?? '')
     .replace(/\n{3,}/gu, '\n\n')
     .trim()}\n`;
-  return { headings, tables, nested, markdown };
+  return { headings, tables, nested, markdown, ...(leftOut !== undefined && tables.length > 0 ? { tablesLeftOut: leftOut } : {}) };
 }

@@ -27,6 +27,8 @@ export interface PageTruth {
   tables: string[];
   nested: number;
   markdown: string;
+  /** Why the page's tables are not scored (TEDS left out): the truth's reading of them is known wrong. */
+  tablesLeftOut?: string;
 }
 
 export const TRUTH_SCRIPT = String.raw`(() => {

@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pandocHtml, sofficeConvert } from '../../bench/pdf/office-pdf-corpus.ts';
-import { officeTruth } from '../../bench/pdf/office-pdf-truth.ts';
+import { docxTableFlaws, odtTableFlaws, officeTruth } from '../../bench/pdf/office-pdf-truth.ts';
+import { strFromU8, unzipSync } from 'fflate';
 import { scorePrinted } from '../../bench/pdf/printed-score.ts';
 import { eligible } from '../../bench/pdf/printed-truth.ts';
 import { corpusPath } from '../helpers/corpus.ts';
@@ -83,6 +84,42 @@ describe('the truth of an office document from pandoc HTML', () => {
   });
 });
 
+describe('tables pandoc is known to misread', () => {
+  it('reads each top-level ODT table with its merged cells or nested table', () => {
+    const xml = [
+      '<table:table table:name="A"><table:table-row><table:table-cell table:number-columns-spanned="1"/></table:table-row></table:table>',
+      '<table:table table:name="B"><table:table-row><table:table-cell table:number-rows-spanned="2"/><table:covered-table-cell/></table:table-row></table:table>',
+      '<table:table table:name="C"><table:table-row><table:table-cell><table:table table:name="C1"><table:table-column/></table:table></table:table-cell></table:table-row></table:table>',
+    ].join('');
+    const flaws = odtTableFlaws(xml);
+    expect(flaws).toHaveLength(3);
+    expect(flaws[0]).toBeUndefined();
+    expect(flaws[1]).toMatch(/merged cells/u);
+    expect(flaws[2]).toMatch(/nested table/u);
+  });
+
+  it('reads each top-level Word table with a row starting after skipped columns', () => {
+    const xml = [
+      '<w:tbl><w:tr><w:tc><w:tbl><w:tr><w:tc/></w:tr></w:tbl></w:tc></w:tr></w:tbl>',
+      '<w:tbl><w:tr><w:trPr><w:gridBefore w:val="1"/></w:trPr><w:tc/></w:tr></w:tbl>',
+      '<w:tbl><w:tr><w:trPr><w:gridBefore w:val="0"/></w:trPr><w:tc/></w:tr></w:tbl>',
+    ].join('');
+    const flaws = docxTableFlaws(xml);
+    expect(flaws).toHaveLength(3);
+    expect(flaws[0]).toBeUndefined();
+    expect(flaws[1]).toMatch(/gridBefore/u);
+    expect(flaws[2]).toBeUndefined();
+  });
+
+  it('leaves a document\'s tables out when a table is in doubt or the counts differ', () => {
+    expect(officeTruth(PANDOC, { title: true, tableFlaws: [undefined, undefined] }).tablesLeftOut).toBeUndefined();
+    expect(officeTruth(PANDOC, { title: true, tableFlaws: ['merged cells', undefined] }).tablesLeftOut).toBe('merged cells');
+    // the second table is no table of data: its doubt changes nothing
+    expect(officeTruth(PANDOC, { title: true, tableFlaws: [undefined, 'merged cells'] }).tablesLeftOut).toBeUndefined();
+    expect(officeTruth(PANDOC, { title: true, tableFlaws: [undefined] }).tablesLeftOut).toMatch(/pandoc wrote 2 tables of the source's 1/u);
+  });
+});
+
 describe('pandoc and LibreOffice on corpus documents', () => {
   it("reads Word's Title and Heading styles as headings, and a large bold Normal line as none", async () => {
     const headed = officeTruth(await pandocHtml(corpusPath('office', 'docx', 'docling-unit_test_headers.docx')), { title: true });
@@ -98,6 +135,43 @@ describe('pandoc and LibreOffice on corpus documents', () => {
     expect(form.markdown).toMatch(/Research Governance Checklist/u);
     expect(form.headings).toEqual([]);
     expect(form.tables.length).toBeGreaterThan(0);
+  }, 30_000);
+
+  it("checks pandoc's tables against the document: Word's merged cells kept, ODT's dropped and left out of TEDS", async () => {
+    // docx: gridSpan and vMerge are colspan and rowspan in pandoc's HTML
+    const word = officeTruth(await pandocHtml(corpusPath('office', 'docx', 'kreuzberg-docx_tables.docx')), { title: true });
+    expect(word.tables.join('')).toContain('<td rowspan="2">a</td><td colspan="2">b</td>');
+    expect(word.tablesLeftOut).toBeUndefined();
+    // ODT: "Merged cell 2x2" spans two rows and two columns in content.xml; pandoc writes it as
+    // one cell among empty ones, so the document's tables are not scored
+    const file = corpusPath('office', 'odt', 'docling-text_document_02.odt');
+    const content = strFromU8(unzipSync(fs.readFileSync(file), { filter: (f) => f.name === 'content.xml' })['content.xml'] as Uint8Array);
+    const flaws = odtTableFlaws(content);
+    expect(flaws).toEqual([expect.stringMatching(/merged cells/u)]);
+    const html = await pandocHtml(file);
+    expect(html).not.toMatch(/colspan|rowspan/u);
+    const odt = officeTruth(html, { title: false, tableFlaws: flaws });
+    expect(odt.tablesLeftOut).toMatch(/merged cells/u);
+    const scored = scorePrinted(odt, odt.markdown);
+    expect(scored.scores.teds).toBeNull();
+    expect(scored.scores.nid).toBe(1);
+    expect(scored.scores.overall).toBe(1);
+    // a nested table, dropped by pandoc's ODT reader: that table is in doubt, the plain ones not
+    const nested = odtTableFlaws(strFromU8(unzipSync(fs.readFileSync(corpusPath('office', 'odt', 'docling-text_document_03.odt')), { filter: (f) => f.name === 'content.xml' })['content.xml'] as Uint8Array));
+    expect(nested.length).toBe(7);
+    expect(nested.filter((f) => f !== undefined)).toEqual([expect.stringMatching(/nested table/u)]);
+  }, 30_000);
+
+  it("leaves a docx's tables out of TEDS where a row starts after skipped columns (pandoc drops w:gridBefore)", async () => {
+    const file = corpusPath('office', 'docx', 'docling-word_tables.docx');
+    const xml = strFromU8(unzipSync(fs.readFileSync(file), { filter: (f) => f.name === 'word/document.xml' })['word/document.xml'] as Uint8Array);
+    const flaws = docxTableFlaws(xml);
+    expect(flaws).toHaveLength(7);
+    expect(flaws.filter((f) => f !== undefined).length).toBeGreaterThan(0);
+    // the last table: "Cell 1.1" stands under "Header 0.1" in the document; pandoc moves it left
+    const truth = officeTruth(await pandocHtml(file), { title: true, tableFlaws: flaws });
+    expect(truth.tables.at(-1)).toBe('<table><tr><td>Header 0.0</td><td>Header 0.1</td></tr><tr><td>Cell 1.1</td><td></td></tr></table>');
+    expect(truth.tablesLeftOut).toMatch(/gridBefore/u);
   }, 30_000);
 
   it('converts a document to PDF with a private profile', async () => {

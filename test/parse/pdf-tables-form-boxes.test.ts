@@ -2,12 +2,13 @@
  * A ruled grid of a form's boxes, each a label at its top over blank room to fill in, is text,
  * not a table (src/parse/readers/pdf/tables/form-boxes.ts): on the prefilled Form 1040 of pdf.js's
  * corpus and on grids built here — the same labels centred in their rows, or a row whose fullest
- * cell fills it, stay a table.
+ * cell fills it, stay a table — and a grid whose column of figures holds values, not labels (a
+ * word processor's table with tall rows numbering its rows), stays a table.
  */
 import { describe, expect, it } from 'vitest';
 import { findTables } from '../../src/parse/readers/pdf/tables/index.ts';
 import { readCorpus } from '../helpers/corpus.ts';
-import { firstPageModel, gridRuleOps, pageModel, ruledPdf, type TextRun } from './pdf-table-fixtures.ts';
+import { firstPageModel, gridRuleOps, onlyTable, pageModel, rowTexts, ruledPdf, type TextRun } from './pdf-table-fixtures.ts';
 
 const XS = [50, 200, 320, 420];
 /** Rows 30 pt tall: room for handwriting under 8 pt labels. */
@@ -38,6 +39,26 @@ describe('PDF tables: a form’s boxes to fill in', () => {
     const relabel = LABELS.map((row) => row.slice(0, 2));
     const runs = relabel.flatMap((row, r) => row.map((text, c): TextRun => [text, (XS[c] as number) + 2, (YS[r] as number) + 8]));
     expect(findTables(await firstPageModel(ruledPdf(gridRuleOps(XS, YS), [...runs, ...filling])))).toHaveLength(1);
+  });
+
+  it('keeps a grid of tall rows a table when a column numbers its rows', async () => {
+    // A word processor's table with a fixed row height (LibreOffice printing word-extractor's
+    // test17.docx): each row's text at the top of a row 30 pt tall, a column of row numbers.
+    const xs = [50, 80, 300, 380];
+    const ys = [100, 130, 160, 190, 220];
+    const rows = [
+      ['', 'Entry', 'Kind'],
+      ['1', 'In eleifend velit vitae libero.', 'Lorem'],
+      ['2', 'Cras fringilla ipsum magna.', 'Ipsum'],
+      ['3', 'Aliquam erat volutpat.', 'Lorem'],
+    ];
+    const runs = rows.flatMap((row, r) => row.flatMap((text, c): TextRun[] => (text ? [[text, (xs[c] as number) + 2, (ys[r] as number) + 8]] : [])));
+    const table = await onlyTable(ruledPdf(gridRuleOps(xs, ys), runs));
+    expect(rowTexts(table)).toEqual(rows);
+    // the same grid with words in that column is a form's boxes again
+    const worded = rows.map((row, r) => (r === 0 ? row : [`Box ${'abc'[r - 1]}`, ...row.slice(1)]));
+    const wordedRuns = worded.flatMap((row, r) => row.flatMap((text, c): TextRun[] => (text ? [[text, (xs[c] as number) + 2, (ys[r] as number) + 8]] : [])));
+    expect(findTables(await firstPageModel(ruledPdf(gridRuleOps(xs, ys), wordedRuns)))).toEqual([]);
   });
 
   it("reads Form 1040's name and address boxes as text", async () => {

@@ -162,6 +162,12 @@ function dropOverprints(words: Word[]): Word[] {
 }
 
 const RULE_THICKNESS = 2;
+/**
+ * A stroked line up to this thick is still a rule when it is long for its weight (HEAVY_LENGTH
+ * times): a word processor's heavy border (Word's 3 pt rule under a table's head), not a bar.
+ */
+const HEAVY_RULE = 4.5;
+const HEAVY_LENGTH = 20;
 
 interface Geometry {
   rules: Rule[];
@@ -178,13 +184,18 @@ export interface PageLimits {
 }
 
 /** A stroked segment or a thin filled box as a rule, when it is horizontal or vertical. */
-function ruleOf(box: Box, page: { width: number; height: number }): Rule | undefined {
+function ruleOf(box: Box, page: { width: number; height: number }, thickness = RULE_THICKNESS): Rule | undefined {
   const w = box.x1 - box.x0;
   const h = box.y1 - box.y0;
   if (box.x1 < 0 || box.y1 < 0 || box.x0 > page.width || box.y0 > page.height) return undefined;
-  if (h <= RULE_THICKNESS && w > h * 3 && w >= 4) return { ...box, orientation: 'horizontal' };
-  if (w <= RULE_THICKNESS && h > w * 3 && h >= 4) return { ...box, orientation: 'vertical' };
+  if (h <= thickness && w > h * 3 && w >= 4) return { ...box, orientation: 'horizontal' };
+  if (w <= thickness && h > w * 3 && h >= 4) return { ...box, orientation: 'vertical' };
   return undefined;
+}
+
+/** A stroked segment's thickness allowance: heavy when the segment is long for its weight. */
+function strokeThickness(length: number, width: number): number {
+  return width <= HEAVY_RULE && length >= HEAVY_LENGTH * width ? HEAVY_RULE : RULE_THICKNESS;
 }
 
 /**
@@ -220,7 +231,7 @@ function pathGeometry(
           const [ax, ay] = points[i - 1] as [number, number];
           const [bx, by] = points[i] as [number, number];
           const half = widthAcross / 2;
-          const rule = ruleOf({ x0: Math.min(ax, bx) - (ay === by ? 0 : half), y0: Math.min(ay, by) - (ax === bx ? 0 : half), x1: Math.max(ax, bx) + (ay === by ? 0 : half), y1: Math.max(ay, by) + (ax === bx ? 0 : half) }, page);
+          const rule = ruleOf({ x0: Math.min(ax, bx) - (ay === by ? 0 : half), y0: Math.min(ay, by) - (ax === bx ? 0 : half), x1: Math.max(ax, bx) + (ay === by ? 0 : half), y1: Math.max(ay, by) + (ax === bx ? 0 : half) }, page, strokeThickness(Math.hypot(bx - ax, by - ay), widthAcross));
           if (rule) out.rules.push(rule);
         }
       }

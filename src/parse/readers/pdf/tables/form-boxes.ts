@@ -9,6 +9,11 @@
  * it at least one and a half times its size and more than twice the blank above it (text centred
  * in a tall row has as much above as below; a cell of several lines is an entry, not a label).
  * Cells spanning rows are left out.
+ *
+ * A form's boxes hold labels, the values are written in later; a grid with a column of figures
+ * — three body rows or more holding only a number each (a table numbering its rows "1", "2",
+ * "3", a column of amounts) — holds values, and is a table however tall its rows: a word
+ * processor's table with a fixed row height sets each row's text at the top of a tall row.
  */
 import type { LaidOutTable } from './grid.ts';
 
@@ -17,7 +22,22 @@ const ROOM_BELOW = 1.5;
 /** Share of the rows with text, at least, whose boxes all leave that room. */
 const FORM_ROWS = 0.75;
 
+/** A figure: a number, signed or in brackets, with a currency sign or a per cent. */
+const FIGURE = /^[(\-\u2212+]?[$€£]?\d[\d.,]*%?\)?$/u;
+/** Body rows, at least, of a column of figures. */
+const FIGURE_ROWS = 3;
+
+/** A column whose filled cells under the first row, three or more, are figures only. */
+function figureColumn(t: LaidOutTable): boolean {
+  for (let c = 0; c < t.cols; c++) {
+    const body = t.cells.filter((x) => x.col === c && x.colSpan === 1 && x.row > 0 && x.text !== '');
+    if (body.length >= FIGURE_ROWS && body.every((x) => FIGURE.test(x.text))) return true;
+  }
+  return false;
+}
+
 export function formBoxes(t: LaidOutTable): boolean {
+  if (figureColumn(t)) return false;
   let rows = 0;
   let roomy = 0;
   for (let r = 0; r < t.rows; r++) {

@@ -2,7 +2,8 @@
  * A table around a lone rule (the line under a borderless table's head) or an open frame (a rule
  * under the head and one between the first column and the rest): the region grows from the rule
  * to the text lines above and below it that look like table rows — several cells, or one short
- * one — and stops at a blank line or at running text.
+ * one — and stops at a blank line, at running text, or at the head of another table sitting on
+ * its own head rule (`nextHeads`), leaving out a title of one run set over that head.
  */
 import type { Box, Word } from '../page-model.ts';
 import { type AlignedRegion, type TextLine, textLines } from './aligned.ts';
@@ -11,6 +12,8 @@ import type { Line } from './segments.ts';
 /** A line of one run this many words long, or this share of the width, is running text. */
 const PROSE_WORDS = 6;
 const PROSE_SHARE = 0.6;
+/** A line set this many times the rows' size, or larger, is a head. */
+const LARGER = 1.1;
 
 function rowLike(line: TextLine, width: number): boolean {
   if (line.chunks.length >= 2) return true;
@@ -22,7 +25,7 @@ function rowLike(line: TextLine, width: number): boolean {
  * The region around `seed` (a rule's or an open frame's box), or undefined when fewer than three
  * rows of table-like lines surround it. `words` are the page's words not yet in a table.
  */
-export function grownRegion(seed: Box, rules: Line[], words: readonly Word[], size: number): AlignedRegion | undefined {
+export function grownRegion(seed: Box, rules: Line[], words: readonly Word[], size: number, { headed = false, nextHeads = [] as readonly Line[] } = {}): AlignedRegion | undefined {
   const width = seed.x1 - seed.x0;
   const near = words.filter((w) => {
     const x = (w.x0 + w.x1) / 2;
@@ -40,6 +43,13 @@ export function grownRegion(seed: Box, rules: Line[], words: readonly Word[], si
     if (!inside) {
       if (!rowLike(line, width)) break;
       if (prev && i > first && line.y0 - prev.y1 > 1.2 * size) break;
+      // A line of one run set larger than the rows is a head after the table, not a row.
+      if (headed && line.chunks.length === 1 && Math.min(...line.words.map((w) => w.size)) > LARGER * Math.max(...lines.slice(first, i).flatMap((l) => l.words.map((w) => w.size)))) break;
+      // The head of the next table, sitting on its own head rule, and a title of one run over it.
+      if (nextHeads.some((r) => r.at >= line.y1 && r.at - line.y1 <= 0.5 * size)) {
+        while (last > first && (lines[last] as TextLine).chunks.length < 2 && (lines[last] as TextLine).y0 > seed.y1) last--;
+        break;
+      }
     }
     last = i;
   }

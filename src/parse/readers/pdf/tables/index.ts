@@ -40,7 +40,7 @@ import { underlinedHead } from './underlined.ts';
 import { splitStackedRows } from './stacked.ts';
 import { frameGrid, frames, stackFrames } from './ruled.ts';
 import { type Line, pageLines } from './segments.ts';
-import { type AlignedRegion, alignedTable, listLike, proseLike, textLines } from './aligned.ts';
+import { type AlignedRegion, alignedTable, listLike, proseLike, textLines, type TextLine } from './aligned.ts';
 
 export { tableHtml } from './html.ts';
 
@@ -191,7 +191,7 @@ function ruleStacks(page: PageModel, rules: Line[], size: number): AlignedRegion
   for (const r of sorted) {
     const last = out[out.length - 1];
     const overlap = last ? Math.min(last.x1, r.to) - Math.max(last.x0, r.from) : 0;
-    if (last && overlap >= 0.5 * Math.min(last.x1 - last.x0, r.to - r.from) && !proseBetween(page, last, r, size)) {
+    if (last && overlap >= 0.5 * Math.min(last.x1 - last.x0, r.to - r.from) && !proseBetween(page, last, r, size) && !twoHeadRules(page, last, r, size)) {
       last.rules.push(r);
       last.y1 = r.at;
       last.x0 = Math.min(last.x0, r.from);
@@ -201,6 +201,38 @@ function ruleStacks(page: PageModel, rules: Line[], size: number): AlignedRegion
     }
   }
   return out;
+}
+
+/** Lines of several cells, at least, between two head rules: rows no rule parts. */
+const UNRULED_ROWS = 2;
+
+/**
+ * Two tables each ruled under its head (kreuzberg's extraction_test: "Header 1 | Header 2 |
+ * Header 3" on a rule, three rows, a title, "Product | Price | Quantity" on a rule, three rows)
+ * are not one table's top and bottom rules: the stack so far is one rule with its head sitting
+ * on it, `rule` has a head sitting on it too, and rows of several cells, two or more, lie
+ * between them unruled. (A booktabs top rule has no head on it; rows ruled one by one have one
+ * row between rules.)
+ */
+function twoHeadRules(page: PageModel, stack: AlignedRegion, rule: Line, size: number): boolean {
+  const first = stack.rules[0];
+  if (stack.rules.length !== 1 || !first) return false;
+  if (!headOnRule(page, first, size) || !headOnRule(page, rule, size)) return false;
+  const band = { x0: Math.min(stack.x0, rule.from), x1: Math.max(stack.x1, rule.to), y0: first.at, y1: rule.at };
+  return textLines(wordsIn(page.words, band), size).filter((l) => l.chunks.length >= 2).length >= UNRULED_ROWS + 1;
+}
+
+/**
+ * A head rule: a line of two cells or more sitting on it (its foot within half an em above it)
+ * and a row of two cells or more right under it (its top within a line space), both within the
+ * rule's width. A table's bottom rule has a row on it and none under it.
+ */
+function headOnRule(page: PageModel, rule: Line, size: number): boolean {
+  const band = (y0: number, y1: number) => textLines(wordsIn(page.words, { x0: rule.from - 1, x1: rule.to + 1, y0, y1 }), size);
+  const on = band(rule.at - 3 * size, rule.at).at(-1);
+  if (on === undefined || rule.at - on.y1 > 0.5 * size || on.chunks.length < 2) return false;
+  const under = band(rule.at, rule.at + 3 * size)[0];
+  return under !== undefined && under.y0 - rule.at <= size && under.chunks.length >= 2;
 }
 
 /**
@@ -214,6 +246,39 @@ function proseBetween(page: PageModel, stack: AlignedRegion, rule: Line, size: n
   const width = band.x1 - band.x0;
   // A line set all in bold is a head (column heads set close), not running text.
   return textLines(wordsIn(page.words, band), size).some((l) => l.chunks.length === 1 && l.x1 - l.x0 >= 0.6 * width && (l.chunks[0]?.words.length ?? 0) >= 6 && !l.words.every((w) => w.bold));
+}
+
+/** A head rule is drawn this many times as heavy as the table's other rules, at least. */
+const HEAD_RULE_WEIGHT = 2;
+/** Lines, at most, of a head over a heavy rule. */
+const HEAD_LINES = 3;
+
+/**
+ * A table ruled across whose top rule is drawn clearly heavier than the rules under it (a word
+ * processor's 3 pt head rule over 1 pt row rules) has its head above that rule: the line right
+ * over it, within a line space and a half, parted into two or more chunks by gutters (column heads, not a
+ * sentence). The table is laid out with that line as its first row.
+ */
+function headOverHeavyRule(page: PageModel, region: AlignedRegion, size: number): PdfTable | undefined {
+  const [top, ...rest] = region.rules;
+  if (!top || rest.length === 0) return undefined;
+  const others = Math.max(...rest.map((r) => r.weight ?? 0));
+  if (others <= 0 || (top.weight ?? 0) < HEAD_RULE_WEIGHT * others) return undefined;
+  const lines = textLines(wordsIn(page.words, { x0: region.x0, x1: region.x1, y0: top.at - HEAD_LINES * 2 * size, y1: top.at }), size);
+  // The head's lines, from the rule up: each within half a line space of the one under it (a
+  // head wrapped in its column: "Calories per / portion").
+  const head: TextLine[] = [];
+  for (let i = lines.length - 1; i >= 0 && head.length < HEAD_LINES; i--) {
+    const line = lines[i] as TextLine;
+    const under = head[head.length - 1];
+    if (under ? under.y0 - line.y1 > 0.5 * size : top.at - line.y1 > 1.5 * size) break;
+    head.push(line);
+  }
+  if (head.length === 0 || !head.some((l) => l.chunks.length >= 2)) return undefined;
+  // Every word of the head within the rule's width.
+  if (head.some((l) => l.x0 < region.x0 - 1 || l.x1 > region.x1 + 1)) return undefined;
+  const table = alignedCandidate(page, { ...region, y0: Math.min(...head.map((l) => l.y0)) - 1 }, size);
+  return table && table.cells.some((c) => c.row === 0 && c.text !== '') ? table : undefined;
 }
 
 /** Words set in a fixed-pitch font, all of them but those of the first line (a caption). */
@@ -414,7 +479,7 @@ function ruledTables(page: PageModel): PdfTable[] {
   }
   for (const region of ruleStacks(page, loose, size)) {
     if (out.some((t) => overlaps(t, region))) continue;
-    const aligned = region.rules.length >= 2 ? alignedCandidate(page, region, size) : undefined;
+    const aligned = region.rules.length >= 2 ? (headOverHeavyRule(page, region, size) ?? alignedCandidate(page, region, size)) : undefined;
     if (aligned) out.push(aligned);
     else seeds.push(region);
   }
@@ -434,7 +499,12 @@ function ruledTables(page: PageModel): PdfTable[] {
 function grownCandidate(page: PageModel, seed: AlignedRegion, found: readonly PdfTable[], size: number): PdfTable | undefined {
   if (seed.x1 - seed.x0 < 8 * size) return undefined;
   const free = page.words.filter((w) => !found.some((t) => centreIn(w, t)));
-  const region = grownRegion(seed, seed.rules, free, size);
+  // Grown from a head rule (a head sitting on a lone rule): another table's head rule below
+  // stops the growth, and so does a line set larger than the rows (twoHeadRules, grow.ts).
+  const only = seed.rules.length === 1 ? seed.rules[0] : undefined;
+  const headed = only !== undefined && headOnRule(page, only, size);
+  const nextHeads = headed ? (pageLines(page)?.horizontal ?? []).filter((r) => r.at > seed.y1 + size && Math.min(r.to, seed.x1) - Math.max(r.from, seed.x0) >= 0.5 * (seed.x1 - seed.x0) && headOnRule(page, r, size)) : [];
+  const region = grownRegion(seed, seed.rules, free, size, { headed, nextHeads });
   if (!region || found.some((t) => overlaps(t, region))) return undefined;
   const table = alignedCandidate(page, region, size);
   return table && table.rows >= 3 ? table : undefined;

@@ -17,6 +17,8 @@ export interface Line {
   at: number;
   from: number;
   to: number;
+  /** How thick the line is drawn (points; the heaviest of its pieces); 0 for a shaded box's edge. */
+  weight?: number;
 }
 
 export interface Lines {
@@ -39,8 +41,9 @@ function merge(pieces: Line[]): Line[] {
     for (const p of group) {
       if (cur && p.from <= cur.to + JOIN_GAP) {
         cur.to = Math.max(cur.to, p.to);
+        cur.weight = Math.max(cur.weight ?? 0, p.weight ?? 0);
       } else {
-        cur = { at, from: p.from, to: p.to };
+        cur = { at, from: p.from, to: p.to, weight: p.weight ?? 0 };
         out.push(cur);
       }
     }
@@ -86,8 +89,8 @@ export function pageLines(page: PageModel): Lines | undefined {
   const horizontal: Line[] = [];
   const vertical: Line[] = [];
   for (const r of page.rules) {
-    if (r.orientation === 'horizontal') horizontal.push({ at: (r.y0 + r.y1) / 2, from: r.x0, to: r.x1 });
-    else vertical.push({ at: (r.x0 + r.x1) / 2, from: r.y0, to: r.y1 });
+    if (r.orientation === 'horizontal') horizontal.push({ at: (r.y0 + r.y1) / 2, from: r.x0, to: r.x1, weight: r.y1 - r.y0 });
+    else vertical.push({ at: (r.x0 + r.x1) / 2, from: r.y0, to: r.y1, weight: r.x1 - r.x0 });
   }
   const strokedVertical = merge(vertical.map((v) => ({ ...v })));
   for (const f of outerFills(page.fills)) edgesOfFill(f, horizontal, vertical);
