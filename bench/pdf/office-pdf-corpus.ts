@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { strFromU8, unzipSync } from 'fflate';
 import { CORPUS_DIR } from '../../test/helpers/corpus.ts';
+import { entryCache, type CachedDocument } from './entry-cache.ts';
 import { docxTableFlaws, odtTableFlaws, officeTruth } from './office-pdf-truth.ts';
 import type { PageTruth } from './printed-truth.ts';
 
@@ -43,13 +44,9 @@ export interface OfficePdf {
   truth: PageTruth;
 }
 
-interface CacheEntry {
-  version: number;
-  source: string;
-  pages: number;
+interface CacheEntry extends CachedDocument {
   /** pandoc's HTML of the document; the truth is read from it at each run (office-pdf-truth.ts). */
   html?: string;
-  error?: string;
 }
 
 /** Every document of the four formats, as [name, format, absolute path], sorted by name. */
@@ -152,16 +149,8 @@ async function convertOne(format: OfficeFormat, file: string, pdfFile: string): 
 export async function officePdfs(log: (line: string) => void): Promise<OfficePdf[]> {
   fs.mkdirSync(OFFICE_PDF_DIR, { recursive: true });
   const all = officeDocuments();
-  const entryFile = (name: string) => path.join(OFFICE_PDF_DIR, `${name}.json`);
-  const readEntry = (name: string): CacheEntry | undefined => {
-    try {
-      const entry = JSON.parse(fs.readFileSync(entryFile(name), 'utf8')) as CacheEntry;
-      return entry.version === CACHE_VERSION ? entry : undefined;
-    } catch {
-      return undefined;
-    }
-  };
-  const missing = all.filter(([name]) => readEntry(name) === undefined);
+  const cache = entryCache<CacheEntry>(OFFICE_PDF_DIR, CACHE_VERSION);
+  const missing = all.filter(([name]) => cache.read(name) === undefined);
   if (missing.length > 0) {
     const tools = missingTools();
     if (tools.length > 0) throw new Error(`bench:office-pdf converts the corpus's office documents the first time and needs ${tools.join(' and ')}; scripts/bench-setup.sh installs both`);
@@ -174,15 +163,15 @@ export async function officePdfs(log: (line: string) => void): Promise<OfficePdf
         const { pages, html } = await convertOne(format, file, path.join(OFFICE_PDF_DIR, `${name}.pdf`));
         entry = { version: CACHE_VERSION, source, pages, html };
       } catch (err) {
-        entry = { version: CACHE_VERSION, source, pages: 0, error: String(err instanceof Error ? err.message : err).slice(0, 200) };
+        entry = cache.failed(source, err);
       }
-      fs.writeFileSync(entryFile(name), JSON.stringify(entry));
+      cache.write(name, entry);
       if (++done % 25 === 0) log(`  ${done}/${missing.length}`);
     }
   }
   const out: OfficePdf[] = [];
   for (const [name, format] of all) {
-    const entry = readEntry(name);
+    const entry = cache.read(name);
     if (entry?.html === undefined) continue;
     // A docx's title block is its Title-style paragraph; an RTF's or ODT's is metadata, not printed.
     // What pandoc drops (an ODT's merged cells and nested tables, a docx row's skipped columns) is read from the source.

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { loadConfig } from '../../src/config.ts';
 import { CORPUS_DIR } from '../../test/helpers/corpus.ts';
+import { entryCache, type CachedDocument } from './entry-cache.ts';
 import { TRUTH_SCRIPT, type PageTruth } from './printed-truth.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -33,12 +34,8 @@ export interface PrintedPage {
   truth: PageTruth;
 }
 
-interface CacheEntry {
-  version: number;
-  source: string;
-  pages: number;
+interface CacheEntry extends CachedDocument {
   truth?: PageTruth;
-  error?: string;
 }
 
 /** Every HTML page of the corpus, as [name, absolute path], sorted by name. */
@@ -97,16 +94,8 @@ async function printOne(browser: Browser, file: string, pdfFile: string): Promis
 export async function printedPages(log: (line: string) => void): Promise<PrintedPage[]> {
   fs.mkdirSync(PRINTED_DIR, { recursive: true });
   const all = corpusPages();
-  const entryFile = (name: string) => path.join(PRINTED_DIR, `${name}.json`);
-  const readEntry = (name: string): CacheEntry | undefined => {
-    try {
-      const entry = JSON.parse(fs.readFileSync(entryFile(name), 'utf8')) as CacheEntry;
-      return entry.version === CACHE_VERSION ? entry : undefined;
-    } catch {
-      return undefined;
-    }
-  };
-  const missing = all.filter(([name]) => readEntry(name) === undefined);
+  const cache = entryCache<CacheEntry>(PRINTED_DIR, CACHE_VERSION);
+  const missing = all.filter(([name]) => cache.read(name) === undefined);
   if (missing.length > 0) {
     log(`printing ${missing.length} of ${all.length} pages with Chromium into ${path.relative(process.cwd(), PRINTED_DIR)} …`);
     const config = loadConfig();
@@ -129,10 +118,10 @@ export async function printedPages(log: (line: string) => void): Promise<Printed
           const { pages, truth } = await withTimeout(printOne(browser, file, path.join(PRINTED_DIR, `${name}.pdf`)), PAGE_SECONDS + 5, name);
           entry = { version: CACHE_VERSION, source, pages, truth };
         } catch (err) {
-          entry = { version: CACHE_VERSION, source, pages: 0, error: String(err instanceof Error ? err.message : err).slice(0, 200) };
+          entry = cache.failed(source, err);
           if (!browser.isConnected()) browser = await launch();
         }
-        fs.writeFileSync(entryFile(name), JSON.stringify(entry));
+        cache.write(name, entry);
         if (++done % 25 === 0) log(`  ${done}/${missing.length}`);
       }
     } finally {
@@ -141,7 +130,7 @@ export async function printedPages(log: (line: string) => void): Promise<Printed
   }
   const out: PrintedPage[] = [];
   for (const [name] of all) {
-    const entry = readEntry(name);
+    const entry = cache.read(name);
     if (!entry?.truth) continue;
     out.push({ name, source: entry.source, pdf: path.join(PRINTED_DIR, `${name}.pdf`), pages: entry.pages, truth: entry.truth });
   }
