@@ -21,12 +21,7 @@
  * they are missing); the first run converts the corpus (a few minutes), later runs read the cache.
  */
 import { failedConversions, officePdfs, type OfficePdf } from './office-pdf-corpus.ts';
-import { out, parseOutsideArgs, runAndReport, usage } from './outside-report.ts';
-import { eligible, seededSample } from './printed-truth.ts';
-
-const MAX_PAGES = 10;
-const QUICK_SIZE = 30;
-const SEED = 16;
+import { out, parseOutsideArgs, pickSample, runAndReport, usage } from './outside-report.ts';
 
 function fail(message: string): never {
   return usage('bench:office-pdf', 'bench/pdf/office-pdf.ts', message);
@@ -41,13 +36,7 @@ async function main(): Promise<void> {
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
   }
-  const pool = printed.filter((p) => eligible(p.truth, p.pages, MAX_PAGES));
-  let sample = args.quick ? seededSample(pool.map((p) => p.name), QUICK_SIZE, SEED).map((n) => pool.find((p) => p.name === n) as OfficePdf) : pool;
-  if (args.doc) {
-    const one = printed.find((p) => p.name === args.doc);
-    if (!one) fail(`no converted document ${args.doc}`);
-    sample = [one];
-  }
+  const sample = pickSample(printed, args, fail, 'converted document');
   const headings = sample.reduce((s, p) => s + p.truth.headings.length, 0);
   const tables = sample.reduce((s, p) => s + p.truth.tables.length, 0);
   const formats = ['docx', 'odt', 'doc', 'rtf'].map((f) => `${f} ${sample.filter((p) => p.format === f).length}`).join(', ');

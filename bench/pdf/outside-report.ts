@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { pdfjsStreamText } from './baseline.ts';
 import { meanScores, type DocumentScores } from './metrics.ts';
 import { scorePrinted, type PrintedScore } from './printed-score.ts';
-import type { PageTruth } from './printed-truth.ts';
+import { eligible, seededSample, type PageTruth } from './printed-truth.ts';
 import { folioMarkdown, type PdfMode } from './runner.ts';
 
 /** A PDF to read and its truth. */
@@ -26,6 +26,29 @@ export interface OutsideArgs {
   list: boolean;
   doc?: string;
   json?: string;
+}
+
+/** A document of at most this many PDF pages is in the sample. */
+const MAX_PAGES = 10;
+/** `--quick`: a fixed seeded sample of this many. */
+const QUICK_SIZE = 30;
+const SEED = 16;
+
+/**
+ * The documents scored: those with a heading or a table in their truth and at most MAX_PAGES
+ * pages (printed-truth.ts `eligible`), a seeded QUICK_SIZE of them with `--quick`, or the one
+ * `--doc` names (`noun` says what a document is in the message when there is none by that name).
+ */
+export function pickSample<D extends OutsideDocument>(all: readonly D[], args: OutsideArgs, fail: (message: string) => never, noun: string): D[] {
+  if (args.doc) {
+    const one = all.find((d) => d.name === args.doc);
+    if (!one) fail(`no ${noun} ${args.doc}`);
+    return [one];
+  }
+  const pool = all.filter((d) => eligible(d.truth, d.pages, MAX_PAGES));
+  if (!args.quick) return pool;
+  const picked = new Set(seededSample(pool.map((d) => d.name), QUICK_SIZE, SEED));
+  return pool.filter((d) => picked.has(d.name));
 }
 
 /** Exits with the bench's usage. */

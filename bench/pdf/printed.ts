@@ -20,13 +20,8 @@
  * The first run prints the corpus (about 3 minutes); later runs read the cache. The run and
  * the report are outside-report.ts's, shared with bench:office-pdf.
  */
-import { parseOutsideArgs, out, runAndReport, usage } from './outside-report.ts';
-import { printedPages, type PrintedPage } from './printed-corpus.ts';
-import { eligible, seededSample } from './printed-truth.ts';
-
-const MAX_PAGES = 10;
-const QUICK_SIZE = 30;
-const SEED = 16;
+import { parseOutsideArgs, out, pickSample, runAndReport, usage } from './outside-report.ts';
+import { printedPages } from './printed-corpus.ts';
 
 function fail(message: string): never {
   return usage('bench:printed', 'bench/pdf/printed.ts', message);
@@ -35,13 +30,7 @@ function fail(message: string): never {
 async function main(): Promise<void> {
   const args = parseOutsideArgs(process.argv.slice(2), fail);
   const printed = await printedPages((line) => out(line));
-  const pool = printed.filter((p) => eligible(p.truth, p.pages, MAX_PAGES));
-  let sample = args.quick ? seededSample(pool.map((p) => p.name), QUICK_SIZE, SEED).map((n) => pool.find((p) => p.name === n) as PrintedPage) : pool;
-  if (args.doc) {
-    const one = printed.find((p) => p.name === args.doc);
-    if (!one) fail(`no printed page ${args.doc}`);
-    sample = [one];
-  }
+  const sample = pickSample(printed, args, fail, 'printed page');
   const headings = sample.reduce((s, p) => s + p.truth.headings.length, 0);
   const tables = sample.reduce((s, p) => s + p.truth.tables.length, 0);
   out(`bench:printed: ${sample.length} of ${printed.length} printed web pages (${sample.reduce((s, p) => s + p.pages, 0)} PDF pages, ${headings} headings, ${tables} tables), folio mode ${args.mode}`);
