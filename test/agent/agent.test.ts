@@ -19,6 +19,7 @@ import { loadConfig } from '../../src/config.ts';
 import { inProcessRunner } from '../../src/limits/runner.ts';
 import { createLogger } from '../../src/log.ts';
 import { testStoreEnv } from '../helpers/test-store.ts';
+import { slowTokenWrites } from '../helpers/slow-token-writes.ts';
 import { startFakeOpenAi, type FakeOpenAi, type RecordedRequest } from '../helpers/fake-openai.ts';
 import { request, startTestService, type TestService } from '../http/helpers.ts';
 import { startBrowserSite, type BrowserSite } from '../browser/site.ts';
@@ -179,12 +180,7 @@ describe('POST /v2/agent: the loop over folio’s own operations', () => {
     const tokensUsed = async () => ((await get(service, '/v2/team/token-usage')).json.data as { tokensUsed: number }).tokensUsed;
     const before = await tokensUsed();
     // The store's write made slow: before the fix the job was completed while it was still on its way.
-    const store = service.store;
-    const record = store.recordTokenUsage.bind(store);
-    store.recordTokenUsage = async (usage) => {
-      await new Promise((r) => setTimeout(r, 400));
-      return record(usage);
-    };
+    const restore = slowTokenWrites(service.store, 400);
     try {
       llm.enqueue({ content: '{"answer": "two tides"}' });
       const started = await post(service, '/v2/agent', { prompt: 'How many tides a day?', urls: [site.url] });
@@ -193,7 +189,7 @@ describe('POST /v2/agent: the loop over folio’s own operations', () => {
       expect(done).toMatchObject({ status: 'completed' });
       expect(await tokensUsed()).toBeGreaterThan(before);
     } finally {
-      store.recordTokenUsage = record;
+      restore();
     }
   });
 

@@ -7,6 +7,7 @@ import Firecrawl, { SdkError } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { readCorpus } from '../helpers/corpus.ts';
+import { slowTokenWrites } from '../helpers/slow-token-writes.ts';
 import { startFakeOllama, type FakeOllama } from '../helpers/fake-ollama.ts';
 import { promptText, startFakeOpenAi, type FakeOpenAi, type RecordedRequest } from '../helpers/fake-openai.ts';
 import { postParse, request, startTestService, upload, type TestService } from '../http/helpers.ts';
@@ -73,16 +74,11 @@ describe('Firecrawl SDK with an LLM configured', () => {
     const chats = openai.chats().length;
     // The store's write made slow (on PostgreSQL it once landed after the answer, and the read
     // right after it found nothing): the answer waits for it.
-    const store = service.store;
-    const record = store.recordTokenUsage.bind(store);
-    store.recordTokenUsage = async (usage) => {
-      await new Promise((r) => setTimeout(r, 300));
-      return record(usage);
-    };
+    const restore = slowTokenWrites(service.store, 300);
     try {
       await client.parse({ data: blog, filename: 'test_blog.html', contentType: 'text/html' }, { formats: ['summary'] });
     } finally {
-      store.recordTokenUsage = record;
+      restore();
     }
     expect(openai.chats().length).toBeGreaterThan(chats);
     // Each call's prompt and completion tokens as the provider reported them (at least the prompt's ~1 token per 4 characters).
