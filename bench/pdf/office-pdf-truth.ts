@@ -24,8 +24,11 @@
  *             each table of data as its HTML (a text line starting with `#` escaped `\#`).
  * Left out of the text, since the PDF does not print them as pandoc writes them: TeX of math
  * (`span.math`), a figure's caption (pandoc 2.17 writes an image's alt text there; a Word
- * caption is a paragraph of its own), footnote back-links (↩), images, and list markers (as the
- * printed pages' `innerText` has none).
+ * caption is a paragraph of its own), footnote back-links (↩) and images. A list item outside a
+ * table is a Markdown item (`- text`, `3. text`), as the pdf bench's references write a list
+ * element: the page prints its bullet or number, so a reader that writes the list is not charged
+ * for it. An RTF's items come from pandoc as paragraphs starting with their bullet (`• text`),
+ * written `- text` the same way.
  */
 import { parseHTML } from 'linkedom';
 import type { PageTruth } from './printed-truth.ts';
@@ -179,6 +182,23 @@ export function odtTableFlaws(contentXml: string): (string | undefined)[] {
   return flaws;
 }
 
+/** A paragraph that starts with a bullet glyph: pandoc's reading of an RTF's list item (`\\listtext`). */
+const BULLET_PARAGRAPH = /^[•◦▪●■·]\s+(?=\S)/u;
+
+/**
+ * A list item's Markdown marker, as the pdf bench's references write a list element and folio's
+ * writer writes an item: `- ` in a `<ul>`, the item's number and `. ` in an `<ol>` (its `start`,
+ * then one per item). Pandoc's footnotes (`section.footnotes`, an `<ol>`) are no list of the
+ * page's and keep their text alone.
+ */
+function itemMarker(li: DomElement): string {
+  const list = li.parentNode;
+  if (!list || !isElement(list) || list.tagName !== 'OL') return '- ';
+  const start = Number.parseInt(list.getAttribute('start') ?? '', 10);
+  const index = Array.from(list.children).filter((c) => c.tagName === 'LI').indexOf(li);
+  return `${(Number.isFinite(start) ? start : 1) + index}. `;
+}
+
 /** The truth of one document from pandoc's standalone HTML of it. */
 export function officeTruth(html: string, options: OfficeTruthOptions): PageTruth {
   const { document } = parseHTML(html) as unknown as { document: { body: DomElement | null } };
@@ -223,13 +243,15 @@ export function officeTruth(html: string, options: OfficeTruthOptions): PageTrut
       return `\n\n\u2063T${tables.length - 1}\u2063\n\n`;
     }
     const inner = Array.from(node.childNodes).map(walk).join('');
+    // An item that opens with a heading or a table stays that heading or table.
+    if (node.tagName === 'LI' && !node.closest('section.footnotes') && !/^\s*\u2063/u.test(inner)) return `\n${itemMarker(node)}${inner.replace(/^\s+/u, '')}\n`;
     return BLOCK.has(node.tagName) ? `\n${inner}\n` : inner;
   };
   // Each line trimmed; a text line that starts like a heading line is escaped, then the
   // headings and tables are put in.
   const markdown = `${walk(body)
     .split('\n')
-    .map((l) => l.replace(/[ \t\u00a0]+/gu, ' ').trim().replace(/^(#{1,6})(?=\s|$)/u, '\\$1'))
+    .map((l) => l.replace(/[ \t\u00a0]+/gu, ' ').trim().replace(/^(#{1,6})(?=\s|$)/u, '\\$1').replace(BULLET_PARAGRAPH, '- '))
     .join('\n')
     .replace(/\u2063H(\d+)\u2063/gu, (_, i: string) => {
       const h = headings[Number(i)] as PageTruth['headings'][number];

@@ -62,11 +62,19 @@ describe('the truth of an office document from pandoc HTML', () => {
     expect(lines).toContain('CREDO REFERENCE');
     expect(lines.indexOf('CREDO REFERENCE')).toBeGreaterThan(lines.indexOf(truth.tables[0] as string));
     expect(lines.indexOf('### Last words')).toBe(lines.indexOf('Layout') + 1);
-    expect(lines.slice(lines.indexOf('### Last words') + 1)).toEqual(['one item', 'two items', '\\# not a heading', 'x = 1', 'The note.']);
+    expect(lines.slice(lines.indexOf('### Last words') + 1)).toEqual(['- one item', '- two items', '\\# not a heading', 'x = 1', 'The note.']);
     // no style sheet, no alt text, no TeX, no back-link
     expect(truth.markdown).not.toMatch(/color|a chart of sales|\\\(|↩|Report\n/u);
     expect(eligible(truth, 1, 10)).toBe(false);
     expect(eligible({ ...truth, nested: 0 }, 1, 10)).toBe(true);
+  });
+
+  it('writes list items as Markdown items, numbered from an ordered list\'s start, and an RTF\'s bullet paragraphs the same way', () => {
+    const html = `<!DOCTYPE html><html><head></head><body><ol start="3"><li><p>third</p><ul><li>inner</li></ul></li><li>fourth</li></ol>
+<ol><li><h3>A heading</h3></li></ol><p>•  from an RTF</p><p>• </p><p>·no space</p>
+<table><tr><td><ul><li>in a cell</li></ul></td><td>x</td></tr><tr><td>a</td><td>b</td></tr></table></body></html>`;
+    const lines = officeTruth(html, { title: false }).markdown.split('\n').filter((l) => l !== '');
+    expect(lines).toEqual(['3. third', '- inner', '4. fourth', '### A heading', '- from an RTF', '•', '·no space', '<table><tr><td>in a cell</td><td>x</td></tr><tr><td>a</td><td>b</td></tr></table>']);
   });
 
   it('leaves the title block out of the headings where it is metadata (RTF, ODT)', () => {

@@ -21,11 +21,28 @@ export function doubleQuotes(text: string): string {
 }
 
 /**
- * Control characters (some fonts map glyphs to them) become spaces; private-use code points
- * (symbol-font glyphs such as check boxes, with no meaning as text) go; spaces collapse.
+ * A symbol font's list bullets, as word processors print them: the glyph's code in the font
+ * (Symbol 0xB7, Wingdings 0xA7 …) mapped to U+F000 + code, the private-use page Windows gives a
+ * symbol font's characters. A bulleted list from Word printed by LibreOffice carries U+F0B7 before
+ * each item; read as nothing, the items ran together as one paragraph.
+ */
+const SYMBOL_BULLETS: Record<string, string> = {
+  '\uF0B7': '\u2022', // Symbol bullet •
+  '\uF0A7': '\u25AA', // Wingdings small black square ▪
+  '\uF06C': '\u25CF', // Wingdings black circle ●
+  '\uF06E': '\u25A0', // Wingdings black square ■
+  '\uF076': '\u2756', // Wingdings black diamond minus white X ❖
+  '\uF0D8': '\u27A2', // Wingdings three-D top-lighted rightwards arrowhead ➢
+};
+
+/**
+ * Control characters (some fonts map glyphs to them) become spaces; a symbol font's list
+ * bullets become the bullets they show; other private-use code points (symbol-font glyphs such
+ * as check boxes, with no meaning as text) go; spaces collapse.
  */
 export function normaliseText(text: string): string {
   return doubleQuotes(expandLigatures(text))
+    .replace(/[\uF0B7\uF0A7\uF06C\uF06E\uF076\uF0D8]/g, (c) => SYMBOL_BULLETS[c] ?? '')
     .replace(/[\uFEFF\uE000-\uF8FF]/g, '')
     .replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, ' ')
     .replace(/[\t\n\r ]+/g, ' ');

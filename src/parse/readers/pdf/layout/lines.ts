@@ -333,6 +333,23 @@ function interleavedLines(band: Word[]): Word[][] {
   return parts;
 }
 
+/** The least gap between a fixed-pitch "o" and its item's text for the "o" to be a bullet, in ems. */
+const HANGING_INDENT_EM = 0.5;
+
+/**
+ * Word's second-level bullet is the letter "o" set in Courier New: a lone "o" in a fixed-pitch
+ * font opening its line, the text after it in a proportional font past more than a word space
+ * (the item's hanging indent), is the bullet it shows (◦), not a letter of the text. Anywhere
+ * else (inside a line, set beside code, or closed up to the next word) it stays a letter.
+ */
+function fixedPitchBullet(band: Word[]): Word[] {
+  const mark = band[0];
+  const text = band[1];
+  if (!mark || !text || mark.text !== 'o' || mark.monospace !== true || text.monospace === true) return band;
+  if (text.x0 - mark.x1 < HANGING_INDENT_EM * Math.max(mark.size, 1) || Math.abs(text.baseline - mark.baseline) > 0.1 * mark.size) return band;
+  return [{ ...mark, text: '\u25E6' }, ...band.slice(1)];
+}
+
 /** A leader dot drawn as a word of its own. */
 const LEADER_DOT = /^[.·]$/u;
 /** Dot leaders are at least this many dots. */
@@ -390,7 +407,7 @@ export function linesOf(words: readonly Word[]): PageLines {
     anchor = w;
   }
   flush();
-  for (let b = 0; b < bands.length; b++) bands[b] = joinLeaders(bands[b] as Word[]);
+  for (let b = 0; b < bands.length; b++) bands[b] = fixedPitchBullet(joinLeaders(bands[b] as Word[]));
   const edges = columnEdges(bands);
   const riverAt = rivers(bands);
   const lines: Line[] = [];

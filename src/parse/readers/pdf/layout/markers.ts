@@ -3,7 +3,7 @@
  */
 
 /** Bullet glyphs (and the dashes and asterisk used as bullets). */
-export const BULLET = /^[•◦▪▫●○■□►▸‣⁃∙·\u2022\u25E6\u2043\u2219\uF0B7\uF0A7\-–—*]$/u;
+export const BULLET = /^[•◦▪▫●○■□►▸‣⁃∙·❖➢\u2022\u25E6\u2043\u2219\uF0B7\uF0A7\-–—*]$/u;
 
 /** "1." "1)" "(1)" "a." "a)" "(a)" "iv." "(iv)" — an ordered item's number on its own. */
 export const ORDINAL = /^(?:\(?(?:\d{1,3}|[a-zA-Z]|[ivxlcIVXLC]{1,6})\)|(?:\d{1,3}|[a-zA-Z]|[ivxlcIVXLC]{1,6})\.)$/u;
@@ -42,7 +42,7 @@ function romanValue(text: string): number | undefined {
 }
 
 const ORDERED_AT_START = /^(\(?)(\d{1,3}|[a-z]|[ivx]{1,5}|[A-Z]|[IVX]{1,5})([.)])\s+(?=\S)/u;
-const BULLET_AT_START = /^([•◦▪▫●○■□►▸‣⁃∙·\u2022\u25E6\u2043\u2219\uF0B7\uF0A7]|[-–—*](?=\s))\s*(?=\S)/u;
+const BULLET_AT_START = /^([•◦▪▫●○■□►▸‣⁃∙·❖➢\u2022\u25E6\u2043\u2219\uF0B7\uF0A7]|[-–—*](?=\s))\s*(?=\S)/u;
 
 /**
  * The list marker a paragraph's text starts with, if any. A number followed by a capital word

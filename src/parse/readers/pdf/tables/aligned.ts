@@ -363,8 +363,14 @@ export function proseLike(t: LaidOutTable): boolean {
 
 const LIST_MARK = /^(?:[•◦▪▫‣∙·○●■□➢►✓✔*\-–—]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)])$/iu;
 
-/** The first column holds only bullets or item numbers: a list laid out with hanging indents. */
+const BULLET_MARK = /^[•◦▪▫‣∙·○●■□➢►✓✔*\-–—]$/u;
+
+/**
+ * The first column holds only bullets or item numbers: a list laid out with hanging indents. A
+ * cell may hold the bullets of several items (a row tall with two items' lines: "• •", lists in
+ * a table's cells); several numbers in one cell are left to the table finder.
+ */
 export function listLike(t: LaidOutTable): boolean {
   const first = t.cells.filter((c) => c.col === 0 && c.colSpan === 1 && c.text !== '');
-  return first.length > 0 && first.every((c) => LIST_MARK.test(c.text));
+  return first.length > 0 && first.every((c) => LIST_MARK.test(c.text) || c.text.split(' ').every((mark) => BULLET_MARK.test(mark)));
 }
