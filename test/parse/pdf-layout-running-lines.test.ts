@@ -47,6 +47,13 @@ describe('pdf layout: running lines by their place', () => {
     expect(text).toContain('The only page header');
   });
 
+  it("a line that is each page's only text stays text: it is the page's body (a fresh clone's hostile-limits test found it dropped)", async () => {
+    const only = (n: number): PlacedText[] => [{ text: `The only line of page ${n}`, x: 72, y: 46, size: 12 }];
+    const { furniture, text } = await read([only(1), only(2), only(3)]);
+    expect(furniture).toEqual([]);
+    expect(text).toBe('The only line of page 1 | The only line of page 2 | The only line of page 3');
+  });
+
   it("the body's first line at the top of every page, close over its text, stays text", async () => {
     const { furniture, text } = await read([body(1, 60), body(2, 60)]);
     expect(furniture).toEqual([]);

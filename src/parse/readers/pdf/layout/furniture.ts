@@ -151,8 +151,10 @@ function placedRunningLines(pages: readonly PageBlocks[], result: Map<number, Fu
         const text = texts[p]?.[i] ?? '';
         if (result[p]?.has(i) || band(b, page.height) !== kind || new Set(b.lines.map((l) => l.row)).size !== 1 || !/\p{L}/u.test(text) || b.size > 1.05 * body) return [];
         const clear = RUNNING_LINE_CLEARANCE * b.size;
+        // Set apart from the text under (over) it: with no such text, the line is the page's body.
+        const beyond = page.blocks.some((o, j) => j !== i && !result[p]?.has(j) && (kind === 'header' ? o.y0 >= b.y1 : o.y1 <= b.y0));
         const crowded = page.blocks.some((o) => o !== b && (kind === 'header' ? o.y0 >= b.y1 && o.y0 - b.y1 < clear : o.y1 <= b.y0 && b.y0 - o.y1 < clear));
-        return crowded ? [] : [{ i, baseline: (b.lines[0] as Line).baseline, size: b.size }];
+        return !beyond || crowded ? [] : [{ i, baseline: (b.lines[0] as Line).baseline, size: b.size }];
       }),
     );
     const first = candidates[0] ?? [];
