@@ -439,7 +439,7 @@ function ruledTables(page: PageModel): PdfTable[] {
     const grid = frameGrid(frame, inFrame, lines.strokedVertical);
     const cells = grid ? gridCells(grid) : [];
     if (grid) fillCells(cells, inFrame, grid);
-    let laid = grid ? compact({ rows: grid.ys.length - 1, cols: grid.xs.length - 1, cells }) : undefined;
+    let laid = grid ? compact({ rows: grid.ys.length - 1, cols: grid.xs.length - 1, cells }, true) : undefined;
     // A form's boxes, each a label over blank room to fill in (form-boxes.ts): its words are text,
     // and no table is sought among them.
     if (laid && formBoxes(laid)) continue;
@@ -457,7 +457,7 @@ function ruledTables(page: PageModel): PdfTable[] {
       const below = rowBelow(page.words, page.fills, frame, grid.xs, grid.ys, rows, size);
       if (head || below) {
         const all = [...(head ?? []), ...cells.map((c) => ({ ...c, row: c.row + headRowCount })), ...(below ?? [])];
-        laid = compact({ rows: rows + (below ? 1 : 0), cols: grid.xs.length - 1, cells: all });
+        laid = compact({ rows: rows + (below ? 1 : 0), cols: grid.xs.length - 1, cells: all }, true);
         box = { ...frame, y0: head ? Math.min(...head.map((c) => c.y0)) : frame.y0, y1: below ? Math.max(...below.map((c) => c.y1)) : frame.y1 };
       }
       // Group heads over column heads, both taken from above the grid, are its header rows.
