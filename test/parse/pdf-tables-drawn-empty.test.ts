@@ -6,7 +6,7 @@
  * rows empty). A grid of many row heights (a form's boxes) drops its empty strips as before.
  */
 import { describe, expect, it } from 'vitest';
-import { gridRuleOps, onlyTable, rowTexts, ruledPdf, type TextRun } from './pdf-table-fixtures.ts';
+import { A4_HEIGHT, gridRuleOps, onlyTable, rowTexts, ruledPdf, type TextRun } from './pdf-table-fixtures.ts';
 
 const XS = [72, 174, 276, 378, 459, 540];
 
@@ -48,5 +48,28 @@ describe('PDF tables: empty rows and columns a grid draws', () => {
     ];
     const table = await onlyTable(ruledPdf(gridRuleOps(XS, ys), runs));
     expect(rowTexts(table).map((r) => r[0])).toEqual(['Header 0.0', 'Cell 1.0', 'Cell 3.0', 'Cell 5.0']);
+  });
+
+  it('reads an empty row no column line crosses as one cell across', async () => {
+    const ys = Array.from({ length: 6 }, (_, i) => 100 + 15 * i);
+    const top = (y: number): number => A4_HEIGHT - y;
+    // every row line across; the outer column lines whole, the inner ones broken over row 3
+    const ops = [
+      ...ys.map((y) => `72 ${top(y)} m 540 ${top(y)} l S`),
+      `72 ${top(100)} m 72 ${top(175)} l S`,
+      `540 ${top(100)} m 540 ${top(175)} l S`,
+      ...XS.slice(1, -1).flatMap((x) => [`${x} ${top(100)} m ${x} ${top(145)} l S`, `${x} ${top(160)} m ${x} ${top(175)} l S`]),
+    ];
+    const runs = [
+      ...row(ys, 0, ['Header 0.0', 'Header 0.1', 'Header 0.2', 'Header 0.3', 'Header 0.4']),
+      ...row(ys, 1, ['Cell 1.0', 'Cell 1.1', 'Cell 1.2', 'Cell 1.3', 'Cell 1.4']),
+      ...row(ys, 2, ['Cell 2.0', 'Cell 2.1', 'Cell 2.2', 'Cell 2.3', 'Cell 2.4']),
+      ...row(ys, 4, ['Cell 4.0', 'Cell 4.1', 'Cell 4.2', 'Cell 4.3', 'Cell 4.4']),
+    ];
+    const table = await onlyTable(ruledPdf(ops, runs));
+    expect(table.rows).toBe(5);
+    const merged = table.cells.filter((c) => c.row === 3);
+    expect(merged).toHaveLength(1);
+    expect(merged[0]).toMatchObject({ col: 0, colSpan: 5, text: '' });
   });
 });
