@@ -230,10 +230,18 @@ function twoHeadRules(page: PageModel, stack: AlignedRegion, rule: Line, size: n
 function headOnRule(page: PageModel, rule: Line, size: number): boolean {
   const band = (y0: number, y1: number) => textLines(wordsIn(page.words, { x0: rule.from - 1, x1: rule.to + 1, y0, y1 }), size);
   const on = band(rule.at - 3 * size, rule.at).at(-1);
-  if (on === undefined || rule.at - on.y1 > 0.5 * size || on.chunks.length < 2) return false;
-  const under = band(rule.at, rule.at + 3 * size)[0];
-  return under !== undefined && under.y0 - rule.at <= size && under.chunks.length >= 2;
+  if (on === undefined || on.chunks.length < 2) return false;
+  const [under, next] = band(rule.at, rule.at + 6 * size);
+  if (under === undefined || under.y0 - rule.at > size || under.chunks.length < 2) return false;
+  if (rule.at - on.y1 <= 0.5 * size) return true;
+  // A head padded above its rule as the rows are in their cells: it stands one row pitch above
+  // the first row, the pitch of the rows under the rule.
+  const pitch = next !== undefined && next.chunks.length >= 2 ? next.y0 - under.y0 : 0;
+  return pitch > 0 && rule.at - on.y1 <= 1.5 * size && Math.abs(under.y0 - on.y0 - pitch) <= HEAD_PITCH_SLACK * pitch;
 }
+
+/** A head padded above its rule stands within this share of a row pitch of one pitch over the first row. */
+const HEAD_PITCH_SLACK = 0.1;
 
 /**
  * Running text between two rules (a line of one chunk over most of the width, not all bold: a
