@@ -3,7 +3,8 @@
  * printed by LibreOffice): the two rules are not one table's top and bottom rules
  * (src/parse/readers/pdf/tables/index.ts `twoHeadRules`), and each table grows from its head
  * rule down to the next table's head, leaving out the title set over it, and stops at a line set
- * larger than its rows (grow.ts).
+ * larger than its rows (grow.ts). As the .rtf prints them, each head stands padded above its
+ * rule, one row pitch over the first row (`headOnRule`): a head rule still.
  */
 import { describe, expect, it } from 'vitest';
 import { findTables } from '../../src/parse/readers/pdf/tables/index.ts';
@@ -51,5 +52,21 @@ describe('PDF tables: two tables ruled under their heads', () => {
     expect(tables).toHaveLength(1);
     const text = rowTexts(tables[0] as NonNullable<(typeof tables)[0]>).flat().join(' ');
     for (const cell of ['1A', '2B', '3C']) expect(text).toContain(cell);
+  });
+
+  it('reads a head padded above its rule, one row pitch over the first row, as a head rule', async () => {
+    const padded = (headY: number): Buffer => {
+      const runs = [...FIRST.flatMap((r, i) => row(r, i === 0 ? headY : 100 + 16 * i)), ...SECOND.flatMap((r, i) => row(r, 190 + 16 * i))];
+      return ruledPdf([rule(110), rule(200), large('Another Table', 175), large('Third Section', 280)], runs);
+    };
+    const cellsOf = (tables: Awaited<ReturnType<typeof findTables>>): string[] => tables.map((t) => rowTexts(t).flat().join(' '));
+    const tables = cellsOf(findTables(await firstPageModel(padded(100))));
+    expect(tables).toHaveLength(2);
+    expect(tables[0]).toContain('Cell 3C');
+    expect(tables[0]).not.toMatch(/Apple|Another/u);
+    expect(tables[1]).toContain('Orange');
+    expect(tables[1]).not.toMatch(/Another|Third/u);
+    // the first head further up than a row pitch: not a head rule, the rules stack as before
+    expect(cellsOf(findTables(await firstPageModel(padded(95))))).toHaveLength(1);
   });
 });

@@ -104,15 +104,58 @@ export function fillCells(cells: GridCell[], words: readonly Word[], grid: { xs:
   for (const cell of cells) cell.text = cellText(cell.words);
 }
 
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length === 0 ? 0 : (s[(s.length - 1) >> 1] as number);
+}
+
+/** Rows holding text within this share of their median height are of one pitch; an empty row of that pitch is a row. */
+const DRAWN_ROW_SPREAD = 0.15;
+/** An empty column this wide against the columns holding text (median) is a column drawn to be one. */
+const DRAWN_COLUMN = 0.5;
+
+/**
+ * The empty rows and columns a grid draws at the size of its rows and columns holding text (a
+ * table's blank rows and columns, kept by a word processor's rules), by index; a double rule's
+ * strip or a cell's padding is far thinner. Measured on the cells of one row or column each.
+ */
+function drawnEmpty(table: LaidOutTable): { rows: Set<number>; cols: Set<number> } {
+  const size = (cells: GridCell[], a: (c: GridCell) => number, b: (c: GridCell) => number): number => Math.min(...cells.map((c) => b(c) - a(c)));
+  const measure = (n: number, of: (c: GridCell) => number, span: (c: GridCell) => number, a: (c: GridCell) => number, b: (c: GridCell) => number) => {
+    const sizes: { size: number; text: boolean }[] = [];
+    for (let i = 0; i < n; i++) {
+      const single = table.cells.filter((c) => of(c) === i && span(c) === 1);
+      const starting = table.cells.filter((c) => of(c) === i);
+      sizes.push({ size: single.length > 0 ? size(single, a, b) : 0, text: starting.some((c) => c.text !== '') });
+    }
+    return sizes;
+  };
+  const rows = measure(table.rows, (c) => c.row, (c) => c.rowSpan, (c) => c.y0, (c) => c.y1);
+  const cols = measure(table.cols, (c) => c.col, (c) => c.colSpan, (c) => c.x0, (c) => c.x1);
+  const rowRef = median(rows.filter((r) => r.text && r.size > 0).map((r) => r.size));
+  const colRef = median(cols.filter((r) => r.text && r.size > 0).map((r) => r.size));
+  // Only a grid of one row pitch (a word processor's table) is read this way: a form's boxes of
+  // many heights draw empty strips of every size.
+  const near = (v: number, ref: number): boolean => Math.abs(v - ref) <= DRAWN_ROW_SPREAD * ref;
+  const textRows = rows.filter((r) => r.text && r.size > 0);
+  if (rowRef === 0 || textRows.length < 2 || !textRows.every((r) => near(r.size, rowRef))) return { rows: new Set(), cols: new Set() };
+  const keptRows = new Set(rows.flatMap((m, i) => (!m.text && near(m.size, rowRef) ? [i] : [])));
+  const keptCols = new Set(colRef > 0 ? cols.flatMap((m, i) => (!m.text && m.size >= DRAWN_COLUMN * colRef ? [i] : [])) : []);
+  return { rows: keptRows, cols: keptCols };
+}
+
 /**
  * Drops grid rows and columns that hold no text of their own (double rules, padding strips):
- * a row goes when every cell starting in it is empty; cells spanning across it shrink.
+ * a row goes when every cell starting in it is empty; cells spanning across it shrink. With
+ * `keepDrawn`, an empty row or column drawn at the size of those holding text stays (a ruled
+ * grid's blank rows and columns).
  */
-export function compact(table: LaidOutTable): LaidOutTable {
+export function compact(table: LaidOutTable, keepDrawn = false): LaidOutTable {
   let { rows, cols, cells } = table;
+  const kept = keepDrawn ? drawnEmpty(table) : { rows: new Set<number>(), cols: new Set<number>() };
   for (let r = rows - 1; r >= 0; r--) {
     const starting = cells.filter((c) => c.row === r);
-    if (starting.some((c) => c.text !== '')) continue;
+    if (kept.rows.has(r) || starting.some((c) => c.text !== '')) continue;
     // An empty cell that starts here and spans on keeps its lower part.
     const next: GridCell[] = [];
     for (const c of cells) {
@@ -127,7 +170,7 @@ export function compact(table: LaidOutTable): LaidOutTable {
   }
   for (let k = cols - 1; k >= 0; k--) {
     const starting = cells.filter((c) => c.col === k);
-    if (starting.some((c) => c.text !== '')) continue;
+    if (kept.cols.has(k) || starting.some((c) => c.text !== '')) continue;
     const next: GridCell[] = [];
     for (const c of cells) {
       if (c.col === k && c.colSpan === 1) continue;

@@ -230,10 +230,18 @@ function twoHeadRules(page: PageModel, stack: AlignedRegion, rule: Line, size: n
 function headOnRule(page: PageModel, rule: Line, size: number): boolean {
   const band = (y0: number, y1: number) => textLines(wordsIn(page.words, { x0: rule.from - 1, x1: rule.to + 1, y0, y1 }), size);
   const on = band(rule.at - 3 * size, rule.at).at(-1);
-  if (on === undefined || rule.at - on.y1 > 0.5 * size || on.chunks.length < 2) return false;
-  const under = band(rule.at, rule.at + 3 * size)[0];
-  return under !== undefined && under.y0 - rule.at <= size && under.chunks.length >= 2;
+  if (on === undefined || on.chunks.length < 2) return false;
+  const [under, next] = band(rule.at, rule.at + 6 * size);
+  if (under === undefined || under.y0 - rule.at > size || under.chunks.length < 2) return false;
+  if (rule.at - on.y1 <= 0.5 * size) return true;
+  // A head padded above its rule as the rows are in their cells: it stands one row pitch above
+  // the first row, the pitch of the rows under the rule.
+  const pitch = next !== undefined && next.chunks.length >= 2 ? next.y0 - under.y0 : 0;
+  return pitch > 0 && rule.at - on.y1 <= 1.5 * size && Math.abs(under.y0 - on.y0 - pitch) <= HEAD_PITCH_SLACK * pitch;
 }
+
+/** A head padded above its rule stands within this share of a row pitch of one pitch over the first row. */
+const HEAD_PITCH_SLACK = 0.1;
 
 /**
  * Running text between two rules (a line of one chunk over most of the width, not all bold: a
@@ -439,7 +447,7 @@ function ruledTables(page: PageModel): PdfTable[] {
     const grid = frameGrid(frame, inFrame, lines.strokedVertical);
     const cells = grid ? gridCells(grid) : [];
     if (grid) fillCells(cells, inFrame, grid);
-    let laid = grid ? compact({ rows: grid.ys.length - 1, cols: grid.xs.length - 1, cells }) : undefined;
+    let laid = grid ? compact({ rows: grid.ys.length - 1, cols: grid.xs.length - 1, cells }, true) : undefined;
     // A form's boxes, each a label over blank room to fill in (form-boxes.ts): its words are text,
     // and no table is sought among them.
     if (laid && formBoxes(laid)) continue;
@@ -457,7 +465,7 @@ function ruledTables(page: PageModel): PdfTable[] {
       const below = rowBelow(page.words, page.fills, frame, grid.xs, grid.ys, rows, size);
       if (head || below) {
         const all = [...(head ?? []), ...cells.map((c) => ({ ...c, row: c.row + headRowCount })), ...(below ?? [])];
-        laid = compact({ rows: rows + (below ? 1 : 0), cols: grid.xs.length - 1, cells: all });
+        laid = compact({ rows: rows + (below ? 1 : 0), cols: grid.xs.length - 1, cells: all }, true);
         box = { ...frame, y0: head ? Math.min(...head.map((c) => c.y0)) : frame.y0, y1: below ? Math.max(...below.map((c) => c.y1)) : frame.y1 };
       }
       // Group heads over column heads, both taken from above the grid, are its header rows.

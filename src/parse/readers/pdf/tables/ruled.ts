@@ -184,6 +184,9 @@ export function frameGrid(frame: Frame, words: readonly Word[], stroked: readonl
       byRow ??= wordsByBand(words, ys);
       const band = byRow[r] ?? [];
       if (ruled) return partedAt(band, x, xs[c - 1] as number, xs[c + 1] as number);
+      // An empty band of a grid drawn by strokes alone, crossed by no column line: one cell
+      // across the table (a word processor's merged row), not the columns of the rows around.
+      if (band.length === 0 && inBand.length === 0 && frame.vertical.every((v) => strokedAt(v.at, v.from, v.to))) return false;
       return !band.some((w) => w.x0 < x - 1 && w.x1 > x + 1);
     },
     horizontal: (r, c) => {
