@@ -13,6 +13,7 @@ export { startedJobId, toolBilling, toolPrice, type ToolBilling } from './tool-c
 export {
   createTeamAccounts,
   newRequestId,
+  REPRICED,
   UNLIMITED_REPORTED,
   type ChargeRequest,
   type CreditUsageReport,

@@ -118,6 +118,12 @@ function periods<T extends string>(rows: UsagePeriod[], split: boolean, field: T
   });
 }
 
+/**
+ * The abort reason of a hold taken back to be held again at another price (a parse's options read
+ * after its admission): no charge came before it, so it is no hold "given back" (below).
+ */
+export const REPRICED: unique symbol = Symbol('folio.credit-hold.repriced');
+
 export function createTeamAccounts(deps: TeamAccountsDeps): TeamAccounts {
   const now = deps.now ?? (() => new Date());
   const plans = storePlans(deps.store, deps.defaults);
@@ -126,7 +132,9 @@ export function createTeamAccounts(deps: TeamAccountsDeps): TeamAccounts {
   /**
    * Credits of holds given back so far, per team (this instance), ever growing: a hold given back
    * while an admission read the balance may have been charged after that read, so the admission
-   * counts it as still held (below).
+   * counts it as still held (below). A hold re-priced (REPRICED) is not counted: its request
+   * holds again at once, and counting both made a concurrent admission see the credit held twice
+   * and refuse a request the balance could pay (CI on PostgreSQL: 8 parses with 3 credits).
    */
   const released = new Map<string, number>();
   const holdFor = (teamId: string, amount: number, until: AbortSignal) => {
@@ -138,7 +146,7 @@ export function createTeamAccounts(deps: TeamAccountsDeps): TeamAccounts {
         const left = (held.get(teamId) ?? 0) - amount;
         if (left > 0) held.set(teamId, left);
         else held.delete(teamId);
-        released.set(teamId, (released.get(teamId) ?? 0) + amount);
+        if (until.reason !== REPRICED) released.set(teamId, (released.get(teamId) ?? 0) + amount);
       },
       { once: true },
     );

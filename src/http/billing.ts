@@ -21,6 +21,7 @@ import {
   factorsOf,
   NO_SURCHARGE,
   priceOf,
+  REPRICED,
   requestFactors,
   wantsZdr,
   type Operation,
@@ -131,7 +132,7 @@ export async function checkParseOptions(res: Response, options: { zeroDataRetent
   await billing.accounts.checkZdr(billing.payer, options.zeroDataRetention === true);
   billing.factors = factorsOf(options);
   // The options' surcharges: the credits held for this request are held again at the new price.
-  billing.hold.abort();
+  billing.hold.abort(REPRICED);
   billing.hold = new AbortController();
   const hold = billing.hold;
   res.once('close', () => hold.abort());
