@@ -34,6 +34,7 @@ const SYMBOL_BULLETS: Record<string, string> = {
   '\uF076': '\u2756', // Wingdings black diamond minus white X ❖
   '\uF0D8': '\u27A2', // Wingdings three-D top-lighted rightwards arrowhead ➢
 };
+const SYMBOL_BULLET = new RegExp(`[${Object.keys(SYMBOL_BULLETS).join('')}]`, 'g');
 
 /**
  * Control characters (some fonts map glyphs to them) become spaces; a symbol font's list
@@ -42,7 +43,7 @@ const SYMBOL_BULLETS: Record<string, string> = {
  */
 export function normaliseText(text: string): string {
   return doubleQuotes(expandLigatures(text))
-    .replace(/[\uF0B7\uF0A7\uF06C\uF06E\uF076\uF0D8]/g, (c) => SYMBOL_BULLETS[c] ?? '')
+    .replace(SYMBOL_BULLET, (c) => SYMBOL_BULLETS[c] ?? '')
     .replace(/[\uFEFF\uE000-\uF8FF]/g, '')
     .replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, ' ')
     .replace(/[\t\n\r ]+/g, ' ');

@@ -361,9 +361,10 @@ export function proseLike(t: LaidOutTable): boolean {
   return true;
 }
 
-const LIST_MARK = /^(?:[•◦▪▫‣∙·○●■□➢►✓✔*\-–—]|\(?(?:\d{1,3}|[a-z]|[ivx]{1,4})[.)])$/iu;
-
-const BULLET_MARK = /^[•◦▪▫‣∙·○●■□➢►✓✔*\-–—]$/u;
+/** The marks a list's first column may hold as bullets. */
+const BULLETS = '[•◦▪▫‣∙·○●■□➢►✓✔*\\-–—]';
+const LIST_MARK = new RegExp(`^(?:${BULLETS}|\\(?(?:\\d{1,3}|[a-z]|[ivx]{1,4})[.)])$`, 'iu');
+const BULLET_MARK = new RegExp(`^${BULLETS}$`, 'u');
 
 /**
  * The first column holds only bullets or item numbers: a list laid out with hanging indents. A

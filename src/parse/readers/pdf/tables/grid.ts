@@ -132,12 +132,12 @@ function drawnEmpty(table: LaidOutTable): { rows: Set<number>; cols: Set<number>
   };
   const rows = measure(table.rows, (c) => c.row, (c) => c.rowSpan, (c) => c.y0, (c) => c.y1);
   const cols = measure(table.cols, (c) => c.col, (c) => c.colSpan, (c) => c.x0, (c) => c.x1);
-  const rowRef = median(rows.filter((r) => r.text && r.size > 0).map((r) => r.size));
+  const textRows = rows.filter((r) => r.text && r.size > 0);
+  const rowRef = median(textRows.map((r) => r.size));
   const colRef = median(cols.filter((r) => r.text && r.size > 0).map((r) => r.size));
   // Only a grid of one row pitch (a word processor's table) is read this way: a form's boxes of
   // many heights draw empty strips of every size.
   const near = (v: number, ref: number): boolean => Math.abs(v - ref) <= DRAWN_ROW_SPREAD * ref;
-  const textRows = rows.filter((r) => r.text && r.size > 0);
   if (rowRef === 0 || textRows.length < 2 || !textRows.every((r) => near(r.size, rowRef))) return { rows: new Set(), cols: new Set() };
   const keptRows = new Set(rows.flatMap((m, i) => (!m.text && near(m.size, rowRef) ? [i] : [])));
   const keptCols = new Set(colRef > 0 ? cols.flatMap((m, i) => (!m.text && m.size >= DRAWN_COLUMN * colRef ? [i] : [])) : []);
