@@ -34,6 +34,8 @@ export interface ChargeRequest {
   requestId?: string | undefined;
   /** `x-idempotency-key`: a second charge under the same key is not made. */
   idempotencyKey?: string | undefined;
+  /** The service's own once-only key (store/credit-ledger.ts `internalKey`), never a client's. */
+  internalKey?: string | undefined;
 }
 
 /** An LLM call's usage, as the LLM layer reports it (RunOptions.onLlmUsage). */
@@ -199,6 +201,7 @@ export function createTeamAccounts(deps: TeamAccountsDeps): TeamAccounts {
         oauthClient: payer.oauthClient,
         requestId,
         idempotencyKey: c.idempotencyKey,
+        internalKey: c.internalKey,
         at: now(),
       });
       return { charged, units: charged ? c.units : 0, requestId };

@@ -44,7 +44,10 @@ export interface AgentServiceDeps {
   /** The `json` surcharge per extracted page. */
   jsonPrice: number;
   resultTtlMs?: number;
-  /** Charges a finished job's credits to its owner (once); never throws. */
+  /**
+   * Charges an ending job's credits to its owner, before the job reads as ended; called again for
+   * the same job (a restart's clean-up) it charges nothing more. Never throws.
+   */
   charge?: (job: { id: string; owner: string; kind: AgentJobKind; credits: number }) => Promise<void>;
   /** LLM token usage of a job, for its team; a job ends once every returned promise settled. */
   onTokens?: (job: { id: string; owner: string; kind: AgentJobKind }, usage: LlmUsage) => void | Promise<void>;
@@ -138,6 +141,9 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
 
   const end = async (job: { id: string; owner: string; kind: AgentJobKind }, spent: Spent, trace: Trace, outcome: Parameters<AgentJobStore['finishAgentJob']>[1]) => {
     await deps.store.progressAgentJob(job.id, spent);
+    // Charged before the job reads as ended, so a credit read after it counts them (the charge is
+    // once-only: a restart's clean-up charging again, had the process died here, charges nothing).
+    await deps.charge?.({ ...job, credits: spent.credits });
     const moved = await deps.store.finishAgentJob(job.id, outcome);
     const runOutcome = outcome.status === 'completed' ? 'succeeded' : outcome.status;
     trace.emit({
@@ -149,7 +155,6 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       tokensUsed: spent.tokens,
     });
     await trace.flushed();
-    await deps.charge?.({ ...job, credits: spent.credits });
     if (moved) {
       const record = await deps.store.getAgentJob(job.id);
       if (record) deps.onFinished?.(record);

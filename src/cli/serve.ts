@@ -323,7 +323,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     onSessionClosed: (session, why) => logger.info({ sessionId: session.id, kind: session.kind, teamId: session.owner.teamId, why }, 'browser session ended'),
   });
   pageBrowser = browser;
-  // Agent and extract jobs (docs/agent.md): a job's credits are charged once when it ends, to the
+  // Agent and extract jobs (docs/agent.md): a job's credits are charged once as it ends, to the
   // key or OAuth client whose start recorded the job id; jobs a killed process left running fail now.
   const agents = await startAgents({
     store,
@@ -339,7 +339,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
       if (!team || job.credits <= 0) return;
       try {
         const spender = await store.spenderOfRequest(job.id);
-        await teamAccounts.charge({ teamId: team, ...spender }, { operation: job.kind, units: job.credits, requestId: job.id });
+        // Charged before the job reads as ended, and again by the restart's clean-up if the process
+        // died in between: the internal key makes the second charge none.
+        await teamAccounts.charge({ teamId: team, ...spender }, { operation: job.kind, units: job.credits, requestId: job.id, internalKey: `agent-job:${job.id}` });
       } catch (err) {
         logger.error({ err, jobId: job.id }, 'could not charge an agent job');
       }

@@ -4,7 +4,8 @@
  * Each charge is a row (time, team, operation, units, API key id or OAuth client, request id,
  * idempotency key), written in the same transaction that adds its units to the team's
  * `credits_used` (store/team-plans.ts): the balance never disagrees with the ledger. A charge
- * whose idempotency key the team already used is not written again.
+ * whose idempotency key the team already used is not written again, nor one whose internal key
+ * (the service's own, a separate column: migration 12) it already has.
  */
 import type Database from 'better-sqlite3';
 
@@ -38,6 +39,12 @@ export const CREDIT_LEDGER_SQL = `
   CREATE INDEX token_usage_team ON token_usage(team_id, at);
 `;
 
+/** Migration 12: the service's own once-only keys, in a column clients cannot write. */
+export const CREDIT_LEDGER_INTERNAL_KEY_SQL = `
+  ALTER TABLE credit_ledger ADD COLUMN internal_key TEXT;
+  CREATE UNIQUE INDEX credit_ledger_internal ON credit_ledger(team_id, internal_key) WHERE internal_key IS NOT NULL;
+`;
+
 /** Who spent: an API key, or an OAuth client (its id, and the user when known). */
 export interface Spender {
   keyId?: string | undefined;
@@ -51,6 +58,12 @@ export interface CreditCharge extends Spender {
   units: number;
   requestId: string;
   idempotencyKey?: string | undefined;
+  /**
+   * A key the service sets itself (an agent job's end: `agent-job:<id>`), kept apart from the
+   * clients' idempotency keys so that no client can send it first: a second charge under it is
+   * not made. Lets a charge be made before the work reads as finished, and again after a crash.
+   */
+  internalKey?: string | undefined;
   at: Date;
 }
 
@@ -97,8 +110,8 @@ export function sqliteCreditLedgerStore(db: Database.Database): CreditLedgerStor
   const spender = `CASE WHEN key_id IS NOT NULL THEN key_id WHEN oauth_client IS NOT NULL THEN 'oauth:' || oauth_client END`;
   const q = {
     insert: db.prepare(
-      `INSERT INTO credit_ledger (at, team_id, operation, units, key_id, oauth_client, request_id, idempotency_key)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      `INSERT INTO credit_ledger (at, team_id, operation, units, key_id, oauth_client, request_id, idempotency_key, internal_key)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     ),
     ensurePlan: db.prepare('INSERT INTO team_plans (team_id, updated_at) VALUES (?, ?) ON CONFLICT (team_id) DO NOTHING'),
     spend: db.prepare('UPDATE team_plans SET credits_used = credits_used + ? WHERE team_id = ?'),
@@ -131,7 +144,7 @@ export function sqliteCreditLedgerStore(db: Database.Database): CreditLedgerStor
   };
   const charge = db.transaction((c: CreditCharge): boolean => {
     const at = c.at.toISOString();
-    const inserted = q.insert.run(at, c.teamId, c.operation, c.units, c.keyId ?? null, c.oauthClient ?? null, c.requestId, c.idempotencyKey ?? null).changes === 1;
+    const inserted = q.insert.run(at, c.teamId, c.operation, c.units, c.keyId ?? null, c.oauthClient ?? null, c.requestId, c.idempotencyKey ?? null, c.internalKey ?? null).changes === 1;
     if (!inserted) return false;
     q.ensurePlan.run(c.teamId, at);
     q.spend.run(c.units, c.teamId);

@@ -7,7 +7,7 @@ import { OAUTH_TOKENS_SQL } from './oauth-tokens.ts';
 import { UPLOAD_REFS_SQL } from './upload-refs.ts';
 import { ACCOUNTS_SQL } from './accounts.ts';
 import { TEAM_PLANS_SQL } from './team-plans.ts';
-import { CREDIT_LEDGER_SQL } from './credit-ledger.ts';
+import { CREDIT_LEDGER_INTERNAL_KEY_SQL, CREDIT_LEDGER_SQL } from './credit-ledger.ts';
 
 export interface Migration {
   version: number;
@@ -166,4 +166,5 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX agent_events_job ON agent_events(job_id, id);
     `,
   },
+  { version: 12, description: 'the credits ledger\'s internal keys: an agent job charged once, before it reads as ended', sql: CREDIT_LEDGER_INTERNAL_KEY_SQL },
 ];

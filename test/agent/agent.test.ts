@@ -19,7 +19,7 @@ import { loadConfig } from '../../src/config.ts';
 import { inProcessRunner } from '../../src/limits/runner.ts';
 import { createLogger } from '../../src/log.ts';
 import { testStoreEnv } from '../helpers/test-store.ts';
-import { slowTokenWrites } from '../helpers/slow-token-writes.ts';
+import { slowWrites } from '../helpers/slow-writes.ts';
 import { startFakeOpenAi, type FakeOpenAi, type RecordedRequest } from '../helpers/fake-openai.ts';
 import { request, startTestService, type TestService } from '../http/helpers.ts';
 import { startBrowserSite, type BrowserSite } from '../browser/site.ts';
@@ -180,7 +180,7 @@ describe('POST /v2/agent: the loop over folio’s own operations', () => {
     const tokensUsed = async () => ((await get(service, '/v2/team/token-usage')).json.data as { tokensUsed: number }).tokensUsed;
     const before = await tokensUsed();
     // The store's write made slow: before the fix the job was completed while it was still on its way.
-    const restore = slowTokenWrites(service.store, 400);
+    const restore = slowWrites(service.store, 'recordTokenUsage', 400);
     try {
       llm.enqueue({ content: '{"answer": "two tides"}' });
       const started = await post(service, '/v2/agent', { prompt: 'How many tides a day?', urls: [site.url] });
@@ -188,6 +188,23 @@ describe('POST /v2/agent: the loop over folio’s own operations', () => {
       const done = await waitDone(service, 'agent', started.json.id as string);
       expect(done).toMatchObject({ status: 'completed' });
       expect(await tokensUsed()).toBeGreaterThan(before);
+    } finally {
+      restore();
+    }
+  });
+
+  it('a job reads as ended only once its credits are charged: the team credit usage read right after counts them', async () => {
+    const creditsUsed = async () => ((await get(service, '/v2/team/credit-usage/historical')).json.periods as { creditsUsed: number }[]).reduce((n, p) => n + p.creditsUsed, 0);
+    const before = await creditsUsed();
+    // The ledger's write made slow: before the fix the job read as completed while its charge was on its way.
+    const restore = slowWrites(service.store, 'recordCharge', 400);
+    try {
+      llm.enqueue({ toolCalls: [{ name: 'scrape', arguments: { url: `${site.url}/about.html` } }] }, { content: '{"purpose": "tests"}' });
+      const started = await post(service, '/v2/agent', { prompt: 'What is the site for?', urls: [site.url] });
+      expect(started.status).toBe(200);
+      const done = await waitDone(service, 'agent', started.json.id as string);
+      expect(done).toMatchObject({ status: 'completed', creditsUsed: 1 });
+      expect(await creditsUsed()).toBe(before + 1);
     } finally {
       restore();
     }
@@ -510,6 +527,34 @@ describe('restart', () => {
       expect(await second.store.getAgentJob(runningId)).toMatchObject({ status: 'failed', error: RESTART_ERROR });
       const events = (await second.store.agentEvents(orphan.id)).map((e) => JSON.parse(e) as Json);
       expect(events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'failed' });
+    } finally {
+      await second.shutdown();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('a job whose process died between its charge and its end is charged once: the next start fails it and charges nothing more', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-agent-charged-'));
+    const sink = new Writable({ write: (_c, _e, cb) => cb() });
+    const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ...(await testStoreEnv(dataDir)), ...env() });
+    const first = await startService(config, { runner: inProcessRunner(), logger: createLogger({ level: 'error', destination: sink }) });
+    const team = await first.store.ensureTeam('charged-team');
+    const key = generateApiKey();
+    await first.store.createApiKey({ teamId: team.id, keyHash: hashApiKey(key), prefix: apiKeyDisplayPrefix(key) });
+    const charged = async (svc: { store: typeof first.store }) => (await svc.store.creditHistory(team.id, false)).reduce((n, p) => n + p.units, 0);
+    // The process "dies" once the job is charged: the write that ends the job never lands.
+    first.store.finishAgentJob = () => Promise.reject(new Error('the process died here'));
+    llm.enqueue({ toolCalls: [{ name: 'scrape', arguments: { url: `${site.url}/about.html` } }] }, { content: '{"purpose": "tests"}' });
+    const res = await fetch(`${first.url}/v2/agent`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'What is the site for?', urls: [site.url] }) });
+    const id = ((await res.json()) as { id: string }).id;
+    const until = Date.now() + 30_000;
+    while ((await charged(first)) === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(await charged(first)).toBe(1);
+    await first.shutdown();
+    const second = await startService(config, { runner: inProcessRunner(), logger: createLogger({ level: 'error', destination: sink }) });
+    try {
+      expect(await second.store.getAgentJob(id)).toMatchObject({ status: 'failed', error: RESTART_ERROR, creditsUsed: 1 });
+      expect(await charged(second)).toBe(1);
     } finally {
       await second.shutdown();
       fs.rmSync(dataDir, { recursive: true, force: true });

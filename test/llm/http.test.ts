@@ -7,7 +7,7 @@ import Firecrawl, { SdkError } from '@mendable/firecrawl-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { readCorpus } from '../helpers/corpus.ts';
-import { slowTokenWrites } from '../helpers/slow-token-writes.ts';
+import { slowWrites } from '../helpers/slow-writes.ts';
 import { startFakeOllama, type FakeOllama } from '../helpers/fake-ollama.ts';
 import { promptText, startFakeOpenAi, type FakeOpenAi, type RecordedRequest } from '../helpers/fake-openai.ts';
 import { postParse, request, startTestService, upload, type TestService } from '../http/helpers.ts';
@@ -74,7 +74,7 @@ describe('Firecrawl SDK with an LLM configured', () => {
     const chats = openai.chats().length;
     // The store's write made slow (on PostgreSQL it once landed after the answer, and the read
     // right after it found nothing): the answer waits for it.
-    const restore = slowTokenWrites(service.store, 300);
+    const restore = slowWrites(service.store, 'recordTokenUsage', 300);
     try {
       await client.parse({ data: blog, filename: 'test_blog.html', contentType: 'text/html' }, { formats: ['summary'] });
     } finally {

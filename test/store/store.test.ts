@@ -371,6 +371,20 @@ describe.each(ENGINES)('store on $name', (engine) => {
       expect(await store.spenderOfRequest('req-0')).toEqual({ keyId: 'key_1' });
     });
 
+    it('an internal key charges once, from either handle, and lives apart from the clients\' idempotency keys', async () => {
+      const other = await t.another();
+      const team = await store.ensureTeam('acme');
+      const charge = (i: number, keys: { idempotencyKey?: string; internalKey?: string }) => ({ teamId: team.id, operation: 'agent', units: 5, requestId: `job-${i}`, ...keys, at: new Date() });
+      // A client who sends the internal key as its idempotency key first does not pre-empt the service's charge.
+      expect(await store.recordCharge(charge(0, { idempotencyKey: 'agent-job:1' }))).toEqual({ charged: true });
+      const once = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? store : other).recordCharge(charge(1, { internalKey: 'agent-job:1' }))));
+      expect(once.filter((r) => r.charged)).toHaveLength(1);
+      // The same internal key of another team is that team's.
+      const second = await store.ensureTeam('globex');
+      expect(await store.recordCharge({ ...charge(2, { internalKey: 'agent-job:1' }), teamId: second.id })).toEqual({ charged: true });
+      expect((await store.getTeamPlan(team.id))?.creditsUsed).toBe(10);
+    });
+
     it('team plans: set, add, unlimited refused for --add-credits', async () => {
       const team = await store.ensureTeam('acme');
       const at = new Date('2026-02-01T00:00:00.000Z');

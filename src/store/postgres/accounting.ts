@@ -68,9 +68,9 @@ export function postgresCreditLedgerStore(pool: Pool): CreditLedgerStore {
       const charged = await transaction(pool, async (client) => {
         const inserted = await rows(
           client,
-          `INSERT INTO credit_ledger (at, team_id, operation, units, key_id, oauth_client, request_id, idempotency_key)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING RETURNING id`,
-          [at, c.teamId, c.operation, c.units, c.keyId ?? null, c.oauthClient ?? null, c.requestId, c.idempotencyKey ?? null],
+          `INSERT INTO credit_ledger (at, team_id, operation, units, key_id, oauth_client, request_id, idempotency_key, internal_key)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING id`,
+          [at, c.teamId, c.operation, c.units, c.keyId ?? null, c.oauthClient ?? null, c.requestId, c.idempotencyKey ?? null, c.internalKey ?? null],
         );
         if (inserted.length === 0) return false;
         await client.query(

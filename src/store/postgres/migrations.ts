@@ -287,10 +287,17 @@ const BLOBS_V3 = `
   ALTER TABLE blob_chunks ALTER COLUMN data SET STORAGE EXTERNAL;
 `;
 
+/** The service's own once-only charge keys, apart from the clients' idempotency keys. */
+const LEDGER_INTERNAL_KEY_V4 = `
+  ALTER TABLE credit_ledger ADD COLUMN internal_key TEXT;
+  CREATE UNIQUE INDEX credit_ledger_internal ON credit_ledger(team_id, internal_key) WHERE internal_key IS NOT NULL;
+`;
+
 export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   { version: 1, description: 'teams, keys, upload refs, OAuth, keyless usage, crawl jobs, accounts, plans and the credits ledger (SQLite 1–10)', sql: SCHEMA_V1 },
   { version: 2, description: 'agent and extract jobs and their traces (SQLite 11)', sql: AGENT_JOBS_V2 },
   { version: 3, description: 'the shared blob store: uploaded files and captures (FOLIO_BLOB_URL=postgres)', sql: BLOBS_V3 },
+  { version: 4, description: 'the credits ledger\'s internal keys (SQLite 12)', sql: LEDGER_INTERNAL_KEY_V4 },
 ];
 
 /**
