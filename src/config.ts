@@ -223,6 +223,8 @@ const EnvSchema = z.object({
   FOLIO_AGENT_MAX_CREDITS: z.coerce.number().int().min(1).max(1_000_000).default(100),
   /** Characters of one tool result (page text, search results) the model is shown at most. */
   FOLIO_AGENT_RESULT_CHARS: z.coerce.number().int().min(500).max(1_000_000).default(12_000),
+  /** With DATABASE_URL: how long a running job's row may go untouched before another instance fails it as a dead process's. */
+  FOLIO_AGENT_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
 
   /** Prices in credits (docs/billing.md, Firecrawl's table): a scraped page or a parsed document that is not a PDF. */
   FOLIO_PRICE_PAGE: z.coerce.number().int().min(0).max(1_000_000).default(1),
@@ -311,6 +313,8 @@ export interface Config {
   readonly crawlLockMs: number;
   /** Budgets of agent and extract jobs (docs/agent.md). */
   readonly agent: Readonly<{ maxSteps: number; timeoutMs: number; maxTokens: number; defaultCredits: number; resultChars: number }>;
+  /** FOLIO_AGENT_LEASE_SECONDS, in ms: a running agent job's lease on a shared store. */
+  readonly agentLeaseMs: number;
   /** tesseract's `-l` for PDF OCR. */
   readonly ocrLanguages: string;
   /** Limits at the source, handed to every parse (the shape of src/parse/limits.ts's SourceLimits). */
@@ -525,6 +529,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       defaultCredits: e.FOLIO_AGENT_MAX_CREDITS,
       resultChars: e.FOLIO_AGENT_RESULT_CHARS,
     }),
+    agentLeaseMs: e.FOLIO_AGENT_LEASE_SECONDS * 1000,
     ocrLanguages: e.FOLIO_OCR_LANGUAGES,
     sourceLimits: {
       maxUnzippedBytes: e.FOLIO_MAX_UNZIPPED_MB * 1024 * 1024,

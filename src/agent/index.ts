@@ -35,6 +35,8 @@ export interface AgentDeps {
   onFinished?: (job: AgentJobRecord) => void;
   /** Runs a team's job on one of its concurrent places (src/limits/teams): see AgentServiceDeps.place. */
   place?: AgentServiceDeps['place'];
+  /** A running job's lease on a store several instances share: see AgentServiceDeps.lease. */
+  lease?: AgentServiceDeps['lease'];
   onError: (err: unknown, message: string) => void;
 }
 
@@ -60,6 +62,7 @@ export async function startAgents(deps: AgentDeps): Promise<AgentService> {
     ...(deps.onStarted ? { onStarted: deps.onStarted } : {}),
     ...(deps.onFinished ? { onFinished: deps.onFinished } : {}),
     ...(deps.place ? { place: deps.place } : {}),
+    ...(deps.lease ? { lease: deps.lease } : {}),
   });
   await service.sweepExpired();
   await service.failUnfinished();

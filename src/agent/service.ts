@@ -5,7 +5,9 @@
  * (FOLIO_AGENT_*); what a job spent is persisted after every step, charged to its team once when it
  * ends (whatever the end), and its trace is kept with it. A job a stopped process left
  * `processing` is failed cleanly at the next start (its partial work is not resumable: the LLM
- * conversation is not persisted). Finished jobs are kept `resultTtlMs` (24 h). A running job holds
+ * conversation is not persisted). On a store several instances share, a running job's row is
+ * touched every few seconds (its lease): another instance fails only a job whose lease ran out,
+ * and a job ended elsewhere (a cancel sent to another instance) is stopped where it runs. Finished jobs are kept `resultTtlMs` (24 h). A running job holds
  * one of its team's concurrent places (`place`); its progress listeners hear each step. A
  * zeroDataRetention job keeps its answer and trace in memory only, the answer handed out once.
  */
@@ -24,6 +26,8 @@ import { isZeroRetention, ZDR_PROMPT, ZDR_RESULT_GONE, ZeroRetentionHold } from 
 export const AGENT_RESULT_TTL_MS = 24 * 60 * 60 * 1000;
 const LIST_PAGE = 50;
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+/** A running job's row is touched this often at most (a quarter of the lease when shorter). */
+const HEARTBEAT_MS = 10_000;
 const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const RESTART_ERROR = 'The server stopped while this job ran, and an agent job cannot continue where it was: start it again.';
 
@@ -59,6 +63,12 @@ export interface AgentServiceDeps {
    * waits its turn (never refused), aborted by `signal`; `fn` gets how long it waited.
    */
   place?: <T>(teamId: string, signal: AbortSignal, fn: (waitedMs: number) => Promise<T>) => Promise<T>;
+  /**
+   * Several instances share the store (PostgreSQL): a `processing` job is another instance's while
+   * its row was touched within `ms` (FOLIO_AGENT_LEASE_SECONDS); only one untouched longer is failed
+   * as a dead process's. Without it (SQLite, one process) every job not running here is failed at start.
+   */
+  lease?: { shared: boolean; ms: number };
   onError: (err: unknown, message: string) => void;
 }
 
@@ -126,6 +136,10 @@ function parseJson(text: string | null): unknown {
 export function createAgentService(deps: AgentServiceDeps): AgentService {
   const ttl = deps.resultTtlMs ?? AGENT_RESULT_TTL_MS;
   const running = new Map<string, AbortController>();
+  /** Jobs past their store write that ends them (a heartbeat no longer finds them `processing`). */
+  const ending = new Set<string>();
+  const shared = deps.lease?.shared === true;
+  const leaseMs = deps.lease?.ms ?? 60_000;
   const listeners = new Map<string, Set<(progress: AgentProgress) => void>>();
   const tasks = new Set<Promise<void>>();
   /** What zeroDataRetention jobs learn (answer, trace), in memory only (src/agent/zdr.ts). */
@@ -140,6 +154,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
   };
 
   const end = async (job: { id: string; owner: string; kind: AgentJobKind }, spent: Spent, trace: Trace, outcome: Parameters<AgentJobStore['finishAgentJob']>[1]) => {
+    ending.add(job.id);
     await deps.store.progressAgentJob(job.id, spent);
     // Charged before the job reads as ended, so a credit read after it counts them (the charge is
     // once-only: a restart's clean-up charging again, had the process died here, charges nothing).
@@ -250,6 +265,42 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
   }, SWEEP_INTERVAL_MS);
   sweeper.unref();
 
+  /**
+   * Fails the `processing` jobs no process runs: at start every one not running here, or on a
+   * shared store those whose lease ran out. Each is charged what it spent (once: the charge's key).
+   */
+  const failUnfinished = async () => {
+    const jobs = await deps.store.listAgentJobs({ status: 'processing' });
+    const stale = Date.now() - leaseMs;
+    let n = 0;
+    for (const j of jobs) {
+      if (running.has(j.id)) continue;
+      // Another instance's job: it touches the row while it runs.
+      if (shared && Date.parse(j.updatedAt) > stale) continue;
+      await deps.store.appendAgentEvent(j.id, JSON.stringify({ schemaVersion: 1, type: 'run.finished', outcome: 'failed', runId: j.id, occurredAt: new Date().toISOString(), error: { code: 'internal', source: 'system', retryable: true, message: RESTART_ERROR } }));
+      await deps.charge?.({ id: j.id, owner: j.owner, kind: j.kind, credits: j.creditsUsed });
+      if (await deps.store.finishAgentJob(j.id, { status: 'failed', error: RESTART_ERROR, expiresAt: new Date(Date.now() + ttl) })) n++;
+    }
+    return n;
+  };
+
+  // The lease: running jobs touched; a job no longer `processing` was ended elsewhere and stops
+  // here; on a shared store, the jobs of instances that died are failed by the ones alive.
+  const heartbeat = async () => {
+    const ids = [...running.keys()].filter((id) => !ending.has(id));
+    if (ids.length > 0) {
+      const alive = new Set(await deps.store.touchAgentJobs(ids, new Date()));
+      for (const id of ids) {
+        if (!alive.has(id) && !ending.has(id)) running.get(id)?.abort(new Stop('cancelled', 'The job was ended on another instance (a cancel sent there, or its lease ran out).'));
+      }
+    }
+    if (shared) await failUnfinished();
+  };
+  const beating = setInterval(() => {
+    heartbeat().catch((err: unknown) => deps.onError(err, 'agent job heartbeat failed'));
+  }, Math.min(HEARTBEAT_MS, Math.max(250, Math.floor(leaseMs / 4))));
+  beating.unref();
+
   return {
     async start(owner, kind, body) {
       const parsed = kind === 'agent' ? parseAgentRequest(body) : parseExtractRequest(body);
@@ -271,6 +322,7 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
         .catch((err: unknown) => deps.onError(errorForLog(err, zdr), `${kind} job could not be finished`))
         .finally(() => {
           running.delete(id);
+          ending.delete(id);
           listeners.delete(id);
           tasks.delete(task);
         });
@@ -351,24 +403,13 @@ export function createAgentService(deps: AgentServiceDeps): AgentService {
       return () => set.delete(listener);
     },
 
-    async failUnfinished() {
-      const jobs = await deps.store.listAgentJobs({ status: 'processing' });
-      let n = 0;
-      for (const j of jobs) {
-        if (running.has(j.id)) continue;
-        await deps.store.appendAgentEvent(j.id, JSON.stringify({ schemaVersion: 1, type: 'run.finished', outcome: 'failed', runId: j.id, occurredAt: new Date().toISOString(), error: { code: 'internal', source: 'system', retryable: true, message: RESTART_ERROR } }));
-        if (await deps.store.finishAgentJob(j.id, { status: 'failed', error: RESTART_ERROR, expiresAt: new Date(Date.now() + ttl) })) {
-          n++;
-          await deps.charge?.({ id: j.id, owner: j.owner, kind: j.kind, credits: j.creditsUsed });
-        }
-      }
-      return n;
-    },
+    failUnfinished,
 
     sweepExpired,
 
     async close() {
       clearInterval(sweeper);
+      clearInterval(beating);
       // Running jobs stop here and end failed (a job killed without this is failed at the next start).
       for (const c of running.values()) c.abort(new Stop('shutdown', RESTART_ERROR));
       await Promise.allSettled([...tasks]);

@@ -27,7 +27,7 @@ import { openSharedLimits, type SharedLimits } from '../limits/redis/index.ts';
 import { createTeamLimits } from '../limits/teams/index.ts';
 import { createLogger, type Logger } from '../log.ts';
 import { resolvePublicUrls, type PublicUrls } from '../public-urls.ts';
-import { openStore } from '../store/open.ts';
+import { openStore, storeEngine } from '../store/open.ts';
 import type { Store } from '../store/types.ts';
 import { openBlobStore, type BlobStore } from '../blobs/index.ts';
 import { createUploadRefService, type UploadRefs } from '../uploads/service.ts';
@@ -324,7 +324,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
   });
   pageBrowser = browser;
   // Agent and extract jobs (docs/agent.md): a job's credits are charged once as it ends, to the
-  // key or OAuth client whose start recorded the job id; jobs a killed process left running fail now.
+  // key or OAuth client whose start recorded the job id; jobs a killed process left running fail now
+  // (on a shared store, once their lease ran out).
   const agents = await startAgents({
     store,
     fetcher,
@@ -334,6 +335,9 @@ export async function startService(config: Config, options: ServiceOptions = {})
     prices: teamAccounts.prices,
     llm: config.llm,
     limits: config.agent,
+    // Several instances share a PostgreSQL store: a job is failed as a dead process's only once
+    // its lease ran out (docs/agent.md, "Several instances").
+    lease: { shared: storeEngine(config) === 'postgres', ms: config.agentLeaseMs },
     charge: async (job) => {
       const team = /^team:(.+)$/.exec(job.owner)?.[1];
       if (!team || job.credits <= 0) return;

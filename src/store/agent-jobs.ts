@@ -54,6 +54,11 @@ export interface AgentJobStore {
   listAgentJobs(filter: { owner?: string; kind?: AgentJobKind; status?: AgentJobStatus; before?: string; limit?: number }): Promise<AgentJobRecord[]>;
   /** Records what a running job has spent so far (no effect once it finished). */
   progressAgentJob(id: string, progress: AgentJobProgress): Promise<void>;
+  /**
+   * Marks running jobs alive (their `updated_at`, the lease other instances read); answers the ids
+   * still `processing` — the others were ended elsewhere (a cancel or a clean-up on another instance).
+   */
+  touchAgentJobs(ids: readonly string[], at: Date): Promise<string[]>;
   /** Moves a `processing` job to its end state; false when it had already ended (a cancel won the race). */
   finishAgentJob(id: string, outcome: AgentJobOutcome): Promise<boolean>;
   appendAgentEvent(id: string, event: string): Promise<void>;
@@ -110,6 +115,7 @@ export function sqliteAgentJobStore(db: Database.Database): AgentJobStore {
     ),
     byStatus: db.prepare<[string], AgentJobRow>(`SELECT ${AGENT_JOB_COLUMNS} FROM agent_jobs WHERE status = ? ORDER BY created_at, rowid`),
     progress: db.prepare("UPDATE agent_jobs SET credits_used = ?, tokens_used = ?, steps = ?, updated_at = ? WHERE id = ? AND status = 'processing'"),
+    touch: db.prepare("UPDATE agent_jobs SET updated_at = ? WHERE id = ? AND status = 'processing'"),
     finish: db.prepare(
       "UPDATE agent_jobs SET status = ?, data = ?, sources = ?, warning = ?, error = ?, updated_at = ?, finished_at = ?, expires_at = ? WHERE id = ? AND status = 'processing'",
     ),
@@ -137,6 +143,10 @@ export function sqliteAgentJobStore(db: Database.Database): AgentJobStore {
     },
     async progressAgentJob(id, p) {
       q.progress.run(p.credits, p.tokens, p.steps, new Date().toISOString(), id);
+    },
+    async touchAgentJobs(ids, at) {
+      const iso = at.toISOString();
+      return db.transaction(() => ids.filter((id) => q.touch.run(iso, id).changes > 0))();
     },
     async finishAgentJob(id, o) {
       const now = new Date().toISOString();

@@ -503,10 +503,21 @@ describe('the Firecrawl SDK against folio', () => {
 });
 
 describe('restart', () => {
-  it('a job a stopped process left running is failed cleanly at the next start; one running at shutdown ends failed', async () => {
+  /** The job once no longer processing: at once on SQLite, after its lease on PostgreSQL. */
+  const endOf = async (svc: { store: { getAgentJob(id: string): Promise<{ status: string } | undefined> } }, id: string) => {
+    const until = Date.now() + 15_000;
+    for (;;) {
+      const job = await svc.store.getAgentJob(id);
+      if (job?.status !== 'processing' || Date.now() > until) return job;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+
+  it('a job a stopped process left running is failed cleanly at the next start (on PostgreSQL once its lease ran out); one running at shutdown ends failed', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-agent-restart-'));
     const sink = new Writable({ write: (_c, _e, cb) => cb() });
-    const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ...(await testStoreEnv(dataDir)), ...env() });
+    // On PostgreSQL (a store instances share) a job left running is failed once its lease ran out: 2 s here.
+    const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ...(await testStoreEnv(dataDir)), ...env({ FOLIO_AGENT_LEASE_SECONDS: '2' }) });
     const first = await startService(config, { runner: inProcessRunner(), logger: createLogger({ level: 'error', destination: sink }) });
     const team = await first.store.ensureTeam('restart-team');
     // A job whose process was killed (its row still `processing`), and one running at shutdown.
@@ -522,7 +533,7 @@ describe('restart', () => {
     expect(Date.now() - t0).toBeLessThan(5_000);
     const second = await startService(config, { runner: inProcessRunner(), logger: createLogger({ level: 'error', destination: sink }) });
     try {
-      const job = await second.store.getAgentJob(orphan.id);
+      const job = await endOf(second, orphan.id);
       expect(job).toMatchObject({ status: 'failed', error: RESTART_ERROR });
       expect(await second.store.getAgentJob(runningId)).toMatchObject({ status: 'failed', error: RESTART_ERROR });
       const events = (await second.store.agentEvents(orphan.id)).map((e) => JSON.parse(e) as Json);
@@ -536,7 +547,8 @@ describe('restart', () => {
   it('a job whose process died between its charge and its end is charged once: the next start fails it and charges nothing more', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'folio-agent-charged-'));
     const sink = new Writable({ write: (_c, _e, cb) => cb() });
-    const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ...(await testStoreEnv(dataDir)), ...env() });
+    // On PostgreSQL (a store instances share) a job left running is failed once its lease ran out: 2 s here.
+    const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ...(await testStoreEnv(dataDir)), ...env({ FOLIO_AGENT_LEASE_SECONDS: '2' }) });
     const first = await startService(config, { runner: inProcessRunner(), logger: createLogger({ level: 'error', destination: sink }) });
     const team = await first.store.ensureTeam('charged-team');
     const key = generateApiKey();
@@ -553,7 +565,7 @@ describe('restart', () => {
     await first.shutdown();
     const second = await startService(config, { runner: inProcessRunner(), logger: createLogger({ level: 'error', destination: sink }) });
     try {
-      expect(await second.store.getAgentJob(id)).toMatchObject({ status: 'failed', error: RESTART_ERROR, creditsUsed: 1 });
+      expect(await endOf(second, id)).toMatchObject({ status: 'failed', error: RESTART_ERROR, creditsUsed: 1 });
       expect(await charged(second)).toBe(1);
     } finally {
       await second.shutdown();

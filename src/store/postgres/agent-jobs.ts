@@ -45,6 +45,11 @@ export function postgresAgentJobStore(pool: Pool): AgentJobStore {
         id,
       ]);
     },
+    async touchAgentJobs(ids, at) {
+      if (ids.length === 0) return [];
+      const touched = await rows<{ id: string }>(pool, "UPDATE agent_jobs SET updated_at = $1 WHERE id = ANY($2) AND status = 'processing' RETURNING id", [at.toISOString(), [...ids]]);
+      return touched.map((r) => r.id);
+    },
     async finishAgentJob(id, o) {
       const now = new Date().toISOString();
       const n = await changes(
