@@ -211,6 +211,40 @@ describe('crawl jobs on Redis (BullMQ)', () => {
     expect(errors.errors.filter((e) => e.error === 'aborted')).toEqual([]);
   });
 
+  it('a seed ticket that fails for good is issued once more; failing again, its job fails with a message (before: it stayed scraping until a restart)', async () => {
+    const a = await startInstance();
+    const store = a.service.store;
+    const add = store.addCrawlUrls.bind(store);
+    let refusals = 0;
+    let calls = 0;
+    // The seed's store write fails `refusals` times (BullMQ tries a ticket 3 times, 1 s and 2 s apart).
+    store.addCrawlUrls = (...args) => {
+      calls++;
+      if (refusals > 0) {
+        refusals--;
+        return Promise.reject(new Error('the store refused the write'));
+      }
+      return add(...args);
+    };
+    try {
+      refusals = 3;
+      const first = await a.client.startCrawl(`${site.url}/pages/1.html`, { limit: 1, sitemap: 'skip' });
+      const done = await waitFor(() => a.client.getCrawlStatus(first.id), (s) => s.status !== 'scraping');
+      expect(done.status).toBe('completed');
+      expect(calls).toBe(4);
+
+      refusals = 6;
+      calls = 0;
+      const second = await a.client.startCrawl(`${site.url}/pages/2.html`, { limit: 1, sitemap: 'skip' });
+      const failed = await waitFor(() => a.client.getCrawlStatus(second.id), (s) => s.status !== 'scraping');
+      expect(failed.status).toBe('failed');
+      expect(calls).toBe(6);
+      expect((await store.getCrawlJob(second.id))?.error).toBe('The job could not be started: seeding it failed on an unexpected error (logged), twice. Start it again.');
+    } finally {
+      store.addCrawlUrls = add;
+    }
+  });
+
   it('the per-host delay holds across services; a cancel on one service stops the work on the other', async () => {
     const a = await startInstance();
     const b = await startInstance();

@@ -58,6 +58,8 @@ interface TicketData {
   /** Set once the ticket has claimed its URL. */
   url?: string;
   depth?: number;
+  /** A seed ticket issued again because the first failed for good: if this one fails too, the job fails. */
+  again?: boolean;
 }
 
 export interface BullmqCrawlQueueDeps {
@@ -283,9 +285,25 @@ export async function createBullmqCrawlQueue(deps: BullmqCrawlQueueDeps): Promis
     // twice: BullMQ fails it whatever its attempts, and its URL stayed `running`, the job unended).
     if (!job || (job.finishedOn === undefined && job.attemptsMade < (job.opts.attempts ?? 1))) return;
     deps.onError({ jobId: job.data.crawlId, err }, 'crawl ticket failed unexpectedly');
+    const stalled = err.message === STALLED_LIMIT;
+    // A seed ticket that gave up: issued once more (it is removed on failure, so its id is free),
+    // then the job fails — left alone, the job stayed `scraping` with no ticket until a restart.
+    if (job.name === 'seed') {
+      const { crawlId } = job.data;
+      const ended = job.data.again
+        ? (async () => {
+            const why = stalled ? 'the processes seeding it stopped without handing it back' : 'seeding it failed on an unexpected error (logged)';
+            const error = `The job could not be started: ${why}, twice. Start it again.`;
+            if (await deps.store.finishCrawlJob(crawlId, 'failed', error, new Date(Date.now() + deps.resultTtlMs))) deps.events?.finished(crawlId, 'failed', error);
+            dropContext(crawlId, new CancelledError());
+          })()
+        : queue.add('seed', { crawlId, again: true }, { ...seedOptions, jobId: `seed-${crawlId}` }).then(() => undefined);
+      ended.catch((e: unknown) => deps.onError({ jobId: crawlId, err: e }, 'crawl seed failure not recorded'));
+      return;
+    }
     // A page ticket that gave up: its URL is failed, so the job can still end.
     if (job.data.url !== undefined) {
-      const reason = err.message === STALLED_LIMIT ? 'the page could not be scraped: the process scraping it stopped twice without handing it back' : 'the page could not be scraped (unexpected error)';
+      const reason = stalled ? 'the page could not be scraped: the process scraping it stopped twice without handing it back' : 'the page could not be scraped (unexpected error)';
       deps.store
         .failCrawlUrl(job.data.crawlId, job.data.url, reason)
         .then(() => settle(job.data.crawlId))
