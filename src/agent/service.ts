@@ -7,9 +7,10 @@
  * `processing` is failed cleanly at the next start (its partial work is not resumable: the LLM
  * conversation is not persisted). On a store several instances share, a running job's row is
  * touched every few seconds (its lease): another instance fails only a job whose lease ran out,
- * and a job ended elsewhere (a cancel sent to another instance) is stopped where it runs. Finished jobs are kept `resultTtlMs` (24 h). A running job holds
- * one of its team's concurrent places (`place`); its progress listeners hear each step. A
- * zeroDataRetention job keeps its answer and trace in memory only, the answer handed out once.
+ * and a job ended elsewhere (a cancel sent to another instance) is stopped where it runs. Finished
+ * jobs are kept `resultTtlMs` (24 h). A running job holds one of its team's concurrent places
+ * (`place`); its progress listeners hear each step. A zeroDataRetention job keeps its answer and
+ * trace in memory only, the answer handed out once.
  */
 import { randomUUID } from 'node:crypto';
 import { ServiceError } from '../errors.ts';
