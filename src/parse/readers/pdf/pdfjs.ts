@@ -50,7 +50,21 @@ export function loadPdfjs(): Promise<Pdfjs> {
 const PDFJS_ROOT = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 
 /**
- * Parameters for reading text: no eval, no system or DOM fonts, no console output. Without
+ * Where pdf.js's font loader puts the fonts of a page: nowhere. With `disableFontFace`, pdf.js
+ * compiles an outline for every glyph drawn (and posts each to this thread) so that a canvas could
+ * paint it without CSS fonts; nothing here paints, so fonts stay "face" fonts (worker side, no
+ * outlines), and the `@font-face` rule the loader inserts goes into a style sheet no one reads.
+ * pdf.js uses `ownerDocument` for nothing else in Node (its canvas and filter factories are the
+ * Node ones). Compiling glyph outlines was 7 % of fast mode's busy time, before posting them
+ * (docs/pdf.md "Where fast mode's time goes"); the text and the fonts' facts are the same.
+ */
+const FONT_SINK = {
+  createElement: () => ({ sheet: { cssRules: { length: 0 }, insertRule: () => 0 }, remove: () => undefined }),
+  documentElement: { getElementsByTagName: () => [{ append: () => undefined }] },
+} as unknown as HTMLDocument;
+
+/**
+ * Parameters for reading text: no eval, no system fonts, no glyph outlines (FONT_SINK), no console output. Without
  * `images`, pdf.js skips every image instead of decoding it (a third of the time of a page with
  * photos), so the operator list has no image operations; with them, an image over
  * `maxImagePixels` is skipped.
@@ -66,7 +80,8 @@ export function documentParameters(bytes: Buffer, { images = true, maxImagePixel
     wasmUrl: path.join(PDFJS_ROOT, 'wasm') + path.sep,
     isEvalSupported: false,
     useSystemFonts: false,
-    disableFontFace: true,
+    disableFontFace: false,
+    ownerDocument: FONT_SINK,
     verbosity: 0,
     // Bigger images (an inline one, or one whose size bounds.ts could not read) are left out.
     maxImageSize: images ? maxImagePixels : 1,
