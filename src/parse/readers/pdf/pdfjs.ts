@@ -32,15 +32,36 @@ function keepNativeBuiltins(): () => void {
   };
 }
 
+type ToBase64 = (this: Uint8Array, options?: unknown) => string;
+
+/**
+ * Node 20 has no Uint8Array.prototype.toBase64, and the one pdf.js's polyfills add is written in
+ * JavaScript: 11 ms for 100 KB, against 0.14 ms for Buffer's. pdf.js base64-encodes every
+ * embedded font once (the `@font-face` rule of FONT_SINK below), so the polyfill stays for what
+ * Buffer does not do (options, a detached or empty array) and Buffer's encoding does the rest —
+ * the same characters, padding included. Nothing changes where the platform has its own.
+ */
+function fasterBase64(had: boolean): void {
+  const polyfill = (Uint8Array.prototype as { toBase64?: ToBase64 }).toBase64;
+  if (had || polyfill === undefined) return;
+  const toBase64: ToBase64 = function (this: Uint8Array, options?: unknown): string {
+    if (options === undefined && this instanceof Uint8Array && this.byteLength > 0) return Buffer.from(this.buffer, this.byteOffset, this.byteLength).toString('base64');
+    return polyfill.call(this, options);
+  };
+  Object.defineProperty(Uint8Array.prototype, 'toBase64', { value: toBase64, writable: true, configurable: true, enumerable: false });
+}
+
 export function loadPdfjs(): Promise<Pdfjs> {
   loading ??= (async () => {
     const restore = keepNativeBuiltins();
+    const hadBase64 = 'toBase64' in Uint8Array.prototype;
     try {
       const worker: unknown = await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
       (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
       return await import('pdfjs-dist/legacy/build/pdf.mjs');
     } finally {
       restore();
+      fasterBase64(hadBase64);
     }
   })();
   return loading;
