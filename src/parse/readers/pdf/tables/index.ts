@@ -68,8 +68,9 @@ const MIN_FILLED = 0.3;
  * A page's words ordered by the y of their centres (the point centreIn tests), so that wordsIn
  * reads the band a box spans instead of every word of the page: the finder asks for the words
  * in a box many times a page (each head rule, each candidate next head, each band between two
- * rules), and a page of many rules and words made that quadratic. Built on a page's first
- * search, dropped when findTables returns (the words do not change while tables are found).
+ * rules), and a page of many rules and words made that quadratic. Built once a page's words
+ * have been searched INDEX_AFTER times (most pages ask a few times, and sorting costs more than
+ * a few passes), dropped when findTables returns (the words do not change while tables are found).
  */
 interface WordIndex {
   /** Centre ys, ascending. */
@@ -78,11 +79,19 @@ interface WordIndex {
   at: Uint32Array;
 }
 
-const indexes = new WeakMap<readonly Word[], WordIndex>();
+/** Searches of a page's words by a pass over all of them before they are indexed. */
+const INDEX_AFTER = 8;
 
-function wordIndex(words: readonly Word[]): WordIndex {
-  let index = indexes.get(words);
-  if (index) return index;
+/** A page's index, or how many times its words have been searched so far. */
+const indexes = new WeakMap<readonly Word[], WordIndex | number>();
+
+function wordIndex(words: readonly Word[]): WordIndex | undefined {
+  let index = indexes.get(words) ?? 0;
+  if (typeof index !== 'number') return index;
+  if (index < INDEX_AFTER) {
+    indexes.set(words, index + 1);
+    return undefined;
+  }
   const centres = words.map((w) => (w.y0 + w.y1) / 2);
   // A centre that is not a number is in no box (every comparison with NaN is false).
   const order = centres.flatMap((y, i) => (Number.isNaN(y) ? [] : [i])).sort((a, b) => (centres[a] as number) - (centres[b] as number));
@@ -93,7 +102,9 @@ function wordIndex(words: readonly Word[]): WordIndex {
 
 /** The words whose centre is in the box, in their order on the page (as a filter would give them). */
 function wordsIn(words: readonly Word[], box: Box): Word[] {
-  const { ys, at } = wordIndex(words);
+  const index = wordIndex(words);
+  if (index === undefined) return words.filter((w) => centreIn(w, box));
+  const { ys, at } = index;
   let lo = 0;
   let hi = ys.length;
   while (lo < hi) {
