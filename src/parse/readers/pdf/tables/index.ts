@@ -64,8 +64,60 @@ export interface PdfTable extends Box {
 /** At least this share of the grid's cells hold text: a chart's bars or a form's boxes are no table. */
 const MIN_FILLED = 0.3;
 
+/**
+ * A page's words ordered by the y of their centres (the point centreIn tests), so that wordsIn
+ * reads the band a box spans instead of every word of the page: the finder asks for the words
+ * in a box many times a page (each head rule, each candidate next head, each band between two
+ * rules), and a page of many rules and words made that quadratic. Built once a page's words
+ * have been searched INDEX_AFTER times (most pages ask a few times, and sorting costs more than
+ * a few passes), dropped when findTables returns (the words do not change while tables are found).
+ */
+interface WordIndex {
+  /** Centre ys, ascending. */
+  ys: Float64Array;
+  /** The index into the words of each centre in `ys`. */
+  at: Uint32Array;
+}
+
+/** Searches of a page's words by a pass over all of them before they are indexed. */
+const INDEX_AFTER = 8;
+
+/** A page's index, or how many times its words have been searched so far. */
+const indexes = new WeakMap<readonly Word[], WordIndex | number>();
+
+function wordIndex(words: readonly Word[]): WordIndex | undefined {
+  let index = indexes.get(words) ?? 0;
+  if (typeof index !== 'number') return index;
+  if (index < INDEX_AFTER) {
+    indexes.set(words, index + 1);
+    return undefined;
+  }
+  const centres = words.map((w) => (w.y0 + w.y1) / 2);
+  // A centre that is not a number is in no box (every comparison with NaN is false).
+  const order = centres.flatMap((y, i) => (Number.isNaN(y) ? [] : [i])).sort((a, b) => (centres[a] as number) - (centres[b] as number));
+  index = { ys: Float64Array.from(order, (i) => centres[i] as number), at: Uint32Array.from(order) };
+  indexes.set(words, index);
+  return index;
+}
+
+/** The words whose centre is in the box, in their order on the page (as a filter would give them). */
 function wordsIn(words: readonly Word[], box: Box): Word[] {
-  return words.filter((w) => centreIn(w, box));
+  const index = wordIndex(words);
+  if (index === undefined) return words.filter((w) => centreIn(w, box));
+  const { ys, at } = index;
+  let lo = 0;
+  let hi = ys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((ys[mid] as number) < box.y0) lo = mid + 1;
+    else hi = mid;
+  }
+  const found: number[] = [];
+  for (let k = lo; k < ys.length && (ys[k] as number) <= box.y1; k++) {
+    const i = at[k] as number;
+    if (centreIn(words[i] as Word, box)) found.push(i);
+  }
+  return found.sort((a, b) => a - b).map((i) => words[i] as Word);
 }
 
 /** The body text size: the median word size. */
@@ -228,6 +280,18 @@ function twoHeadRules(page: PageModel, stack: AlignedRegion, rule: Line, size: n
  * rule's width. A table's bottom rule has a row on it and none under it.
  */
 function headOnRule(page: PageModel, rule: Line, size: number): boolean {
+  // Asked again of the same rule by every seed above it (grownCandidate's next heads).
+  const known = headRules.get(rule);
+  if (known !== undefined) return known;
+  const head = headSitsOnRule(page, rule, size);
+  headRules.set(rule, head);
+  return head;
+}
+
+/** headOnRule's answers by rule: a page's rules are its own (pageLines), and so is its size. */
+const headRules = new WeakMap<Line, boolean>();
+
+function headSitsOnRule(page: PageModel, rule: Line, size: number): boolean {
   const band = (y0: number, y1: number) => textLines(wordsIn(page.words, { x0: rule.from - 1, x1: rule.to + 1, y0, y1 }), size);
   const on = band(rule.at - 3 * size, rule.at).at(-1);
   if (on === undefined || on.chunks.length < 2) return false;
@@ -494,7 +558,7 @@ function ruledTables(page: PageModel): PdfTable[] {
   // Last, the borderless tables around what is left: they must not take rows of the tables above.
   for (const seed of seeds) {
     if (out.some((t) => overlaps(t, seed))) continue;
-    const table = grownCandidate(page, seed, out, size) ?? (seed.y1 - seed.y0 > size ? alignedCandidate(page, seed, size) : undefined);
+    const table = grownCandidate(page, seed, out, size, lines.horizontal) ?? (seed.y1 - seed.y0 > size ? alignedCandidate(page, seed, size) : undefined);
     if (table) out.push(table);
   }
   return out;
@@ -504,14 +568,14 @@ function ruledTables(page: PageModel): PdfTable[] {
  * A borderless table around a rule or an open frame (grow.ts): at least three rows. A rule
  * shorter than a few ems (an underline, a footnote separator's stub) seeds nothing.
  */
-function grownCandidate(page: PageModel, seed: AlignedRegion, found: readonly PdfTable[], size: number): PdfTable | undefined {
+function grownCandidate(page: PageModel, seed: AlignedRegion, found: readonly PdfTable[], size: number, horizontal: readonly Line[]): PdfTable | undefined {
   if (seed.x1 - seed.x0 < 8 * size) return undefined;
   const free = page.words.filter((w) => !found.some((t) => centreIn(w, t)));
   // Grown from a head rule (a head sitting on a lone rule): another table's head rule below
   // stops the growth, and so does a line set larger than the rows (twoHeadRules, grow.ts).
   const only = seed.rules.length === 1 ? seed.rules[0] : undefined;
   const headed = only !== undefined && headOnRule(page, only, size);
-  const nextHeads = headed ? (pageLines(page)?.horizontal ?? []).filter((r) => r.at > seed.y1 + size && Math.min(r.to, seed.x1) - Math.max(r.from, seed.x0) >= 0.5 * (seed.x1 - seed.x0) && headOnRule(page, r, size)) : [];
+  const nextHeads = headed ? horizontal.filter((r) => r.at > seed.y1 + size && Math.min(r.to, seed.x1) - Math.max(r.from, seed.x0) >= 0.5 * (seed.x1 - seed.x0) && headOnRule(page, r, size)) : [];
   const region = grownRegion(seed, seed.rules, free, size, { headed, nextHeads });
   if (!region || found.some((t) => overlaps(t, region))) return undefined;
   const table = alignedCandidate(page, region, size);
@@ -521,6 +585,10 @@ function grownCandidate(page: PageModel, seed: AlignedRegion, found: readonly Pd
 /** The page's tables, top to bottom. */
 export function findTables(page: PageModel): PdfTable[] {
   if (page.words.length === 0) return [];
-  const ruled = ruledTables(page);
-  return [...ruled, ...borderlessTables(page, ruled)].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  try {
+    const ruled = ruledTables(page);
+    return [...ruled, ...borderlessTables(page, ruled)].sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  } finally {
+    indexes.delete(page.words);
+  }
 }
