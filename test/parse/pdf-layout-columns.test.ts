@@ -217,3 +217,31 @@ describe('pdf layout: columns of short lines on baselines of their own', () => {
     expect(readingOrder(offset, options).map((c) => c.text).slice(0, 9)).toEqual(['A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'A7', 'A8', 'B1']);
   });
 });
+
+describe("the table finder and a two-column page's gutter (tables/index.ts textGutter)", () => {
+  /** Running text in both columns, then a short list in each column, then running text again. */
+  function listsPage(offset: number): Buffer {
+    const runs: PlacedText[] = [];
+    const left = prose('L', 10, COLUMN);
+    const right = prose('R', 10, COLUMN);
+    for (let i = 0; i < 5; i++) runs.push({ text: left[i] as string, x: 50, y: TOP + i * LEADING, width: COLUMN }, { text: right[i] as string, x: 314, y: TOP + i * LEADING, width: COLUMN });
+    const listTop = TOP + 6 * LEADING;
+    ['Jobs', 'Finance', 'Marketing', 'Engineering', 'Design'].forEach((text, i) => runs.push({ text: `${text} A${i + 1}`, x: 50, y: listTop + 12 * i }));
+    ['Contact us', 'Advertise', 'Preferences', 'Captions', 'Newsletters'].forEach((text, i) => runs.push({ text: `${text} B${i + 1}`, x: 314, y: listTop + offset + 12 * i }));
+    const belowTop = listTop + 6 * 12 + 10;
+    for (let i = 5; i < 10; i++) runs.push({ text: left[i] as string, x: 50, y: belowTop + (i - 5) * LEADING, width: COLUMN }, { text: right[i] as string, x: 314, y: belowTop + (i - 5) * LEADING, width: COLUMN });
+    return placedTextPdf(runs);
+  }
+
+  it('takes two lists side by side in the two columns, each on baselines of its own, for no table', async () => {
+    const result = await readPdf(readInput('pdf', listsPage(3.5), { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+    expect(result.document.querySelectorAll('table')).toHaveLength(0);
+    const text = (result.document.querySelector('section')?.textContent ?? '').replace(/\s+/g, ' ');
+    expect(text.indexOf('A5')).toBeLessThan(text.indexOf('B1'));
+  });
+
+  it('still finds a table whose rows run across the gutter on common baselines', async () => {
+    const result = await readPdf(readInput('pdf', listsPage(0), { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+    expect(result.document.querySelectorAll('table')).toHaveLength(1);
+  });
+});
