@@ -36,16 +36,16 @@ const SEED = 16;
 
 /**
  * The documents scored: those with a heading or a table in their truth and at most MAX_PAGES
- * pages (printed-truth.ts `eligible`), a seeded QUICK_SIZE of them with `--quick`, or the one
+ * pages (`maxPages`; printed-truth.ts `eligible`), a seeded QUICK_SIZE of them with `--quick`, or the one
  * `--doc` names (`noun` says what a document is in the message when there is none by that name).
  */
-export function pickSample<D extends OutsideDocument>(all: readonly D[], args: OutsideArgs, fail: (message: string) => never, noun: string): D[] {
+export function pickSample<D extends OutsideDocument>(all: readonly D[], args: OutsideArgs, fail: (message: string) => never, noun: string, maxPages = MAX_PAGES): D[] {
   if (args.doc) {
     const one = all.find((d) => d.name === args.doc);
     if (!one) fail(`no ${noun} ${args.doc}`);
     return [one];
   }
-  const pool = all.filter((d) => eligible(d.truth, d.pages, MAX_PAGES));
+  const pool = all.filter((d) => eligible(d.truth, d.pages, maxPages));
   if (!args.quick) return pool;
   const picked = new Set(seededSample(pool.map((d) => d.name), QUICK_SIZE, SEED));
   return pool.filter((d) => picked.has(d.name));

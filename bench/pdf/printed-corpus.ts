@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { loadConfig } from '../../src/config.ts';
 import { CORPUS_DIR } from '../../test/helpers/corpus.ts';
 import { entryCache, type CachedDocument } from './entry-cache.ts';
@@ -65,15 +65,36 @@ function withTimeout<T>(promise: Promise<T>, seconds: number, what: string): Pro
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** `page.pdf()`'s options. */
+export type PDFOptions = NonNullable<Parameters<Page['pdf']>[0]>;
+
+/**
+ * How a page is set before it is printed (bench:paper): a stylesheet added after the page's own,
+ * a script run in the page first (it may answer what the PDF options need, e.g. the running
+ * head's text) and the PDF options taken from its answer. Without it a page prints as it is.
+ */
+export interface PrintStyle {
+  stylesheet: string;
+  /** Run in the page (scripts of the page stay off) after the stylesheet applies; its answer goes to `pdf`. */
+  prepare: string;
+  pdf(prepared: unknown): PDFOptions;
+}
+
 /** Prints one page's HTML (offline, scripts off) and reads its truth from the DOM printed. */
-export async function printHtml(browser: Browser, html: string): Promise<{ bytes: Buffer; truth: PageTruth }> {
+export async function printHtml(browser: Browser, html: string, style?: PrintStyle): Promise<{ bytes: Buffer; truth: PageTruth }> {
   const context = await browser.newContext({ javaScriptEnabled: false, offline: true, serviceWorkers: 'block' });
   try {
     await context.route('**/*', (route) => route.abort());
     const page = await context.newPage();
     await page.setContent(html, { waitUntil: 'load', timeout: PAGE_SECONDS * 1000 });
     await page.emulateMedia({ media: 'print' });
-    const bytes = await page.pdf({ format: 'A4', printBackground: false });
+    let options: PDFOptions = { format: 'A4', printBackground: false };
+    if (style) {
+      // Not page.addStyleTag: it waits for the style's load event, which never fires with scripts off.
+      await page.evaluate(`(() => { const s = document.createElement('style'); s.textContent = ${JSON.stringify(style.stylesheet)}; (document.head || document.documentElement).appendChild(s); })()`);
+      options = style.pdf(await page.evaluate(style.prepare));
+    }
+    const bytes = await page.pdf(options);
     const truth = (await page.evaluate(TRUTH_SCRIPT)) as PageTruth;
     return { bytes, truth };
   } finally {
@@ -81,23 +102,32 @@ export async function printHtml(browser: Browser, html: string): Promise<{ bytes
   }
 }
 
-async function printOne(browser: Browser, file: string, pdfFile: string): Promise<{ pages: number; truth: PageTruth }> {
-  const { bytes, truth } = await printHtml(browser, fs.readFileSync(file, 'utf8'));
+async function printOne(browser: Browser, file: string, pdfFile: string, style: PrintStyle | undefined): Promise<{ pages: number; truth: PageTruth }> {
+  const { bytes, truth } = await printHtml(browser, fs.readFileSync(file, 'utf8'), style);
   fs.writeFileSync(pdfFile, bytes);
   return { pages: pdfPages(bytes), truth };
 }
 
+/** Where and how a bench prints the corpus: its cache folder and version, its setting, its name for messages. */
+export interface CorpusPrinting {
+  dir: string;
+  version: number;
+  style?: PrintStyle;
+  bench: string;
+}
+
 /**
- * The printed pages, printing those missing from the cache (a few minutes the first time).
- * `log` hears progress.
+ * The corpus pages printed as `printing` says, printing those missing from its cache (a few
+ * minutes the first time). `log` hears progress.
  */
-export async function printedPages(log: (line: string) => void): Promise<PrintedPage[]> {
-  fs.mkdirSync(PRINTED_DIR, { recursive: true });
+export async function printCorpus(printing: CorpusPrinting, log: (line: string) => void): Promise<PrintedPage[]> {
+  const { dir, version, style, bench } = printing;
+  fs.mkdirSync(dir, { recursive: true });
   const all = corpusPages();
-  const cache = entryCache<CacheEntry>(PRINTED_DIR, CACHE_VERSION);
+  const cache = entryCache<CacheEntry>(dir, version);
   const missing = all.filter(([name]) => cache.read(name) === undefined);
   if (missing.length > 0) {
-    log(`printing ${missing.length} of ${all.length} pages with Chromium into ${path.relative(process.cwd(), PRINTED_DIR)} …`);
+    log(`printing ${missing.length} of ${all.length} pages with Chromium into ${path.relative(process.cwd(), dir)} …`);
     const config = loadConfig();
     const { chromium } = await import('playwright-core');
     const sandbox = config.browser.sandbox === 'auto' ? process.getuid?.() !== 0 : config.browser.sandbox === 'on';
@@ -105,7 +135,7 @@ export async function printedPages(log: (line: string) => void): Promise<Printed
       try {
         return await chromium.launch({ executablePath: config.browser.executablePath, headless: true, chromiumSandbox: sandbox, timeout: 60_000 });
       } catch (err) {
-        throw new Error(`bench:printed prints the corpus with Chromium (${config.browser.executablePath}, FOLIO_BROWSER_EXECUTABLE) the first time, and it did not start: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+        throw new Error(`${bench} prints the corpus with Chromium (${config.browser.executablePath}, FOLIO_BROWSER_EXECUTABLE) the first time, and it did not start: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
       }
     };
     let browser = await launch();
@@ -115,8 +145,8 @@ export async function printedPages(log: (line: string) => void): Promise<Printed
         const source = path.relative(CORPUS_DIR, file);
         let entry: CacheEntry;
         try {
-          const { pages, truth } = await withTimeout(printOne(browser, file, path.join(PRINTED_DIR, `${name}.pdf`)), PAGE_SECONDS + 5, name);
-          entry = { version: CACHE_VERSION, source, pages, truth };
+          const { pages, truth } = await withTimeout(printOne(browser, file, path.join(dir, `${name}.pdf`), style), PAGE_SECONDS + 5, name);
+          entry = { version, source, pages, truth };
         } catch (err) {
           entry = cache.failed(source, err);
           if (!browser.isConnected()) browser = await launch();
@@ -132,7 +162,15 @@ export async function printedPages(log: (line: string) => void): Promise<Printed
   for (const [name] of all) {
     const entry = cache.read(name);
     if (!entry?.truth) continue;
-    out.push({ name, source: entry.source, pdf: path.join(PRINTED_DIR, `${name}.pdf`), pages: entry.pages, truth: entry.truth });
+    out.push({ name, source: entry.source, pdf: path.join(dir, `${name}.pdf`), pages: entry.pages, truth: entry.truth });
   }
   return out;
+}
+
+/**
+ * The printed pages, printing those missing from the cache (a few minutes the first time).
+ * `log` hears progress.
+ */
+export function printedPages(log: (line: string) => void): Promise<PrintedPage[]> {
+  return printCorpus({ dir: PRINTED_DIR, version: CACHE_VERSION, bench: 'bench:printed' }, log);
 }

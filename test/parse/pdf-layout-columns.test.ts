@@ -5,10 +5,14 @@
  * valley between the columns; the gutter still runs between the lines of running text, and the
  * page must read column by column, the chart's labels where the chart stands. And the cases the
  * gutter of running text must leave alone: a table across the page between two sets of columns,
- * a heading centred across the page between them.
+ * a heading centred across the page between them. And columns of short lines (a contents list
+ * beside short heads and a listing) that stand on baselines of their own, which are no
+ * borderless table's rows.
  */
 import { describe, expect, it } from 'vitest';
 import { readPdf } from '../../src/parse/readers/pdf/index.ts';
+import { readingOrder } from '../../src/parse/readers/pdf/layout/reading-order.ts';
+import type { Box } from '../../src/parse/readers/pdf/page-model.ts';
 import { readInput } from '../helpers/read-input.ts';
 import { helveticaWidth, placedTextPdf, type PlacedText } from './pdf-placed-text.ts';
 
@@ -167,5 +171,77 @@ describe('pdf layout: lines that never stand side by side', () => {
     expect(text.indexOf('L12 ')).toBeGreaterThan(text.indexOf('L01 '));
     expect(text.indexOf('R01 ')).toBeGreaterThan(text.indexOf('L12 '));
     expect(text.indexOf('R12 ')).toBeGreaterThan(text.indexOf('R01 '));
+  });
+});
+
+describe('pdf layout: columns of short lines on baselines of their own', () => {
+  // A contents list of short links in the left column (12 pt apart), short heads and lines of
+  // a listing in the right one (18 pt apart, 6 pt lower): every line three words or fewer, as a
+  // borderless table's cells are, but no line of one column stands on a baseline of the other.
+  const LEFT = ['Start', 'Acquire image', 'Prepare USB', 'Configure', 'Set font', 'Set keyboard', 'Boot mode', 'Connect', 'Prepare disk', 'Define variables', 'Wipe disk', 'Partition'];
+  const RIGHT = ['Acquire', 'Download it', 'Verify it', 'sha256sum', 'Prepare', 'Write it', 'dd command', 'Boot mode', 'Check it'];
+
+  it('reads them column by column, not row by row across the gutter', async () => {
+    const runs: PlacedText[] = [];
+    LEFT.forEach((text, i) => runs.push({ text: `${text} L${String(i + 1).padStart(2, '0')}`, x: 50, y: TOP + 12 * i }));
+    RIGHT.forEach((text, i) => runs.push({ text: `${text} R${String(i + 1).padStart(2, '0')}`, x: 314, y: TOP + 6 + 18 * i }));
+    const text = (await paragraphs(placedTextPdf(runs))).join('\n');
+    const at = (s: string) => {
+      const i = text.indexOf(s);
+      expect(i, s).toBeGreaterThanOrEqual(0);
+      return i;
+    };
+    // No line of one column joined to a line of the other, and the left column whole first.
+    expect(text.split('\n').filter((p) => /L\d\d/.test(p) && /R\d\d/.test(p))).toEqual([]);
+    expect(at('L12')).toBeLessThan(at('R01'));
+    expect(at('R01')).toBeLessThan(at('R09'));
+  });
+
+  it('still reads short cells standing on common baselines row by row (reading-order.ts)', () => {
+    // A borderless grid the table finder left (a form's labels and values): each row's two
+    // cells on one baseline. Given straight to the XY-cut, with the same cells set on baselines
+    // of their own (each column its own spacing), which read column by column.
+    interface Cell extends Box {
+      text: string;
+      baseline: number;
+    }
+    const cell = (text: string, x: number, baseline: number): Cell => ({ text, baseline, x0: x, x1: x + 50, y0: baseline - 8, y1: baseline + 2 });
+    const options = { em: 10, words: (b: Box) => (b as Cell).text.split(' ').length, numeric: () => false, baseline: (b: Box) => (b as Cell).baseline };
+    const grid: Cell[] = [];
+    const offset: Cell[] = [];
+    for (let r = 0; r < 8; r++) {
+      grid.push(cell(`A${r + 1}`, 50, TOP + 13 * r), cell(`B${r + 1}`, 314, TOP + 13 * r));
+      offset.push(cell(`A${r + 1}`, 50, TOP + 12 * r), cell(`B${r + 1}`, 314, TOP + 6 + 18 * r));
+    }
+    expect(readingOrder(grid, options).map((c) => c.text).slice(0, 4)).toEqual(['A1', 'B1', 'A2', 'B2']);
+    expect(readingOrder(offset, options).map((c) => c.text).slice(0, 9)).toEqual(['A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'A7', 'A8', 'B1']);
+  });
+});
+
+describe("the table finder and a two-column page's gutter (tables/index.ts textGutter)", () => {
+  /** Running text in both columns, then a short list in each column, then running text again. */
+  function listsPage(offset: number): Buffer {
+    const runs: PlacedText[] = [];
+    const left = prose('L', 10, COLUMN);
+    const right = prose('R', 10, COLUMN);
+    for (let i = 0; i < 5; i++) runs.push({ text: left[i] as string, x: 50, y: TOP + i * LEADING, width: COLUMN }, { text: right[i] as string, x: 314, y: TOP + i * LEADING, width: COLUMN });
+    const listTop = TOP + 6 * LEADING;
+    ['Jobs', 'Finance', 'Marketing', 'Engineering', 'Design'].forEach((text, i) => runs.push({ text: `${text} A${i + 1}`, x: 50, y: listTop + 12 * i }));
+    ['Contact us', 'Advertise', 'Preferences', 'Captions', 'Newsletters'].forEach((text, i) => runs.push({ text: `${text} B${i + 1}`, x: 314, y: listTop + offset + 12 * i }));
+    const belowTop = listTop + 6 * 12 + 10;
+    for (let i = 5; i < 10; i++) runs.push({ text: left[i] as string, x: 50, y: belowTop + (i - 5) * LEADING, width: COLUMN }, { text: right[i] as string, x: 314, y: belowTop + (i - 5) * LEADING, width: COLUMN });
+    return placedTextPdf(runs);
+  }
+
+  it('takes two lists side by side in the two columns, each on baselines of its own, for no table', async () => {
+    const result = await readPdf(readInput('pdf', listsPage(3.5), { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+    expect(result.document.querySelectorAll('table')).toHaveLength(0);
+    const text = (result.document.querySelector('section')?.textContent ?? '').replace(/\s+/g, ' ');
+    expect(text.indexOf('A5')).toBeLessThan(text.indexOf('B1'));
+  });
+
+  it('still finds a table whose rows run across the gutter on common baselines', async () => {
+    const result = await readPdf(readInput('pdf', listsPage(0), { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+    expect(result.document.querySelectorAll('table')).toHaveLength(1);
   });
 });

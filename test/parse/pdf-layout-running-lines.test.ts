@@ -5,12 +5,15 @@
  * line on the same baseline in the same size — a word processor's header area, whatever each
  * page's words say ("Section 1 – odd page header", then "Section 2 – even page header"). A line
  * there on one page only, a one-page document's line, a body's first line close over its text
- * and a title set larger than the text stay text.
+ * and a title set larger than the text stay text. A body may be a table: a head over a page
+ * that holds only a table is furniture too.
  */
 import { describe, expect, it } from 'vitest';
 import { readPdf } from '../../src/parse/readers/pdf/index.ts';
 import { readInput } from '../helpers/read-input.ts';
+import { buildPdf } from '../helpers/hostile-files.ts';
 import { placedTextPages, type PlacedText } from './pdf-placed-text.ts';
+import { A4_HEIGHT, gridRuleOps, textRunOps, type TextRun } from './pdf-table-fixtures.ts';
 
 /** A page of body text: a few one-line paragraphs from y = 100, 24 pt apart (space after each). */
 function body(page: number, top = 100): PlacedText[] {
@@ -69,5 +72,35 @@ describe('pdf layout: running lines by their place', () => {
     expect(furniture).toEqual([]);
     expect(text).toContain('First slide title');
     expect(text).toContain('Second slide title');
+  });
+
+  it('a head over a page whose body is a table, its rule drawn right under the head, is furniture', async () => {
+    // Each page: a running head at 8 pt, a hairline 3 pt under it that is also the top rule of a
+    // ruled table filling the page (the table's box reaches up to the head); no other text.
+    const page = (n: number): string => {
+      const xs = [72, 222, 372, 522];
+      const ys = [52, 72, 92, 112, 132, 152];
+      const cells: TextRun[] = [];
+      for (let r = 0; r < 5; r++) for (let c = 0; c < 3; c++) cells.push([`Cell ${n}.${r + 1}.${c + 1}`, xs[c] as number, (ys[r] as number) + 14]);
+      return `0.5 w\n${[...gridRuleOps(xs, ys), ...textRunOps([[`Annual accounts - running head`, 72, 49]]), ...textRunOps(cells)].join('\n')}\n`;
+    };
+    const content = (ops: string) => {
+      const stream = Buffer.from(ops, 'latin1');
+      return Buffer.concat([Buffer.from(`<< /Length ${stream.length} >>\nstream\n`), stream, Buffer.from('\nendstream')]);
+    };
+    const bytes = buildPdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [5 0 R 7 0 R] /Count 2 >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>',
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 ${A4_HEIGHT}] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents 6 0 R >>`,
+      content(page(1)),
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 ${A4_HEIGHT}] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents 8 0 R >>`,
+      content(page(2)),
+    ]);
+    const result = await readPdf(readInput('pdf', bytes, { options: { parsers: [{ type: 'pdf', mode: 'fast' }] } }));
+    expect(result.document.querySelectorAll('table')).toHaveLength(2);
+    const furniture = [...result.document.querySelectorAll('header[data-furniture]')].map((e) => (e.textContent ?? '').trim());
+    expect(furniture).toEqual(['Annual accounts - running head', 'Annual accounts - running head']);
   });
 });

@@ -152,7 +152,9 @@ function placedRunningLines(pages: readonly PageBlocks[], result: Map<number, Fu
         if (result[p]?.has(i) || band(b, page.height) !== kind || new Set(b.lines.map((l) => l.row)).size !== 1 || !/\p{L}/u.test(text) || b.size > 1.05 * body) return [];
         const clear = RUNNING_LINE_CLEARANCE * b.size;
         // Set apart from the text under (over) it: with no such text, the line is the page's body.
-        const beyond = page.blocks.some((o, j) => j !== i && !result[p]?.has(j) && (kind === 'header' ? o.y0 >= b.y1 : o.y1 <= b.y0));
+        // The body may be a table or a figure as well as text (a table's box may reach up to a
+        // rule drawn under the head, so only text crowds it).
+        const beyond = [...page.blocks.filter((_, j) => j !== i && !result[p]?.has(j)), ...(page.others ?? [])].some((o) => (kind === 'header' ? o.y0 >= b.y1 : o.y1 <= b.y0));
         const crowded = page.blocks.some((o) => o !== b && (kind === 'header' ? o.y0 >= b.y1 && o.y0 - b.y1 < clear : o.y1 <= b.y0 && b.y0 - o.y1 < clear));
         return !beyond || crowded ? [] : [{ i, baseline: (b.lines[0] as Line).baseline, size: b.size }];
       }),

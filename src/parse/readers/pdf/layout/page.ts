@@ -110,6 +110,7 @@ export function layoutPage(page: PageModel, tables: readonly LayoutTable[] = [])
   const ordered = readingOrder(items, {
     em: mainSize(lines),
     words: (item) => wordsOf(item).length,
+    baseline: (item: Item) => item.line?.baseline,
     numeric: (item) => {
       const words = wordsOf(item);
       return words.length > 0 && words.length <= 2 && words.every((w) => /^(?:[\d.,%()$€£¥+\-–]+|[ivxlc]{1,7})$/iu.test(w.text));

@@ -39,6 +39,8 @@ export interface CutOptions {
   words: (item: Box) => number;
   /** The item is a number (a page number in a table of contents, an amount). */
   numeric: (item: Box) => boolean;
+  /** A line's baseline (undefined for a table or an image). */
+  baseline: (item: Box) => number | undefined;
 }
 
 /**
@@ -53,7 +55,41 @@ function medianWords<T extends Box>(items: readonly T[], options: CutOptions): n
   return counts[Math.floor(counts.length / 2)] ?? 0;
 }
 
-/** Every column the vertical valleys would make holds cell-sized lines. */
+/** A line stands on another's row when their baselines are within this many ems. */
+const ROW_BASELINE_EM = 0.2;
+/** Columns of their own: at most this share of the shorter one's lines stand on a row of the other's… */
+const ROW_SHARE = 0.5;
+/** …while at least this share stand beside one of its lines (their heights overlap). */
+const BESIDE_SHARE = 0.5;
+/** A column running on baselines of its own holds at least this many lines (a table's head row of wrapped cells, centred, holds fewer). */
+const COLUMN_LINES = 5;
+
+/**
+ * The cells of a table's row stand on one baseline, however short they are; two columns of text
+ * set side by side (a list of short links beside short heads and code) stand beside each other
+ * on baselines of their own, each column's spacing its own. Such columns: of the two parts a
+ * single gutter makes (three parts or more of short lines are a grid: a timetable, a form), the one with fewer lines (COLUMN_LINES or more) has fewer than ROW_SHARE of them on the
+ * baseline of a line of the other (within ROW_BASELINE_EM), yet BESIDE_SHARE or more beside one
+ * (their heights overlapping). Lines that stand one under another (a listing's indented lines
+ * between its outer ones) are rows, as before. Items without a baseline (tables, images) are
+ * not counted.
+ */
+function ownBaselines<T extends Box>(parts: readonly T[][], options: CutOptions): boolean {
+  // Three parts or more of short lines are a grid (a timetable, a form), whatever their rows.
+  if (parts.length !== 2) return false;
+  const tolerance = ROW_BASELINE_EM * options.em;
+  const lines = parts.map((part) => part.filter((b) => options.baseline(b) !== undefined));
+  for (let i = 1; i < lines.length; i++) {
+    const [a, b] = (lines[i - 1] as T[]).length <= (lines[i] as T[]).length ? [lines[i - 1] as T[], lines[i] as T[]] : [lines[i] as T[], lines[i - 1] as T[]];
+    if (a.length < COLUMN_LINES) continue;
+    const onRow = a.filter((x) => b.some((y) => Math.abs((options.baseline(x) as number) - (options.baseline(y) as number)) <= tolerance)).length;
+    const beside = a.filter((x) => b.some((y) => Math.min(x.y1, y.y1) - Math.max(x.y0, y.y0) > 0)).length;
+    if (onRow < ROW_SHARE * a.length && beside >= BESIDE_SHARE * a.length) return true;
+  }
+  return false;
+}
+
+/** Every column the vertical valleys would make holds cell-sized lines, not on baselines of its own. */
 function looksTabular<T extends Box>(items: T[], columns: readonly Valley[], options: CutOptions): boolean {
   if (items.length < 6) return false;
   const parts = splitAt(
@@ -61,7 +97,7 @@ function looksTabular<T extends Box>(items: T[], columns: readonly Valley[], opt
     columns.map((v) => v.at),
     'x',
   );
-  if (parts.every((part) => medianWords(part, options) <= CELL_WORDS)) return true;
+  if (parts.every((part) => medianWords(part, options) <= CELL_WORDS) && !ownBaselines(parts, options)) return true;
   // A column of numbers only (page numbers of a table of contents, amounts) is a table's.
   return parts.some((part) => part.length >= 3 && part.every(options.numeric));
 }

@@ -381,26 +381,80 @@ function alignedCandidate(page: PageModel, region: AlignedRegion, size: number, 
 /** A vertical line at least this share of the page's height parts the page's columns. */
 const COLUMN_RULE = 0.9;
 
+/** A run of running text: at least this many words. */
+const PROSE_RUN = 6;
+/** The white between two columns of running text is at least this many ems wide. */
+const GUTTER_MIN_EM = 0.6;
+
+/**
+ * The white gutter between a page's two columns of running text, where it runs through a region
+ * of table-like lines: within a gap between two of the region's runs, runs of running text
+ * (PROSE_RUN words or more) end on its left and start on its right, one on each side at least
+ * and three in all, with GUTTER_MIN_EM of white between them; no run crosses that white from
+ * the nearest of them above the region to the nearest below; and the region's runs on either
+ * side keep baselines of their own (under half of those on the side with fewer stand within
+ * 0.2 em of a baseline on the other). Two lists of short links set side by side in the page's
+ * columns are then no rows, as under a column rule; a table's rows run across the gap on common
+ * baselines, and a table inside one column, or across a one-column page, has running text
+ * crossing its gutters.
+ */
+function textGutter(region: AlignedRegion, runs: readonly (Box & { words: readonly Word[] })[], size: number): number | undefined {
+  const inside = runs.filter((r) => r.y0 >= region.y0 - 1 && r.y1 <= region.y1 + 1 && r.x0 >= region.x0 - 1 && r.x1 <= region.x1 + 1).sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0);
+  const tried = new Set<number>();
+  for (let i = 1; i < inside.length; i++) {
+    const a = inside[i - 1] as Box;
+    const b = inside[i] as Box;
+    if (Math.abs(a.y0 - b.y0) > 0.5 * size || b.x0 <= a.x1) continue;
+    // Running text ending in the gap on its left, starting in it on its right.
+    const left = runs.filter((r) => r.words.length >= PROSE_RUN && r.x1 > a.x1 - 1 && r.x1 < b.x0);
+    const right = runs.filter((r) => r.words.length >= PROSE_RUN && r.x0 > a.x1 && r.x0 < b.x0 + 1);
+    if (left.length === 0 || right.length === 0 || left.length + right.length < 3) continue;
+    const g0 = Math.max(...left.map((r) => r.x1));
+    const g1 = Math.min(...right.map((r) => r.x0));
+    if (g1 - g0 < GUTTER_MIN_EM * size) continue;
+    const x = Math.round((g0 + g1) / 2);
+    if (tried.has(x)) continue;
+    tried.add(x);
+    const flank = [...left, ...right];
+    const above = Math.max(...flank.filter((r) => r.y1 <= region.y0 + 1).map((r) => r.y1));
+    const below = Math.min(...flank.filter((r) => r.y0 >= region.y1 - 1).map((r) => r.y0));
+    const top = Number.isFinite(above) ? above : region.y0;
+    const bottom = Number.isFinite(below) ? below : region.y1;
+    if (runs.some((r) => r.x0 < x && r.x1 > x && r.y1 > top && r.y0 < bottom)) continue;
+    // A table's rows run across the gap: most runs on the side with fewer stand on the baseline
+    // of a run on the other. Two columns set side by side keep their own.
+    const lefts = inside.filter((r) => r.x1 <= x);
+    const rights = inside.filter((r) => r.x0 >= x);
+    const [few, many] = lefts.length <= rights.length ? [lefts, rights] : [rights, lefts];
+    const paired = few.filter((r) => many.some((o) => Math.abs(o.y1 - r.y1) <= 0.2 * size)).length;
+    if (paired >= 0.5 * few.length) continue;
+    return x;
+  }
+  return undefined;
+}
+
 /**
  * Runs of table-like lines (borderless.ts), parted at the page's column rules: a vertical line
  * (a rule between columns, the fold of a spread printed on one sheet, the edge of a panel painted
  * behind a column) over half the page's height that runs through a region from its top to its
- * bottom. A table found by alignment alone lies within one column; lines of two columns that
- * happen to share baselines are no rows, so each side is searched by itself.
+ * bottom, or the white gutter between two columns of running text (textGutter). A table found
+ * by alignment alone lies within one column; lines of two columns that happen to share
+ * baselines are no rows, so each side is searched by itself.
  */
 function columnRegions(page: PageModel, words: readonly Word[], size: number, rules: readonly Line[]): AlignedRegion[] {
   const dividers = (pageLines(page)?.vertical ?? []).filter((v) => v.to - v.from >= COLUMN_RULE * page.height);
+  const runs = textLines(words, size).flatMap((l) => l.chunks);
   const out: AlignedRegion[] = [];
   const search = (ws: readonly Word[], depth: number): void => {
     for (const region of borderlessRegions(ws, size, rules)) {
-      const divider = dividers.find((v) => v.at > region.x0 && v.at < region.x1 && v.from <= region.y0 && v.to >= region.y1);
-      if (!divider || depth > 4) {
+      const divider = dividers.find((v) => v.at > region.x0 && v.at < region.x1 && v.from <= region.y0 && v.to >= region.y1)?.at ?? (depth > 4 ? undefined : textGutter(region, runs, size));
+      if (divider === undefined || depth > 4) {
         out.push(region);
         continue;
       }
       const inside = ws.filter((w) => centreIn(w, region));
-      search(inside.filter((w) => (w.x0 + w.x1) / 2 < divider.at), depth + 1);
-      search(inside.filter((w) => (w.x0 + w.x1) / 2 >= divider.at), depth + 1);
+      search(inside.filter((w) => (w.x0 + w.x1) / 2 < divider), depth + 1);
+      search(inside.filter((w) => (w.x0 + w.x1) / 2 >= divider), depth + 1);
     }
   };
   search(words, 0);
