@@ -53,11 +53,11 @@ export function corpusPages(): [string, string][] {
   return out.sort((a, b) => a[0].localeCompare(b[0]));
 }
 
-function pdfPages(bytes: Buffer): number {
+export function pdfPages(bytes: Buffer): number {
   return bytes.toString('latin1').match(/\/Type\s*\/Page(?![s\w])/gu)?.length ?? 0;
 }
 
-function withTimeout<T>(promise: Promise<T>, seconds: number, what: string): Promise<T> {
+export function withTimeout<T>(promise: Promise<T>, seconds: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${what}: over ${seconds} s`)), seconds * 1000);
@@ -65,15 +65,18 @@ function withTimeout<T>(promise: Promise<T>, seconds: number, what: string): Pro
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Prints one page's HTML (offline, scripts off) and reads its truth from the DOM printed. */
-export async function printHtml(browser: Browser, html: string): Promise<{ bytes: Buffer; truth: PageTruth }> {
+/**
+ * Prints one page's HTML (offline, scripts off) and reads its truth from the DOM printed;
+ * `printBackground` prints backgrounds too (bench:table-styles' shaded rows).
+ */
+export async function printHtml(browser: Browser, html: string, options: { printBackground?: boolean } = {}): Promise<{ bytes: Buffer; truth: PageTruth }> {
   const context = await browser.newContext({ javaScriptEnabled: false, offline: true, serviceWorkers: 'block' });
   try {
     await context.route('**/*', (route) => route.abort());
     const page = await context.newPage();
     await page.setContent(html, { waitUntil: 'load', timeout: PAGE_SECONDS * 1000 });
     await page.emulateMedia({ media: 'print' });
-    const bytes = await page.pdf({ format: 'A4', printBackground: false });
+    const bytes = await page.pdf({ format: 'A4', printBackground: options.printBackground ?? false });
     const truth = (await page.evaluate(TRUTH_SCRIPT)) as PageTruth;
     return { bytes, truth };
   } finally {
