@@ -2,7 +2,7 @@
  * A table around a lone rule (the line under a borderless table's head) or an open frame (a rule
  * under the head and one between the first column and the rest): the region grows from the rule
  * to the text lines above and below it that look like table rows — several cells, or one short
- * one — and stops at a blank line, at running text, or at the head of another table sitting on
+ * one; above it, a head's wrapped line too — and stops at a blank line, at running text, or at the head of another table sitting on
  * its own head rule (`nextHeads`), leaving out a title of one run set over that head.
  */
 import type { Box, Word } from '../page-model.ts';
@@ -53,12 +53,20 @@ export function grownRegion(seed: Box, rules: Line[], words: readonly Word[], si
     }
     last = i;
   }
-  // Up from the seed: lines close above it with several cells (the head, rows above a shaded one).
+  // Up from the seed: lines close above it with several cells (the head, rows above a shaded
+  // one), and a line of one cell whose text goes on a head cell of the line right above it at
+  // line spacing (column heads wrapped: "Assoc" over "status").
   for (;;) {
     const above = lines[first - 1];
     const below = lines[first];
-    if (!above || !below || below.y0 - above.y1 > 1.2 * size || above.chunks.length < 2) break;
-    first--;
+    if (!above || !below || below.y0 - above.y1 > 1.2 * size) break;
+    if (above.chunks.length >= 2) {
+      first--;
+      continue;
+    }
+    const top = lines[first - 2];
+    if (!top || top.chunks.length < 2 || above.y0 - top.y1 > 0.6 * size || !above.chunks.every((c) => top.chunks.some((t) => c.x0 >= t.x0 - 1 && c.x0 <= t.x1))) break;
+    first -= 2;
   }
   if (last - first + 1 < 3) return undefined;
   const taken = lines.slice(first, last + 1);
