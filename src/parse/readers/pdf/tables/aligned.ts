@@ -155,10 +155,13 @@ const NARROW_SHARE = 0.8;
  * too (two heads, each over its column), and the gap is clearly wider than the column's other
  * word spaces. Word spaces do not line up like that through a column's lines (except in
  * monospaced code, where they are no wider than the rest); a head of one word over numbered
- * entries ("1.1 Valuing …") or a hanging item number ("26.") splits nothing.
+ * entries ("1.1 Valuing …") or a hanging item number ("26.") splits nothing. A column whose only
+ * word gaps stand at that one place weighs it against the table's other word spaces.
  */
 function narrowGutters(lines: readonly TextLine[], edges: readonly number[], size: number): number[] {
   const out: number[] = [];
+  // The table's word spaces, for a column with no word space of its own but at the gap weighed.
+  const tableGaps = lines.flatMap((l) => l.words.slice(1).map((w, i) => ({ l: (l.words[i] as Word).x1, r: w.x0 }))).filter((g) => g.r - g.l < GUTTER_EM * size);
   for (let c = 0; c + 1 < edges.length; c++) {
     const lo = edges[c] as number;
     const hi = edges[c + 1] as number;
@@ -170,7 +173,11 @@ function narrowGutters(lines: readonly TextLine[], edges: readonly number[], siz
       const l = (head[i - 1] as Word).x1;
       const r = (head[i] as Word).x0;
       // The column's word spaces elsewhere (the median of its other gaps): a gutter is clearly wider.
-      const spaces = gaps.filter((g) => Math.abs(g.l - l) > 1 || Math.abs(g.r - r) > 1).map((g) => g.r - g.l).sort((a, b) => a - b);
+      const apart = (g: { l: number; r: number }) => Math.abs(g.l - l) > 1 || Math.abs(g.r - r) > 1;
+      let spaces = gaps.filter(apart).map((g) => g.r - g.l).sort((a, b) => a - b);
+      // A column whose only gaps stand at this one place ("Cell 1A" over "Cell 2A"): weighed
+      // against the table's other word spaces, not against none.
+      if (spaces.length === 0) spaces = tableGaps.filter(apart).map((g) => g.r - g.l).sort((a, b) => a - b);
       const space = spaces[Math.floor(spaces.length / 2)] ?? 0;
       if (r - l < Math.max(0.2 * size, NARROW_OVER_SPACE * space)) continue;
       // A hanging number ("26." before its question) is a list item's, not a column head.
