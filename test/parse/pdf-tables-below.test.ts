@@ -109,6 +109,25 @@ describe('PDF tables: the unpainted row under alternating shaded rows', () => {
     expect(rows[3]).toEqual(['Total', '4,737', '3,549 (restated)']);
   });
 
+  it('takes it under two rows painted each on its own (a zebra table\'s head and first row)', async () => {
+    const runs: [string, number, number][] = [['Region', 52, 116], ['Sales', 262, 116], ['Share', 362, 116], ['United States', 52, 128], ['106.7', 262, 128], ['50.4%', 362, 128], ['Other countries', 52, 140], ['105.2', 262, 140], ['49.6%', 362, 140]];
+    const tables = findTables(await firstPage(pagePdf([...paintedRow(108, 120), ...paintedRow(120, 131)], runs)));
+    expect(tables).toHaveLength(1);
+    expect(texts(tables[0] as PdfTable)).toEqual([
+      ['Region', 'Sales', 'Share'],
+      ['United States', '106.7', '50.4%'],
+      ['Other countries', '105.2', '49.6%'],
+    ]);
+  });
+
+  it('does not take it under two rows in one painted box (a panel, not a row\'s shading)', async () => {
+    const runs: [string, number, number][] = [['Region', 52, 116], ['Sales', 262, 116], ['Share', 362, 116], ['United States', 52, 128], ['106.7', 262, 128], ['50.4%', 362, 128], ['Other countries', 52, 140], ['105.2', 262, 140], ['49.6%', 362, 140]];
+    const box = [[50, 250], [250, 350], [350, 450]].map(([a, b]) => `0.85 g ${a} ${HEIGHT - 131} ${(b as number) - (a as number)} 23 re f`);
+    const rule = `0 G 0.5 w 50 ${HEIGHT - 120} m 450 ${HEIGHT - 120} l S`;
+    const tables = findTables(await firstPage(pagePdf([...box, rule], runs)));
+    for (const t of tables) expect(texts(t).flat()).not.toContain('Other countries');
+  });
+
   it('leaves a line under a table closed by its ruled border out of it', async () => {
     const xs = [50, 250, 350, 450];
     const ys = [120, 132, 144, 156];

@@ -28,12 +28,16 @@ function painted(fills: readonly Box[], x0: number, x1: number, y0: number, y1: 
   return reach >= x0 + 0.25 * (x1 - x0);
 }
 
-/** Whether the grid's rows alternate painted and unpainted, its last row painted. */
+/** Whether the grid's rows alternate painted and unpainted, its last row painted (or it is two rows painted each on its own). */
 function alternating(fills: readonly Box[], xs: readonly number[], ys: readonly number[]): boolean {
   const x0 = xs[0] as number;
   const x1 = xs[xs.length - 1] as number;
   const rows = ys.slice(1).map((y, i) => painted(fills, x0, x1, ys[i] as number, y));
-  return rows.length >= 3 && rows[rows.length - 1] === true && rows.some((p) => !p);
+  if (rows.length >= 3) return rows[rows.length - 1] === true && rows.some((p) => !p);
+  // Two painted rows, each by fills of its own (a head and the first row of a zebra table, the
+  // next row unpainted): the shading marks rows, not a box round the table.
+  const own = (y0: number, y1: number) => fills.filter((f) => f.y0 <= y0 + SNAP && f.y1 >= y1 - SNAP && f.x1 > x0 + SNAP && f.x0 < x1 - SNAP).every((f) => f.y0 >= y0 - SNAP && f.y1 <= y1 + SNAP);
+  return rows.length === 2 && rows.every(Boolean) && ys.slice(1).every((y, i) => own(ys[i] as number, y));
 }
 
 export function rowBelow(words: readonly Word[], fills: readonly Box[], frame: Box, xs: readonly number[], ys: readonly number[], row: number, size: number): GridCell[] | undefined {
