@@ -54,6 +54,27 @@ describe('PDF tables: wrapped cells set tighter than the rows', () => {
   });
 });
 
+describe('PDF tables: a cell wrapped under its row below a lone head rule', () => {
+  it('takes the wrapped lines of a cell as its row\'s, and stops at the paragraph after the table', async () => {
+    const runs: TextRun[] = [
+      ['Symptom', 52, 100, true], ['Cause', 200, 100, true],
+      ['Serving errors', 52, 118], ['Database servers refuse connections', 200, 118],
+      ['Slow responses', 52, 130], ['CPUs are overloaded by a bogosort, or a cable', 200, 130],
+      ['is crimped under a rack, visible as partial packet', 200, 139], ['loss on every link of the rack', 200, 148],
+      ['Missing files', 52, 160], ['A push forgot the access lists', 200, 160],
+      ['What versus why is one of the most important distinctions in writing good monitoring with signal.', 52, 180],
+    ];
+    const tables = findTables(await firstPageModel(ruledPdf([rule(106)], runs)));
+    expect(tables).toHaveLength(1);
+    expect(rowTexts(tables[0] as PdfTable)).toEqual([
+      ['Symptom', 'Cause'],
+      ['Serving errors', 'Database servers refuse connections'],
+      ['Slow responses', 'CPUs are overloaded by a bogosort, or a cable is crimped under a rack, visible as partial packet loss on every link of the rack'],
+      ['Missing files', 'A push forgot the access lists'],
+    ]);
+  });
+});
+
 describe('PDF tables: a column head wrapped above a lone head rule', () => {
   it('takes both lines of the head into the table', async () => {
     const runs: TextRun[] = [
