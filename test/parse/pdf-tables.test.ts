@@ -247,6 +247,21 @@ describe('PDF tables: a word space repeated down a column', () => {
   });
 });
 
+describe('PDF tables: the sentence introducing a borderless table', () => {
+  it('is left out of the table: a line ending in a colon is no head', async () => {
+    const rows: [string, string, string, string][] = [['Python', '1991', 'Dynamic', 'General purpose'], ['Rust', '2015', 'Static', 'Systems'], ['TypeScript', '2012', 'Static', 'Web development'], ['Go', '2009', 'Static', 'Cloud services']];
+    const xs = [52, 150, 230, 320];
+    const runs: TextRun[] = [
+      ['Here is a comparison of the popular programming languages of the web:', 52, 100],
+      ...['Language', 'Year', 'Typing', 'Primary Use'].map((t, k): TextRun => [t, xs[k] as number, 114, true]),
+      ...rows.flatMap((r, i) => r.map((t, k): TextRun => [t, xs[k] as number, 126 + 12 * i])),
+    ];
+    const tables = findTables(await firstPageModel(ruledPdf([], runs)));
+    expect(tables).toHaveLength(1);
+    expect(texts(tables[0] as PdfTable)).toEqual([['Language', 'Year', 'Typing', 'Primary Use'], ...rows]);
+  });
+});
+
 describe('PDF tables: a row set tight', () => {
   it('keeps a row whose two cells sit closer than a gutter, and a head spanning both columns', async () => {
     // Fish species on the IUCN Red List: common and scientific names, no rules.
