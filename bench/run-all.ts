@@ -8,11 +8,11 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const tsx = path.join(here, '..', 'node_modules', '.bin', 'tsx');
-const benches = ['html-markdown.ts', 'docx.ts', 'server.ts', 'scrape.ts', 'crawl.ts', 'mcp.ts', 'oauth.ts', 'office.ts', 'spreadsheet.ts', 'pdf.ts', 'pdf/olmocr.ts', 'pdf/headings.ts', 'pdf/printed.ts', 'pdf/paper.ts', 'pdf/office-pdf.ts', 'pdf/tables-outside.ts', 'hostile.ts', 'pii.ts', 'summary.ts', 'batch.ts', 'accounting.ts', 'agent.ts', 'load.ts'];
+const benches = ['html-markdown.ts', 'docx.ts', 'server.ts', 'scrape.ts', 'crawl.ts', 'mcp.ts', 'oauth.ts', 'office.ts', 'spreadsheet.ts', 'pdf.ts', 'pdf/olmocr.ts', 'pdf/headings.ts', 'pdf/printed.ts', 'pdf/paper.ts', 'pdf/office-pdf.ts', 'pdf/tables-outside.ts', 'pdf/table-styles.ts', 'hostile.ts', 'pii.ts', 'summary.ts', 'batch.ts', 'accounting.ts', 'agent.ts', 'load.ts'];
 const passThrough = process.argv.slice(2);
-/** office.ts and pdf/office-pdf.ts use pandoc and LibreOffice, which scripts/bench-setup.sh installs first. */
+/** office.ts, pdf/office-pdf.ts and pdf/table-styles.ts use pandoc (and LibreOffice), which scripts/bench-setup.sh installs first. */
 const benchSetup = path.join(here, '..', 'scripts', 'bench-setup.sh');
-const setupFor: Record<string, string> = { 'office.ts': benchSetup, 'pdf/office-pdf.ts': benchSetup };
+const setupFor: Record<string, string> = { 'office.ts': benchSetup, 'pdf/office-pdf.ts': benchSetup, 'pdf/table-styles.ts': benchSetup };
 
 let failed = 0;
 for (const bench of benches) {

@@ -53,11 +53,11 @@ export function corpusPages(): [string, string][] {
   return out.sort((a, b) => a[0].localeCompare(b[0]));
 }
 
-function pdfPages(bytes: Buffer): number {
+export function pdfPages(bytes: Buffer): number {
   return bytes.toString('latin1').match(/\/Type\s*\/Page(?![s\w])/gu)?.length ?? 0;
 }
 
-function withTimeout<T>(promise: Promise<T>, seconds: number, what: string): Promise<T> {
+export function withTimeout<T>(promise: Promise<T>, seconds: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${what}: over ${seconds} s`)), seconds * 1000);
@@ -80,15 +80,19 @@ export interface PrintStyle {
   pdf(prepared: unknown): PDFOptions;
 }
 
-/** Prints one page's HTML (offline, scripts off) and reads its truth from the DOM printed. */
-export async function printHtml(browser: Browser, html: string, style?: PrintStyle): Promise<{ bytes: Buffer; truth: PageTruth }> {
+/**
+ * Prints one page's HTML (offline, scripts off) and reads its truth from the DOM printed; `style`
+ * sets the page first (bench:paper), `printBackground` prints backgrounds too (bench:table-styles'
+ * shaded rows).
+ */
+export async function printHtml(browser: Browser, html: string, style?: PrintStyle, { printBackground = false }: { printBackground?: boolean } = {}): Promise<{ bytes: Buffer; truth: PageTruth }> {
   const context = await browser.newContext({ javaScriptEnabled: false, offline: true, serviceWorkers: 'block' });
   try {
     await context.route('**/*', (route) => route.abort());
     const page = await context.newPage();
     await page.setContent(html, { waitUntil: 'load', timeout: PAGE_SECONDS * 1000 });
     await page.emulateMedia({ media: 'print' });
-    let options: PDFOptions = { format: 'A4', printBackground: false };
+    let options: PDFOptions = { format: 'A4', printBackground };
     if (style) {
       // Not page.addStyleTag: it waits for the style's load event, which never fires with scripts off.
       await page.evaluate(`(() => { const s = document.createElement('style'); s.textContent = ${JSON.stringify(style.stylesheet)}; (document.head || document.documentElement).appendChild(s); })()`);

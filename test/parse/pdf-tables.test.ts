@@ -4,6 +4,7 @@ import type { PageModel } from '../../src/parse/readers/pdf/page-model.ts';
 import { documentParameters, loadPdfjs } from '../../src/parse/readers/pdf/pdfjs.ts';
 import { findTables, tableHtml, type PdfTable, type PdfTableCell } from '../../src/parse/readers/pdf/tables/index.ts';
 import { readCorpus } from '../helpers/corpus.ts';
+import { A4_HEIGHT, firstPageModel, ruledPdf, type TextRun } from './pdf-table-fixtures.ts';
 
 async function benchPage(id: string): Promise<PageModel> {
   const pdfjs = await loadPdfjs();
@@ -226,6 +227,38 @@ describe('PDF tables: columns set tight', () => {
     expect(t.cols).toBe(2);
     expect(texts(t)[0]).toEqual(['Area', 'Competence']);
     expect(texts(t)[1]).toContain('1.1 Valuing sustainability');
+  });
+});
+
+describe('PDF tables: a word space repeated down a column', () => {
+  it('keeps "Cell 1A" one cell where every row repeats its first word at one place', async () => {
+    // Three columns, each cell "Cell" and a code: the word space after "Cell" stands at the same
+    // x on every line, but is no wider than the table's other word spaces.
+    const rule = (y: number): string => `50 ${A4_HEIGHT - y} m 450 ${A4_HEIGHT - y} l S`;
+    const xs = [52, 170, 320];
+    const runs: TextRun[] = [1, 2, 3].flatMap((r): TextRun[] => ['A', 'B', 'C'].map((c, k): TextRun => [`Cell ${r}${c}`, xs[k] as number, 128 + 14 * r]));
+    const tables = findTables(await firstPageModel(ruledPdf([rule(118), rule(147), rule(178)], runs)));
+    expect(tables).toHaveLength(1);
+    expect(texts(tables[0] as PdfTable)).toEqual([
+      ['Cell 1A', 'Cell 1B', 'Cell 1C'],
+      ['Cell 2A', 'Cell 2B', 'Cell 2C'],
+      ['Cell 3A', 'Cell 3B', 'Cell 3C'],
+    ]);
+  });
+});
+
+describe('PDF tables: the sentence introducing a borderless table', () => {
+  it('is left out of the table: a line ending in a colon is no head', async () => {
+    const rows: [string, string, string, string][] = [['Python', '1991', 'Dynamic', 'General purpose'], ['Rust', '2015', 'Static', 'Systems'], ['TypeScript', '2012', 'Static', 'Web development'], ['Go', '2009', 'Static', 'Cloud services']];
+    const xs = [52, 150, 230, 320];
+    const runs: TextRun[] = [
+      ['Here is a comparison of the popular programming languages of the web:', 52, 100],
+      ...['Language', 'Year', 'Typing', 'Primary Use'].map((t, k): TextRun => [t, xs[k] as number, 114, true]),
+      ...rows.flatMap((r, i) => r.map((t, k): TextRun => [t, xs[k] as number, 126 + 12 * i])),
+    ];
+    const tables = findTables(await firstPageModel(ruledPdf([], runs)));
+    expect(tables).toHaveLength(1);
+    expect(texts(tables[0] as PdfTable)).toEqual([['Language', 'Year', 'Typing', 'Primary Use'], ...rows]);
   });
 });
 

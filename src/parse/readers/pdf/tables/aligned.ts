@@ -155,10 +155,13 @@ const NARROW_SHARE = 0.8;
  * too (two heads, each over its column), and the gap is clearly wider than the column's other
  * word spaces. Word spaces do not line up like that through a column's lines (except in
  * monospaced code, where they are no wider than the rest); a head of one word over numbered
- * entries ("1.1 Valuing …") or a hanging item number ("26.") splits nothing.
+ * entries ("1.1 Valuing …") or a hanging item number ("26.") splits nothing. A column whose only
+ * word gaps stand at that one place weighs it against the table's other word spaces.
  */
 function narrowGutters(lines: readonly TextLine[], edges: readonly number[], size: number): number[] {
   const out: number[] = [];
+  // The table's word spaces, for a column with no word space of its own but at the gap weighed.
+  const tableGaps = lines.flatMap((l) => l.words.slice(1).map((w, i) => ({ l: (l.words[i] as Word).x1, r: w.x0 }))).filter((g) => g.r - g.l < GUTTER_EM * size);
   for (let c = 0; c + 1 < edges.length; c++) {
     const lo = edges[c] as number;
     const hi = edges[c + 1] as number;
@@ -170,7 +173,11 @@ function narrowGutters(lines: readonly TextLine[], edges: readonly number[], siz
       const l = (head[i - 1] as Word).x1;
       const r = (head[i] as Word).x0;
       // The column's word spaces elsewhere (the median of its other gaps): a gutter is clearly wider.
-      const spaces = gaps.filter((g) => Math.abs(g.l - l) > 1 || Math.abs(g.r - r) > 1).map((g) => g.r - g.l).sort((a, b) => a - b);
+      const apart = (g: { l: number; r: number }) => Math.abs(g.l - l) > 1 || Math.abs(g.r - r) > 1;
+      let spaces = gaps.filter(apart).map((g) => g.r - g.l).sort((a, b) => a - b);
+      // A column whose only gaps stand at this one place ("Cell 1A" over "Cell 2A"): weighed
+      // against the table's other word spaces, not against none.
+      if (spaces.length === 0) spaces = tableGaps.filter(apart).map((g) => g.r - g.l).sort((a, b) => a - b);
       const space = spaces[Math.floor(spaces.length / 2)] ?? 0;
       if (r - l < Math.max(0.2 * size, NARROW_OVER_SPACE * space)) continue;
       // A hanging number ("26." before its question) is a list item's, not a column head.
@@ -261,6 +268,62 @@ function labelContinues(prev: TextLine, line: TextLine, firstColumnEnd: number, 
   return labelOnly(line, firstColumnEnd) || !rowValues;
 }
 
+/** Rows standing apart by this much more than a cell's lines (in ems of the text) set the two leadings apart. */
+const LEADING_STEP = 0.25;
+
+/**
+ * The gap between a cell's wrapped lines, when rows stand clearly further apart than that (cell
+ * padding, or space between rows): the largest gap of the tighter of the two clusters of gaps
+ * between consecutive lines, split at their widest step if it is LEADING_STEP em or more and
+ * two gaps or more stand above it.
+ * Undefined when the lines are evenly spaced (rows and wrapped lines are then told apart by
+ * their text alone).
+ */
+function cellLeading(lines: readonly TextLine[], size: number): number | undefined {
+  const gaps = lines
+    .slice(1)
+    .map((l, i) => l.y0 - (lines[i] as TextLine).y1)
+    .sort((a, b) => a - b);
+  let step = 0;
+  let at = -1;
+  for (let i = 1; i < gaps.length; i++) {
+    const d = (gaps[i] as number) - (gaps[i - 1] as number);
+    if (d > step) {
+      step = d;
+      at = i;
+    }
+  }
+  // Rows apart in two places or more: one wide gap alone is a head's or a caption's.
+  return at > 0 && gaps.length - at >= 2 && step >= LEADING_STEP * size ? (gaps[at - 1] as number) : undefined;
+}
+
+/**
+ * Whether the line carries on the cells of the line above (text wrapped in its cells): each of
+ * its columns' text goes on a cell the line above has, starting flush with it and not with a
+ * figure, and that line is full there — its first word would not have fitted after the text
+ * above within the column's widest line. Rows of short
+ * cells (entries that would fit side by side) start rows of their own.
+ */
+const FIGURE = /^[-+–−(]?[$€£¥]?[\d.,:/%()–-]*\d[\d.,:/%()–-]*$/u;
+
+function wrapsOn(prev: TextLine, line: TextLine, xs: readonly number[], size: number, widest: readonly number[]): boolean {
+  const column = (w: Word): number => xs.findIndex((x, c) => c + 1 < xs.length && (w.x0 + w.x1) / 2 >= x && (w.x0 + w.x1) / 2 < (xs[c + 1] as number));
+  const used = new Set(line.words.map(column));
+  if (used.has(-1)) return false;
+  for (const c of used) {
+    const above = prev.words.filter((w) => column(w) === c);
+    if (above.length === 0) return false;
+    const first = line.words.filter((w) => column(w) === c).reduce((a, w) => (w.x0 < a.x0 ? w : a));
+    // A wrapped line starts flush with the line above it in its cell, and goes on with words: a
+    // figure under a figure is a value of the next row (numbers set flush right end where the
+    // column's widest does, and would never seem to fit).
+    if (Math.abs(first.x0 - Math.min(...above.map((w) => w.x0))) > 1 || FIGURE.test(first.text)) return false;
+    const end = Math.max(...above.map((w) => w.x1));
+    if (end + 0.2 * size + (first.x1 - first.x0) <= (widest[c] as number) + 1) return false;
+  }
+  return used.size > 0;
+}
+
 /** The region's rows as y edges, and whether they come from rules (rows may then hold several lines). */
 function rowEdges(region: AlignedRegion, lines: readonly TextLine[], gutters: readonly number[], size: number): { ys: number[]; ruledRows: boolean; headRule?: number } {
   const firstColumnEnd = gutters[0] as number;
@@ -279,6 +342,10 @@ function rowEdges(region: AlignedRegion, lines: readonly TextLine[], gutters: re
   const headLines = firstFull > 0 && firstFull <= MAX_HEAD_LINES ? firstFull : 0;
   // Whether the row being gathered has values beside its label yet.
   let rowValues = !labelOnly(top, firstColumnEnd);
+  // Cells whose text wraps, set tighter than the rows (cellLeading, wrapsOn).
+  const leading = cellLeading(lines, size);
+  const xs = [Number.NEGATIVE_INFINITY, ...gutters, Number.POSITIVE_INFINITY];
+  const widest = xs.slice(1).map((x, c) => Math.max(Number.NEGATIVE_INFINITY, ...lines.flatMap((l) => l.words.filter((w) => (w.x0 + w.x1) / 2 >= (xs[c] as number) && (w.x0 + w.x1) / 2 < x).map((w) => w.x1))));
   for (let i = 1; i < lines.length; i++) {
     const prev = lines[i - 1] as TextLine;
     const line = lines[i] as TextLine;
@@ -287,7 +354,8 @@ function rowEdges(region: AlignedRegion, lines: readonly TextLine[], gutters: re
     const close = line.y0 - prev.y1 < 0.6 * size;
     // Above the first inner rule sits the header: its lines are one row of column heads.
     const inHeader = innerEdges.length > 0 && line.y1 < (innerEdges[0] as number);
-    if (!ruleBetween && close && (firstEmpty || inHeader || i < headLines || labelContinues(prev, line, firstColumnEnd, rowValues))) {
+    const wrapped = leading !== undefined && line.y0 - prev.y1 <= leading + 0.05 * size && wrapsOn(prev, line, xs, size, widest);
+    if (!ruleBetween && close && (firstEmpty || inHeader || i < headLines || wrapped || labelContinues(prev, line, firstColumnEnd, rowValues))) {
       rowValues ||= !labelOnly(line, firstColumnEnd);
       continue;
     }

@@ -39,9 +39,11 @@ export function borderlessRegions(words: readonly Word[], size: number, rules: r
       const x0 = Math.min(...run.map((l) => l.x0));
       const x1 = Math.max(...run.map((l) => l.x1));
       // The head line just above (across most of the width), when its words set closer than a
-      // gutter made it one run.
+      // gutter made it one run — not a sentence introducing the table ("Here is a comparison of
+      // popular programming languages:"), which ends in a colon.
       const first = run[0] as TextLine;
-      if (before && first.y0 - before.y1 <= 1.2 * size && before.x0 >= x0 - size && before.x1 <= x1 + 0.5 * (x1 - x0) && before.x1 - before.x0 >= 0.5 * (x1 - x0) && before.chunks.flatMap((c) => c.words).length <= MAX_HEAD_WORDS) run.unshift(before);
+      const intro = before !== undefined && /:$/u.test(before.words[before.words.length - 1]?.text ?? '');
+      if (before && !intro && first.y0 - before.y1 <= 1.2 * size && before.x0 >= x0 - size && before.x1 <= x1 + 0.5 * (x1 - x0) && before.x1 - before.x0 >= 0.5 * (x1 - x0) && before.chunks.flatMap((c) => c.words).length <= MAX_HEAD_WORDS) run.unshift(before);
       const box = {
         x0: Math.min(...run.map((l) => l.x0)),
         x1: Math.max(...run.map((l) => l.x1)),

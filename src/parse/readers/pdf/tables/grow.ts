@@ -2,7 +2,7 @@
  * A table around a lone rule (the line under a borderless table's head) or an open frame (a rule
  * under the head and one between the first column and the rest): the region grows from the rule
  * to the text lines above and below it that look like table rows — several cells, or one short
- * one — and stops at a blank line, at running text, or at the head of another table sitting on
+ * one; above it, a head's wrapped line too; below, a cell's text wrapped under its row — and stops at a blank line, at running text, or at the head of another table sitting on
  * its own head rule (`nextHeads`), leaving out a title of one run set over that head.
  */
 import type { Box, Word } from '../page-model.ts';
@@ -21,6 +21,21 @@ function rowLike(line: TextLine, width: number): boolean {
   return only !== undefined && only.words.length < PROSE_WORDS && only.x1 - only.x0 < PROSE_SHARE * width;
 }
 
+/** Lines of a cell's text running on under its row, at most, taken as the row's. */
+const MAX_WRAPPED = 5;
+
+/**
+ * Whether the line goes on with a cell of the line above (a cell's text wrapped under its row):
+ * one run of text, right under that line at line spacing, starting flush with one of its cells
+ * other than the first column's, and ending within the table's width.
+ */
+function cellGoesOn(prev: TextLine, line: TextLine, seed: Box, size: number): boolean {
+  const only = line.chunks[0];
+  if (line.chunks.length !== 1 || !only || line.y0 - prev.y1 > 0.6 * size || only.x1 > seed.x1 + size) return false;
+  if (only.x0 < seed.x0 + 2 * size) return false;
+  return prev.chunks.some((c) => Math.abs(c.x0 - only.x0) <= 1);
+}
+
 /**
  * The region around `seed` (a rule's or an open frame's box), or undefined when fewer than three
  * rows of table-like lines surround it. `words` are the page's words not yet in a table.
@@ -36,12 +51,15 @@ export function grownRegion(seed: Box, rules: Line[], words: readonly Word[], si
   if (first < 0) return undefined;
   let last = first - 1;
   // Down from the top of the seed: inside it, then while lines look like rows at row spacing.
+  let wrapped = 0;
   for (let i = first; i < lines.length; i++) {
     const line = lines[i] as TextLine;
     const prev = lines[i - 1];
     const inside = line.y1 <= seed.y1 + 1;
     if (!inside) {
-      if (!rowLike(line, width)) break;
+      const going = prev !== undefined && i > first && cellGoesOn(prev, line, seed, size);
+      wrapped = going ? wrapped + 1 : 0;
+      if (!rowLike(line, width) && !(going && wrapped <= MAX_WRAPPED)) break;
       if (prev && i > first && line.y0 - prev.y1 > 1.2 * size) break;
       // A line of one run set larger than the rows is a head after the table, not a row.
       if (headed && line.chunks.length === 1 && Math.min(...line.words.map((w) => w.size)) > LARGER * Math.max(...lines.slice(first, i).flatMap((l) => l.words.map((w) => w.size)))) break;
@@ -53,12 +71,20 @@ export function grownRegion(seed: Box, rules: Line[], words: readonly Word[], si
     }
     last = i;
   }
-  // Up from the seed: lines close above it with several cells (the head, rows above a shaded one).
+  // Up from the seed: lines close above it with several cells (the head, rows above a shaded
+  // one), and a line of one cell whose text goes on a head cell of the line right above it at
+  // line spacing (column heads wrapped: "Assoc" over "status").
   for (;;) {
     const above = lines[first - 1];
     const below = lines[first];
-    if (!above || !below || below.y0 - above.y1 > 1.2 * size || above.chunks.length < 2) break;
-    first--;
+    if (!above || !below || below.y0 - above.y1 > 1.2 * size) break;
+    if (above.chunks.length >= 2) {
+      first--;
+      continue;
+    }
+    const top = lines[first - 2];
+    if (!top || top.chunks.length < 2 || above.y0 - top.y1 > 0.6 * size || !above.chunks.every((c) => top.chunks.some((t) => c.x0 >= t.x0 - 1 && c.x0 <= t.x1))) break;
+    first -= 2;
   }
   if (last - first + 1 < 3) return undefined;
   const taken = lines.slice(first, last + 1);

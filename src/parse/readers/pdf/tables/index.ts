@@ -554,7 +554,7 @@ function ruledTables(page: PageModel): PdfTable[] {
   const size = medianSize(page.words);
   const loose: Line[] = [];
   const seeds: AlignedRegion[] = [];
-  for (const frame of stackFrames(frames(lines), 3 * size)) {
+  for (const frame of stackFrames(frames(lines), 3 * size, page.words, size)) {
     // A drawing's outlines crossing (drawing.ts): its words are labels, not cells.
     if (overDrawing(frame, page.fills)) continue;
     if (frame.vertical.length === 0) {

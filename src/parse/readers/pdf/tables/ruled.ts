@@ -5,6 +5,7 @@
  */
 import type { Box, Word } from '../page-model.ts';
 import { type Grid, wordsByBand } from './grid.ts';
+import { wordLines } from './cell-text.ts';
 import { textDrawsEdge } from './lined.ts';
 import { covered, type Line, type Lines, SNAP } from './segments.ts';
 
@@ -91,16 +92,48 @@ function sameColumns(a: Frame, b: Frame): boolean {
   return few.every((x) => many.some((y) => Math.abs(x - y) <= MIN_GAP));
 }
 
+/** A band between two stacked frames holds at most this many lines of text to join them (an unpainted row of wrapped cells). */
+const MAX_BAND_LINES = 6;
+
+/**
+ * Whether the text between two stacked frames is a row of theirs: an unpainted row of wrapped
+ * cells between shaded ones, taller than a line space — one row: no line after its first starts
+ * an entry in the first column. Its words lie within the frames' left and
+ * right edges, none runs across a column line of theirs (running text between two shaded boxes
+ * does), and its lines follow one another and the frames at line spacing (no blank stretch: two
+ * tables apart).
+ */
+function rowBetween(p: Frame, f: Frame, words: readonly Word[], size: number): boolean {
+  if (f.y0 - p.y1 > (MAX_BAND_LINES + 1) * 1.5 * size) return false;
+  const band = words.filter((w) => (w.y0 + w.y1) / 2 > p.y1 && (w.y0 + w.y1) / 2 < f.y0 && w.x1 > p.x0 && w.x0 < p.x1);
+  if (band.length === 0) return false;
+  const columns = innerColumns(p.vertical.length >= f.vertical.length ? p : f);
+  if (band.some((w) => w.x0 < p.x0 - SNAP || w.x1 > p.x1 + SNAP || columns.some((x) => w.x0 < x - 1 && w.x1 > x + 1))) return false;
+  // One row: the alternation puts a single unpainted row between two painted ones, so no line
+  // after the band's first starts an entry in the first column (several rows there are a
+  // table's unpainted body between two shaded heads).
+  const firstColumnEnd = Math.min(...columns);
+  if (wordLines(band).slice(1).some((l) => l.some((w) => (w.x0 + w.x1) / 2 < firstColumnEnd))) return false;
+  const tops = [...band].sort((a, b) => a.y0 - b.y0);
+  let reach = p.y1;
+  for (const w of tops) {
+    if (w.y0 - reach > size) return false;
+    reach = Math.max(reach, w.y1);
+  }
+  return f.y0 - reach <= size;
+}
+
 /**
  * Joins frames stacked one above the other with the same left and right edges and at most `gap`
  * between them: a table whose shaded rows alternate with unpainted ones draws no line across the
- * unpainted rows, so each shaded block is a frame of its own.
+ * unpainted rows, so each shaded block is a frame of its own. A wider gap joins them when its
+ * text is a row of theirs (rowBetween: an unpainted row of wrapped cells).
  */
-export function stackFrames(list: Frame[], gap: number): Frame[] {
+export function stackFrames(list: Frame[], gap: number, words: readonly Word[] = [], size = 0): Frame[] {
   const sorted = [...list].sort((a, b) => a.y0 - b.y0);
   const out: Frame[] = [];
   for (const f of sorted) {
-    const prev = out.find((p) => p.vertical.length > 0 && f.vertical.length > 0 && Math.abs(p.x0 - f.x0) <= MIN_GAP && Math.abs(p.x1 - f.x1) <= MIN_GAP && f.y0 >= p.y1 - SNAP && f.y0 - p.y1 <= gap && sameColumns(p, f));
+    const prev = out.find((p) => p.vertical.length > 0 && f.vertical.length > 0 && Math.abs(p.x0 - f.x0) <= MIN_GAP && Math.abs(p.x1 - f.x1) <= MIN_GAP && f.y0 >= p.y1 - SNAP && sameColumns(p, f) && (f.y0 - p.y1 <= gap || (size > 0 && rowBetween(p, f, words, size))));
     if (prev) {
       prev.horizontal.push(...f.horizontal);
       prev.vertical.push(...f.vertical);
