@@ -5,6 +5,10 @@
  * lines — which the heading finder took for a row of cells. The head is set larger or bolder
  * than those pieces and off their baseline: it is a heading. Beside it, the case the test must
  * leave alone: three labels of one type a little off one baseline (a diagram's) stay cells.
+ * And heads broken over two lines: a title centred across both columns (its second line pulled
+ * in on both sides, no first-line indent), a column head whose lines stand wider apart than the
+ * text's leading (the line broke because the next word did not fit: one head); two heads one
+ * over the other, the second's first word fitting on the first's line, stay two.
  */
 import { describe, expect, it } from 'vitest';
 import { readPdf } from '../../src/parse/readers/pdf/index.ts';
@@ -75,5 +79,43 @@ describe('pdf layout: a head beside the other column’s loose line', () => {
     runs.push({ text: 'Edge Computing', x: LEFT + 340, y: TOP + 8 * LEADING + 1.5, size: 12, bold: true });
     prose(6, 3).forEach((text, i) => runs.push({ text, x: LEFT, y: TOP + (10 + i) * LEADING, width: i === 5 ? undefined : COLUMN }));
     expect(await headings(placedTextPdf(runs))).toEqual([]);
+  });
+});
+
+/** Right-column prose under a head whose last line's top is at `y`, and a left column of prose. */
+function columnsUnder(runs: PlacedText[], y: number): void {
+  prose(24).forEach((text, i) => runs.push({ text, x: LEFT, y: y + 30 + i * LEADING, width: i % 6 === 5 ? undefined : COLUMN }));
+  prose(24, 7).forEach((text, i) => runs.push({ text, x: RIGHT, y: y + 30 + i * LEADING, width: i % 6 === 5 ? undefined : COLUMN }));
+}
+
+describe('pdf layout: a head broken over two lines', () => {
+  it('reads a title centred over two lines, across both columns, as one heading', async () => {
+    const runs: PlacedText[] = [];
+    const centre = (LEFT + RIGHT + COLUMN) / 2;
+    const first = 'Does the Model and its Inference Parameters Matter';
+    const second = 'in Applications: A Case Study for Algebra Tests';
+    runs.push({ text: first, x: centre - helveticaWidth(first, 16) / 2, y: 80, size: 16, bold: true });
+    runs.push({ text: second, x: centre - helveticaWidth(second, 16) / 2, y: 99, size: 16, bold: true });
+    columnsUnder(runs, 99);
+    expect(await headings(placedTextPdf(runs))).toEqual([`${first} ${second}`]);
+  });
+
+  it('reads a column head whose two lines stand wider apart than the leading as one heading', async () => {
+    const runs: PlacedText[] = [];
+    prose(12).forEach((text, i) => runs.push({ text, x: LEFT, y: 80 + i * LEADING, width: i % 6 === 5 ? undefined : COLUMN }));
+    // "cumbersome" (about 70 pt at 12 pt) does not fit after the first line's 170-odd points in a 230 pt column.
+    runs.push({ text: '1. Automation shines a light on', x: LEFT, y: 250, size: 12, bold: true });
+    runs.push({ text: 'cumbersome toolchains', x: LEFT, y: 272, size: 12, bold: true });
+    columnsUnder(runs, 272);
+    expect(await headings(placedTextPdf(runs))).toEqual(['1. Automation shines a light on cumbersome toolchains']);
+  });
+
+  it('keeps two heads one over the other as two when the second’s first word fits on the first’s line', async () => {
+    const runs: PlacedText[] = [];
+    prose(12).forEach((text, i) => runs.push({ text, x: LEFT, y: 80 + i * LEADING, width: i % 6 === 5 ? undefined : COLUMN }));
+    runs.push({ text: 'Methods', x: LEFT, y: 250, size: 12, bold: true });
+    runs.push({ text: 'Data sources', x: LEFT, y: 272, size: 12, bold: true });
+    columnsUnder(runs, 272);
+    expect(await headings(placedTextPdf(runs))).toEqual(['Methods', 'Data sources']);
   });
 });
