@@ -8,7 +8,8 @@
  * And heads broken over two lines: a title centred across both columns (its second line pulled
  * in on both sides, no first-line indent), a column head whose lines stand wider apart than the
  * text's leading (the line broke because the next word did not fit: one head); two heads one
- * over the other, the second's first word fitting on the first's line, stay two.
+ * over the other, the second's first word fitting on the first's line, stay two. And a bold run
+ * filling a line of a paragraph, its last word broken by a hyphen: no heading.
  */
 import { describe, expect, it } from 'vitest';
 import { readPdf } from '../../src/parse/readers/pdf/index.ts';
@@ -117,5 +118,19 @@ describe('pdf layout: a head broken over two lines', () => {
     runs.push({ text: 'Data sources', x: LEFT, y: 272, size: 12, bold: true });
     columnsUnder(runs, 272);
     expect(await headings(placedTextPdf(runs))).toEqual(['Methods', 'Data sources']);
+  });
+});
+
+describe('pdf layout: a bold line ending in a broken word', () => {
+  it('reads a bold run filling a paragraph’s line, its last word hyphenated, as the paragraph’s text', async () => {
+    const runs: PlacedText[] = [];
+    const lines = prose(14);
+    lines.forEach((text, i) => {
+      const y = 80 + i * LEADING;
+      if (i === 6) runs.push({ text: 'parallel documents arranged side-', x: LEFT, y, bold: true });
+      else if (i === 7) runs.push({ text: `by-side. ${text}`.slice(0, text.length), x: LEFT, y, width: COLUMN });
+      else runs.push({ text, x: LEFT, y, width: i === 13 ? undefined : COLUMN });
+    });
+    expect(await headings(placedTextPdf(runs))).toEqual([]);
   });
 });

@@ -31,6 +31,8 @@ export const CAPTION = /^(?:table|figure|fig\.|chart|graph|source|note|notes|exh
 const MAX_LINES = 4;
 /** A sentence ending inside the text (after a word, not a number or an initial) and another starting. */
 const SENTENCES = /\p{L}{3,}[.!?]\s+\p{Lu}/u;
+/** A word broken by a hyphen at the end of the text: a letter, then the hyphen. */
+const BROKEN_WORD = /\p{L}[-\u00AD\u2010]$/u;
 /** A division's label and number alone: "Chapter 7.", "PART II", "Appendix B". */
 const DIVISION = /^(?:chapter|part|appendix|book|unit|lesson|module)\s+(?:\d{1,3}|[ivxlc]{1,6}|[a-z])\s*[.:]?$/iu;
 
@@ -54,6 +56,9 @@ export function isHeading(block: Block, text: string, context: HeadingContext): 
   if (SENTENCES.test(trimmed) && trimmed.split(/\s+/u).length >= 8) return false;
   // Prose set large: lines flush left, the first filling the measure, a sentence's end.
   if (setAsProse(block, trimmed, context.pageLines)) return false;
+  // A word broken at the block's end goes on in the text after it ("…arrays are zero-" over
+  // "indexed: the first…", a bold run filling a paragraph's line): a head ends on a whole word.
+  if (BROKEN_WORD.test(trimmed)) return false;
   // A sentence ends with a period; a heading does not, unless it is set clearly larger.
   if (/[,;]$/u.test(trimmed) || (/\.$/u.test(trimmed) && !clearlyLarger)) return false;
   // A cell of a row of several (a table row, a form) is not a heading.
