@@ -111,6 +111,7 @@ function entryOf(lines: Line[], entries: ReadonlySet<Line>): Block {
 export function blocksOf(ordered: readonly Line[], entries: ReadonlySet<Line> = new Set()): Block[] {
   const blocks: Block[] = [];
   const gap = usualGap(ordered);
+  const textSize = median(ordered.map((l) => l.size)) ?? 0;
   let current: Line[] = [];
   let right = -Infinity;
   let isItem = false;
@@ -127,14 +128,14 @@ export function blocksOf(ordered: readonly Line[], entries: ReadonlySet<Line> = 
       const space = line.y0 - prev.y1;
       const sizeChange = Math.abs(prev.size - line.size) / size;
       const jumped = !overlapsHorizontally(prev, line) || line.y1 < prev.y0 + 0.2 * size;
-      const wide = space > Math.max((gap + 0.45) * size, gap * 1.8 * size);
+      const wide = space > Math.max((gap + 0.45) * size, gap * 1.8 * size) && !headBrokenOver(prev, line, ordered, textSize);
       const typeChanged = sizeChange > 0.12 || prev.bold !== line.bold || (sizeChange > 0.05 && prev.font !== line.font);
       const indent = line.x0 - prev.x0;
       const firstLine = current.length === 1 || Math.abs(prev.x0 - (current[0] as Line).x0) < 0.5 * size;
       // A hanging indent (the next line stays indented too) continues the block.
       const next = ordered[index + 1];
       const hanging = next !== undefined && Math.abs(next.x0 - line.x0) < 0.5 * size && next.y0 > line.y0;
-      const indented = !isItem && firstLine && !hanging && indent > 0.8 * size && indent < 5 * size && (Math.abs(line.x1 - Math.max(right, prev.x1)) < 1.5 * size || SENTENCE_END.test(lineText(prev)));
+      const indented = !isItem && firstLine && !hanging && !centredUnder(line, prev, size) && indent > 0.8 * size && indent < 5 * size && (Math.abs(line.x1 - Math.max(right, prev.x1)) < 1.5 * size || SENTENCE_END.test(lineText(prev)));
       const endedShort = current.length >= 2 && prev.x1 < right - 3 * size && SENTENCE_END.test(lineText(prev));
       // A short numbered first line ("4.3.2 Alignment Tuning") above a full one is a heading.
       const numberedShort = current.length === 1 && prev.row !== line.row && SECTION_NUMBER.test(prev.words[0]?.text ?? '') && prev.x1 < line.x1 - 4 * size;
@@ -178,6 +179,38 @@ export function blocksOf(ordered: readonly Line[], entries: ReadonlySet<Line> = 
   });
   if (current.length > 0) blocks.push(entryOf(current, entries));
   return numbersToTitles(blocks);
+}
+
+/**
+ * A line centred under the line above it, pulled in on both sides by about as much (a display
+ * line broken before the measure is full, set centred: a spanning title's second line), is the
+ * same text going on, not a paragraph's first-line indent. The line above ends no sentence.
+ */
+function centredUnder(line: Line, prev: Line, size: number): boolean {
+  if (prev.row === line.row || line.size !== prev.size || SENTENCE_END.test(lineText(prev))) return false;
+  const centre = (l: Line) => (l.x0 + l.x1) / 2;
+  return line.x0 > prev.x0 + 0.5 * size && line.x1 < prev.x1 - 0.5 * size && Math.abs(centre(line) - centre(prev)) <= 0.5 * size;
+}
+
+/**
+ * A head broken over two lines with more white between them than the text's leading (an inline
+ * box in the head's line, or the head's own line height): the two lines are one head when they
+ * are set in one type — larger than the page's text (`textSize`) or bold —, start at one left
+ * edge, stand within an em of each other, the upper ends no sentence and the lower line's first
+ * word would not have fitted at the upper line's end within its column's measure (the right end
+ * of the lines starting at that edge): the line broke there because the word did not fit.
+ */
+function headBrokenOver(prev: Line, line: Line, ordered: readonly Line[], textSize: number): boolean {
+  const size = line.size;
+  if (prev.row === line.row || prev.size !== size || prev.bold !== line.bold || prev.font !== line.font || prev.monospace || line.monospace) return false;
+  if (!(line.bold || size >= 1.1 * textSize) || Math.abs(line.x0 - prev.x0) > 0.5 * size) return false;
+  if (line.y0 - prev.y1 > size || SENTENCE_END.test(lineText(prev))) return false;
+  const first = line.words[0];
+  if (first === undefined) return false;
+  const column = ordered.filter((l) => l !== prev && l !== line && Math.abs(l.x0 - prev.x0) <= 0.5 * size);
+  if (column.length === 0) return false;
+  const measure = Math.max(...column.map((l) => l.x1));
+  return prev.x1 + 0.25 * size + (first.x1 - first.x0) > measure;
 }
 
 /** Words of a side head at most (a title, not a sentence in italic). */

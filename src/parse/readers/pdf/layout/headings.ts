@@ -31,6 +31,8 @@ export const CAPTION = /^(?:table|figure|fig\.|chart|graph|source|note|notes|exh
 const MAX_LINES = 4;
 /** A sentence ending inside the text (after a word, not a number or an initial) and another starting. */
 const SENTENCES = /\p{L}{3,}[.!?]\s+\p{Lu}/u;
+/** A word broken by a hyphen at the end of the text: a letter, then the hyphen. */
+const BROKEN_WORD = /\p{L}[-\u00AD\u2010]$/u;
 /** A division's label and number alone: "Chapter 7.", "PART II", "Appendix B". */
 const DIVISION = /^(?:chapter|part|appendix|book|unit|lesson|module)\s+(?:\d{1,3}|[ivxlc]{1,6}|[a-z])\s*[.:]?$/iu;
 
@@ -54,10 +56,13 @@ export function isHeading(block: Block, text: string, context: HeadingContext): 
   if (SENTENCES.test(trimmed) && trimmed.split(/\s+/u).length >= 8) return false;
   // Prose set large: lines flush left, the first filling the measure, a sentence's end.
   if (setAsProse(block, trimmed, context.pageLines)) return false;
+  // A word broken at the block's end goes on in the text after it ("…arrays are zero-" over
+  // "indexed: the first…", a bold run filling a paragraph's line): a head ends on a whole word.
+  if (BROKEN_WORD.test(trimmed)) return false;
   // A sentence ends with a period; a heading does not, unless it is set clearly larger.
   if (/[,;]$/u.test(trimmed) || (/\.$/u.test(trimmed) && !clearlyLarger)) return false;
   // A cell of a row of several (a table row, a form) is not a heading.
-  if (block.lines.some((l) => l.rowSize >= 3 && l.rowCells >= 3)) return false;
+  if (cellOfRow(block, context.pageLines)) return false;
   const marker = listMarker(trimmed);
   if (marker?.kind === 'ul') return false;
   // A table of contents entry: the title, then its page number across a gap on the same row.
@@ -85,6 +90,28 @@ export function isHeading(block: Block, text: string, context: HeadingContext): 
     return marker === undefined || numbered;
   }
   return false;
+}
+
+/** How far apart two baselines may be and still be one row's, in ems of the line. */
+const ROW_BASELINE_EM = 0.15;
+
+/**
+ * A cell of a row of several: a line of the block shares its baseline band with two or more
+ * other short lines (a table's row, a form's, a diagram's labels). A head in one column of a
+ * two-column page shares a band with the other column's lines — a justified line there, parted
+ * at its wide word spaces, makes short pieces of it — but neither their type (the head is set
+ * larger or bolder) nor their baseline (its size and the space above it set it off the text's
+ * grid): those lines are no cells of its row. A row's cells share a baseline or a type.
+ */
+export function cellOfRow(block: Block, pageLines: readonly Line[]): boolean {
+  return block.lines.some((l) => {
+    if (l.rowSize < 3 || l.rowCells < 3) return false;
+    const sameType = (m: Line) => Math.abs(m.size - l.size) <= 0.05 * l.size && m.bold === l.bold;
+    const cells = pageLines.filter((m) => m !== l && m.row === l.row && (Math.abs(m.baseline - l.baseline) <= ROW_BASELINE_EM * l.size || sameType(m)));
+    // With none of its row among `pageLines` (a caller passing no page), the band's count stands.
+    if (!pageLines.some((m) => m !== l && m.row === l.row)) return true;
+    return cells.length >= 2;
+  });
 }
 
 /**
