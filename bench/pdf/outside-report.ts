@@ -57,16 +57,19 @@ export function usage(bench: string, script: string, message: string): never {
   process.exit(2);
 }
 
+/** `--mode`'s value, or `fail` naming the three. */
+export function modeArg(m: string, fail: (message: string) => never): PdfMode {
+  if (m !== 'fast' && m !== 'auto' && m !== 'ocr') return fail(`--mode must be fast, auto or ocr, not ${m}`);
+  return m;
+}
+
 export function parseOutsideArgs(argv: string[], fail: (message: string) => never): OutsideArgs {
   const args: OutsideArgs = { mode: 'fast', quick: false, list: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i] as string;
     const value = (): string => argv[++i] ?? fail(`${flag} needs a value`);
-    if (flag === '--mode') {
-      const m = value();
-      if (m !== 'fast' && m !== 'auto' && m !== 'ocr') fail(`--mode must be fast, auto or ocr, not ${m}`);
-      args.mode = m;
-    } else if (flag === '--quick') args.quick = true;
+    if (flag === '--mode') args.mode = modeArg(value(), fail);
+    else if (flag === '--quick') args.quick = true;
     else if (flag === '--list') args.list = true;
     else if (flag === '--doc') args.doc = value();
     else if (flag === '--json') args.json = value();

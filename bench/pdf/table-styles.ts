@@ -22,7 +22,7 @@ import { pdfjsStreamText } from './baseline.ts';
 import { extractTables } from './html-table.ts';
 import { markdownTablesToHtml } from './markdown-tables.ts';
 import { meanScores } from './metrics.ts';
-import { out, runOutside, type DocumentRun } from './outside-report.ts';
+import { modeArg, out, runOutside, type DocumentRun } from './outside-report.ts';
 import { unlinked } from './printed-score.ts';
 import { folioMarkdown, type PdfMode } from './runner.ts';
 import { STYLES, styledTables, type StyledTable, type TableStyle } from './table-styles-corpus.ts';
@@ -45,11 +45,8 @@ function parseArgs(argv: string[]): Args {
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i] as string;
     const value = (): string => argv[++i] ?? fail(`${flag} needs a value`);
-    if (flag === '--mode') {
-      const m = value();
-      if (m !== 'fast' && m !== 'auto' && m !== 'ocr') fail(`--mode must be fast, auto or ocr, not ${m}`);
-      args.mode = m;
-    } else if (flag === '--style') {
+    if (flag === '--mode') args.mode = modeArg(value(), fail);
+    else if (flag === '--style') {
       const s = value();
       if (!(STYLES as readonly string[]).includes(s)) fail(`--style must be one of ${STYLES.join(', ')}, not ${s}`);
       args.style = s as TableStyle;
