@@ -145,16 +145,20 @@ function summaryRow(engine: string, runs: DocumentRun[]): string {
 }
 
 /**
- * Reads the sample with folio (after a warm-up: pdf.js and folio's modules load on the first
- * document) and with pdf.js text, and prints the report.
+ * Reads the sample with folio and with pdf.js text, after a warm-up (pdf.js and folio's modules
+ * load on the first document, which would count against it).
  */
-export async function runAndReport(sample: readonly OutsideDocument[], args: OutsideArgs): Promise<void> {
+export async function runBoth(sample: readonly OutsideDocument[], mode: PdfMode): Promise<{ folio: DocumentRun[]; pdfjs: DocumentRun[] }> {
   if (sample[0]) {
-    await folioMarkdown(fs.readFileSync(sample[0].pdf), 'warm.pdf', args.mode);
+    await folioMarkdown(fs.readFileSync(sample[0].pdf), 'warm.pdf', mode);
     await pdfjsStreamText(fs.readFileSync(sample[0].pdf));
   }
-  const folio = await runOutside('folio', sample, args.mode);
-  const pdfjs = await runOutside('pdfjs-text', sample, args.mode);
+  return { folio: await runOutside('folio', sample, mode), pdfjs: await runOutside('pdfjs-text', sample, mode) };
+}
+
+/** Reads the sample with both engines (runBoth) and prints the report. */
+export async function runAndReport(sample: readonly OutsideDocument[], args: OutsideArgs): Promise<void> {
+  const { folio, pdfjs } = await runBoth(sample, args.mode);
   out();
   out(`${'engine'.padEnd(12)} found missed extra levels    NID  TEDS (pages)  MHS (pages)  Overall  s/page`);
   out(summaryRow(`folio ${args.mode}`, folio));

@@ -18,13 +18,12 @@
  * The first run harvests and prints (about 2 minutes); later runs read the cache.
  */
 import fs from 'node:fs';
-import { pdfjsStreamText } from './baseline.ts';
 import { extractTables } from './html-table.ts';
 import { markdownTablesToHtml } from './markdown-tables.ts';
 import { meanScores } from './metrics.ts';
-import { modeArg, out, runOutside, type DocumentRun } from './outside-report.ts';
+import { modeArg, out, runBoth, type DocumentRun } from './outside-report.ts';
 import { unlinked } from './printed-score.ts';
-import { folioMarkdown, type PdfMode } from './runner.ts';
+import type { PdfMode } from './runner.ts';
 import { STYLES, styledTables, type StyledTable, type TableStyle } from './table-styles-corpus.ts';
 
 interface Args {
@@ -111,12 +110,7 @@ async function main(): Promise<void> {
   const ids = new Set(sample.map((t) => t.table.id));
   const spanned = new Set(sample.filter((t) => t.table.spans).map((t) => t.table.id));
   out(`bench:table-styles: ${ids.size} tables (${spanned.size} with spanning cells; ${candidates} data tables in the corpus) × ${new Set(sample.map((t) => t.style)).size} styles = ${sample.length} prints (${sample.reduce((s, t) => s + t.pages, 0)} PDF pages), folio mode ${args.mode}`);
-  if (sample[0]) {
-    await folioMarkdown(fs.readFileSync(sample[0].pdf), 'warm.pdf', args.mode);
-    await pdfjsStreamText(fs.readFileSync(sample[0].pdf));
-  }
-  const folio = await runOutside('folio', sample, args.mode);
-  const pdfjs = await runOutside('pdfjs-text', sample, args.mode);
+  const { folio, pdfjs } = await runBoth(sample, args.mode);
   out();
   out(`${'style / engine'.padEnd(22)} prints  found missed  extra    TEDS  TEDS-S     NID  Overall  s/page`);
   const styles = STYLES.filter((s) => sample.some((t) => t.style === s));
