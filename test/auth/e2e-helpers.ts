@@ -5,17 +5,12 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { request } from '../http/helpers.ts';
 import { MCP_HEADERS } from '../mcp/helpers.ts';
 import { PASSWORD } from './authorize-helpers.ts';
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
-}
+export { launchChromium } from '../helpers/chromium.ts';
 
 /** A native client's loopback redirect listener (RFC 8252 §7.3): records every URL it was sent to. */
 export interface Callback {

@@ -4,8 +4,9 @@
  * and a page number on every page — and its truth read from the DOM printed, which holds neither
  * the running head nor the page number.
  */
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/chromium.ts';
 import { pdfjsStreamText } from '../../bench/pdf/baseline.ts';
 import { JOURNAL, PAPER_STYLE } from '../../bench/pdf/paper-corpus.ts';
 import { printHtml } from '../../bench/pdf/printed-corpus.ts';
@@ -22,7 +23,7 @@ const PAGE = `<!doctype html><html><head><title>A Study of Columns</title></head
 describe("bench:paper's setting", () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -3,8 +3,9 @@
  * printed (visible headings and tables only, text as laid out, the reference markdown in page
  * order), and the per-page scores on outputs that match the truth, miss it, or add to it.
  */
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/chromium.ts';
 import { headingsOf, matchHeadings } from '../../bench/pdf/heading-match.ts';
 import { printHtml } from '../../bench/pdf/printed-corpus.ts';
 import { scorePrinted, unlinked } from '../../bench/pdf/printed-score.ts';
@@ -36,7 +37,7 @@ x = 1</pre>
 describe('the truth of a printed page', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
